@@ -1,0 +1,56 @@
+// Per-frame command buffer, fence and semaphores, and the submission that
+// carries the value schedule's waits and signals (binary and timeline in one
+// VkSubmitInfo through VkTimelineSemaphoreSubmitInfo).
+#pragma once
+#include <volk.h>
+
+#include <cstdint>
+#include <span>
+
+#include "renderer/vulkan_context.h"
+
+namespace vksim {
+
+struct FrameResources {
+  VkCommandBuffer commandBuffer = VK_NULL_HANDLE;  // from device.commandPool
+  VkFence inFlight = VK_NULL_HANDLE;               // created signalled
+  VkSemaphore imageAvailable = VK_NULL_HANDLE;     // swapchain acquire (window only)
+};
+
+FrameResources createFrameResources(const Device& device);
+void destroyFrameResources(const Device& device, FrameResources& frame);
+
+struct SemaphoreWait {
+  VkSemaphore semaphore = VK_NULL_HANDLE;
+  uint64_t value = 0;  // timeline value; ignored for binary semaphores
+  VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+};
+struct SemaphoreSignal {
+  VkSemaphore semaphore = VK_NULL_HANDLE;
+  uint64_t value = 0;  // timeline value; ignored for binary semaphores
+};
+
+// One vkQueueSubmit on device.queue (commandBuffer may be VK_NULL_HANDLE for a
+// submission that only waits and signals). fence may be VK_NULL_HANDLE.
+void submitToQueue(const Device& device, VkCommandBuffer commandBuffer, std::span<const SemaphoreWait> waits,
+                   std::span<const SemaphoreSignal> signals, VkFence fence);
+
+// Waits for a fence at most timeoutNs: true when signalled, false on
+// VK_TIMEOUT; any other result (device lost) throws RuntimeFailure.
+bool waitForFence(const Device& device, VkFence fence, uint64_t timeoutNs);
+
+// A one-off command buffer, submitted and waited for (bounded) before
+// returning. For uploads and read-backs outside the frame loop.
+template <typename Record>
+void runOneTimeCommands(const Device& device, Record&& record);
+VkCommandBuffer beginOneTimeCommands(const Device& device);
+void endOneTimeCommands(const Device& device, VkCommandBuffer commandBuffer);  // submits, waits, frees
+
+template <typename Record>
+void runOneTimeCommands(const Device& device, Record&& record) {
+  VkCommandBuffer commandBuffer = beginOneTimeCommands(device);
+  record(commandBuffer);
+  endOneTimeCommands(device, commandBuffer);
+}
+
+}  // namespace vksim

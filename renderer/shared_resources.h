@@ -1,0 +1,55 @@
+// The resources shared with the simulation: the vertex buffer (exportable as
+// an opaque fd) and the three semaphores of the value schedule.
+#pragma once
+#include <volk.h>
+
+#include <cstdint>
+
+#include "renderer/vulkan_context.h"
+
+namespace vksim {
+
+enum class VertexMemory {
+  deviceLocal,  // written by CUDA through the exported fd
+  hostVisible,  // written by the CPU backend through `mapped` (coherent)
+};
+
+struct SharedVertexBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkDeviceSize size = 0;            // bytes asked for (grid*grid*sizeof(Vertex))
+  VkDeviceSize allocationSize = 0;  // VkMemoryRequirements::size: what an importer must use
+  bool dedicated = false;           // VkMemoryDedicatedAllocateInfo used
+  bool exportable = false;          // VkExportMemoryAllocateInfo with opaque fd
+  void* mapped = nullptr;           // hostVisible only, mapped for the buffer's life
+};
+
+// A vertex buffer (usage vertex + transfer src/dst) in its own allocation.
+// With exportable, the allocation is exportable as an opaque fd and dedicated
+// (always: the simplest rule that is right on every driver). Throws
+// EnvironmentError when no memory type fits.
+SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize size, VertexMemory kind,
+                                            bool exportable);
+void destroySharedVertexBuffer(const Device& device, SharedVertexBuffer& buffer);
+
+// A new fd for the buffer's memory (vkGetMemoryFdKHR). The caller owns it.
+int exportMemoryFd(const Device& device, const SharedVertexBuffer& buffer);
+
+struct SyncSemaphores {
+  VkSemaphore timeline = VK_NULL_HANDLE;    // initial value 0
+  VkSemaphore renderDone = VK_NULL_HANDLE;  // binary: Vulkan signals, simulation waits
+  VkSemaphore simDone = VK_NULL_HANDLE;     // binary: simulation signals, Vulkan waits
+  bool exportable = false;
+};
+
+// With exportable, all three carry VkExportSemaphoreCreateInfo (opaque fd).
+SyncSemaphores createSyncSemaphores(const Device& device, bool exportable);
+void destroySyncSemaphores(const Device& device, SyncSemaphores& semaphores);
+
+// A new fd for the semaphore (vkGetSemaphoreFdKHR, opaque fd). Caller owns it.
+int exportSemaphoreFd(const Device& device, VkSemaphore semaphore);
+
+// vkGetSemaphoreCounterValue of the timeline semaphore.
+uint64_t readTimelineCounter(const Device& device, const SyncSemaphores& semaphores);
+
+}  // namespace vksim

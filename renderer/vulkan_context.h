@@ -1,0 +1,99 @@
+// Instance, physical-device description and logical device. Everything is a
+// plain struct with a createX / destroyX pair; teardown is explicit and in
+// reverse order of creation.
+#pragma once
+#include <volk.h>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vksim {
+
+// Counted by the debug messenger over the whole process; tests assert both
+// stay zero.
+struct ValidationCounts {
+  std::atomic<uint32_t> warnings{0};
+  std::atomic<uint32_t> errors{0};
+};
+ValidationCounts& validationCounts();
+
+struct InstanceOptions {
+  bool validation = false;                   // VK_LAYER_KHRONOS_validation + messenger
+  std::vector<std::string> extraExtensions;  // e.g. what glfwGetRequiredInstanceExtensions lists
+};
+
+struct Instance {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+  bool validation = false;
+  uint32_t apiVersion = 0;  // what the loader offers
+};
+
+// Loads the Vulkan loader through volk and creates a Vulkan 1.2 instance with
+// VK_KHR_surface always enabled (ImGui's loader needs it even headless).
+// Throws EnvironmentError when there is no loader or no 1.2 instance, or when
+// validation is asked for and the layer is missing.
+Instance createInstance(const InstanceOptions& options);
+void destroyInstance(Instance& instance);
+
+struct PhysicalDeviceInfo {
+  uint32_t index = 0;  // enumeration order
+  VkPhysicalDevice handle = VK_NULL_HANDLE;
+  std::string name;
+  VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  std::string driverName, driverInfo;  // VkPhysicalDeviceDriverProperties
+  uint32_t apiVersion = 0, driverVersion = 0, vendorId = 0;
+  std::array<uint8_t, 16> deviceUuid{};  // VkPhysicalDeviceIDProperties::deviceUUID
+  bool timelineSemaphores = false;       // feature timelineSemaphore
+  bool externalMemoryFd = false;         // VK_KHR_external_memory_fd
+  bool externalSemaphoreFd = false;      // VK_KHR_external_semaphore_fd
+  // vkGetPhysicalDeviceExternalBufferProperties for a vertex buffer, opaque fd:
+  bool vertexBufferExportable = false;
+  bool vertexBufferDedicatedOnly = false;
+  // vkGetPhysicalDeviceExternalSemaphoreProperties, opaque fd:
+  bool timelineExportable = false;
+  bool binaryExportable = false;
+  bool hasGraphicsQueue = false;
+};
+
+// Every physical device, described. Never throws for a device that lacks
+// features; the flags above say what it has.
+std::vector<PhysicalDeviceInfo> listPhysicalDevices(const Instance& instance);
+const char* deviceTypeName(VkPhysicalDeviceType type);
+std::string formatVersion(uint32_t vulkanVersion);
+std::string formatDriverVersion(const PhysicalDeviceInfo& info);  // vendor encoding aware
+
+struct DeviceOptions {
+  bool swapchain = false;           // VK_KHR_swapchain
+  bool exportMemory = false;        // VK_KHR_external_memory_fd
+  bool exportSemaphores = false;    // VK_KHR_external_semaphore_fd
+  VkSurfaceKHR surface = VK_NULL_HANDLE;  // when set, the queue family must present to it
+};
+
+struct Device {
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  PhysicalDeviceInfo info;
+  VkDevice device = VK_NULL_HANDLE;
+  uint32_t queueFamily = 0;  // graphics + compute + transfer (+ present when asked)
+  VkQueue queue = VK_NULL_HANDLE;
+  VkCommandPool commandPool = VK_NULL_HANDLE;  // resettable command buffers, queueFamily
+  VkPhysicalDeviceMemoryProperties memoryProperties{};
+  float timestampPeriod = 0.0f;     // ns per tick
+  uint32_t timestampValidBits = 0;  // of queueFamily; 0 = no timestamps
+  bool exportMemory = false, exportSemaphores = false;
+};
+
+// Creates the logical device with timeline semaphores enabled and the
+// extensions asked for. Throws EnvironmentError if the device lacks them.
+Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, const DeviceOptions& options);
+void destroyDevice(Device& device);
+
+// Index of a memory type in typeBits with all of `required` (and, if one
+// exists, also `preferred`); UINT32_MAX if none.
+uint32_t findMemoryType(const Device& device, uint32_t typeBits, VkMemoryPropertyFlags required,
+                        VkMemoryPropertyFlags preferred = 0);
+
+}  // namespace vksim

@@ -1,0 +1,62 @@
+// Plain data shared by every simulation backend and by app/. No Vulkan or CUDA
+// types: sim/'s public headers are readable by a program that knows neither.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace vksim {
+
+enum class ModelKind { sinewave, ripple };
+enum class SyncMode { timeline, binary };
+
+const char* toString(ModelKind model);
+const char* toString(SyncMode mode);
+
+// Grid limits in vertices per side (the command line enforces them).
+inline constexpr uint32_t kMinGrid = 2;
+inline constexpr uint32_t kMaxGrid = 8192;
+
+// The largest stable Courant number c*dt/h of the 2D leapfrog scheme.
+inline constexpr float kMaxCourant = 0.70710678f;
+
+// Everything that decides what the simulation computes. Time advances by
+// timeStep per simulation step, never by the wall clock, so a run is
+// reproducible from these values alone. The grid spans [-1, 1] in x and z.
+struct ModelParams {
+  ModelKind model = ModelKind::ripple;
+  uint32_t grid = 512;             // vertices per side
+  float timeStep = 1.0f / 60.0f;   // simulated seconds per step
+  // sinewave: height = amplitude * sin(waveNumberX * x + t) * cos(waveNumberZ * z + t)
+  float amplitude = 0.1f;
+  float waveNumberX = 6.0f;        // radians per world unit
+  float waveNumberZ = 4.0f;
+  // ripple: damped wave equation u_tt = c^2 (u_xx + u_zz) - damping * u_t,
+  // leapfrog, fixed (zero) edges. The wave speed follows from the Courant
+  // number: c = courant * h / timeStep, with h the grid spacing.
+  float courant = 0.5f;            // c*dt/h, at most kMaxCourant
+  float damping = 0.3f;            // 1/s
+  uint32_t dropInterval = 24;      // steps between automatic drops; 0 = none
+  float dropRadius = 0.05f;        // Gaussian sigma, world units
+  float dropAmplitude = 0.06f;     // world units
+  uint64_t seed = 1;               // drop positions
+};
+
+// A Gaussian bump added to the ripple height field (and to its previous
+// state, so it starts at rest).
+struct Drop {
+  float x = 0.0f, z = 0.0f;  // world units in [-1, 1]
+  float radius = 0.05f;      // sigma, world units
+  float amplitude = 0.05f;   // peak height, world units
+};
+
+// How one frame's simulation step takes part in the value schedule
+// (docs/value-schedule.md). Timeline values are ignored in binary mode.
+struct StepSync {
+  SyncMode mode = SyncMode::timeline;
+  uint64_t waitValue = 0;    // timeline: wait until the counter >= this (2k+1)
+  uint64_t signalValue = 0;  // timeline: signal this value when done (2k+2)
+};
+
+enum class StepStatus { ok, timeout, failed };
+
+}  // namespace vksim

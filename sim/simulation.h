@@ -1,0 +1,75 @@
+// The simulation seen from app/: one interface, two backends (CPU and CUDA).
+// Each backend owns its model state and writes the shared vertex buffer
+// (n*n vksim::Vertex, row-major, z rows of x) once per step, taking part in
+// the value schedule through the StepSync it is given.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "sim/host_sync.h"
+#include "sim/sim_types.h"
+
+namespace vksim {
+
+// The vertex buffer as exported by the renderer (an opaque POSIX fd). Passing
+// it to createCudaSimulation hands the fd over whatever the outcome: an fd that
+// CUDA imported belongs to CUDA and is never closed (the opaque-fd rule); one
+// whose import failed, or that was never tried, is closed by the backend.
+struct ExternalBuffer {
+  int fd = -1;
+  uint64_t allocationSize = 0;  // VkMemoryRequirements::size: import with this
+  uint64_t size = 0;            // bytes of vertices used
+  bool dedicated = false;       // a dedicated allocation: import as dedicated
+};
+
+// The three exported semaphores (opaque POSIX fds; -1 when not exported).
+// Ownership as for ExternalBuffer, each fd on its own.
+struct ExternalSemaphores {
+  int timelineFd = -1;
+  int renderDoneFd = -1;  // binary, Vulkan signals, simulation waits
+  int simDoneFd = -1;     // binary, simulation signals, Vulkan waits
+};
+
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+
+  // Writes the initial state into the vertex buffer and returns once it is
+  // complete (before frame 0's render is submitted). Also resets the step
+  // count to 0.
+  virtual void writeInitialState() = 0;
+
+  // One frame's turn: waits as sync says (bounded by timeoutNs), advances the
+  // model by one step unless paused (advance = false), writes the vertices and
+  // signals as sync says. CPU: all of it on the host before returning. CUDA:
+  // enqueued on the backend's stream; the host does not block.
+  virtual StepStatus step(const StepSync& sync, bool advance, uint64_t timeoutNs) = 0;
+
+  // Non-structural parameter changes (time step, damping, drop interval, ...)
+  // take effect from the next step. A different model or grid needs a new
+  // Simulation (and new shared resources).
+  virtual void setParams(const ModelParams& params) = 0;
+  virtual const ModelParams& params() const = 0;
+
+  // Adds a drop at the next step (ripple only; ignored by sinewave).
+  virtual void addDrop(const Drop& drop) = 0;
+
+  // Steps taken since writeInitialState.
+  virtual uint64_t stepCount() const = 0;
+
+  // Blocks until all enqueued work is done (at most timeoutNs); false on
+  // timeout. Called before teardown and before the vertex buffer is read back.
+  virtual bool finish(uint64_t timeoutNs) = 0;
+
+  // "cpu" or "cuda", and the device it runs on, for reports.
+  virtual std::string backendName() const = 0;
+  virtual std::string deviceName() const = 0;
+};
+
+// CPU backend: writes through mappedVertices (host-visible, coherent memory of
+// at least grid*grid vertices, owned by the caller, outliving the simulation),
+// and waits/signals through hostOps (also outliving it).
+std::unique_ptr<Simulation> createCpuSimulation(const ModelParams& params, void* mappedVertices,
+                                                HostSemaphoreOps& hostOps);
+
+}  // namespace vksim
