@@ -3,8 +3,19 @@
 # the package that provides it.
 find_package(PkgConfig QUIET)
 
+# Each argument after `what` is a variable that must be set (any one of them
+# when there are several alternatives).
+function(vksim_require_any package what)
+  foreach(variable IN LISTS ARGN)
+    if(${variable})
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "vkcuda-sim needs ${what}: install the Debian package '${package}' (scripts/setup installs everything)")
+endfunction()
+
 macro(vksim_require condition package what)
-  if(NOT (${condition}))
+  if(NOT ${condition})
     message(FATAL_ERROR "vkcuda-sim needs ${what}: install the Debian package '${package}' (scripts/setup installs everything)")
   endif()
 endmacro()
@@ -16,7 +27,7 @@ find_program(VKSIM_GLSLC glslc)
 vksim_require(VKSIM_GLSLC glslc "the glslc shader compiler")
 find_path(VKSIM_VOLK_SOURCE_DIR volk.c PATHS /usr/include /usr/local/include)
 find_package(volk CONFIG QUIET)
-vksim_require("VKSIM_VOLK_SOURCE_DIR OR volk_FOUND" libvulkan-volk-dev "volk (volk.c and volk.h)")
+vksim_require_any(libvulkan-volk-dev "volk (volk.c and volk.h)" VKSIM_VOLK_SOURCE_DIR volk_FOUND)
 find_package(glfw3 3.3 CONFIG QUIET)
 vksim_require(glfw3_FOUND libglfw3-dev "GLFW 3.3")
 find_package(glm CONFIG QUIET)
@@ -33,8 +44,9 @@ find_library(VKSIM_IMGUI_LIBRARY imgui)
 find_path(VKSIM_IMGUI_INCLUDE_DIR imgui.h PATH_SUFFIXES imgui)
 find_path(VKSIM_IMGUI_BACKEND_DIR imgui_impl_vulkan.cpp
   PATHS /usr/share/doc/libimgui-dev/examples/backends NO_DEFAULT_PATH)
-vksim_require("VKSIM_IMGUI_LIBRARY AND VKSIM_IMGUI_INCLUDE_DIR AND VKSIM_IMGUI_BACKEND_DIR" libimgui-dev
-  "Dear ImGui (libimgui.a and its backend sources)")
+foreach(part VKSIM_IMGUI_LIBRARY VKSIM_IMGUI_INCLUDE_DIR VKSIM_IMGUI_BACKEND_DIR)
+  vksim_require(${part} libimgui-dev "Dear ImGui (libimgui.a and its backend sources)")
+endforeach()
 find_package(Threads REQUIRED)
 if(VKSIM_BUILD_TESTS)
   find_package(GTest QUIET)

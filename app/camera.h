@@ -1,0 +1,28 @@
+// The orbit camera and the view-projection it gives the mesh pipeline.
+#pragma once
+#include <cstdint>
+
+#include "shared_layout.h"
+
+namespace vksim {
+
+// Orbits `target` at `distance`; yaw about +y, pitch above the xz plane
+// (radians). Defaults frame the [-1,1]^2 grid from above at an angle.
+struct OrbitCamera {
+  float yaw = 0.75f;
+  float pitch = 0.6f;
+  float distance = 3.0f;
+  float targetX = 0.0f, targetY = 0.0f, targetZ = 0.0f;
+  float fovY = 0.7854f;  // 45 degrees
+};
+
+// Push constants for the mesh pipeline: Vulkan clip space (y down, depth 0..1),
+// aspect from width/height, light fixed in world space.
+MeshPushConstants makeMeshPushConstants(const OrbitCamera& camera, uint32_t width, uint32_t height);
+
+// Mouse orbit (pixels dragged), wheel zoom (wheel steps), and reset.
+void orbitCamera(OrbitCamera& camera, float deltaXPixels, float deltaYPixels);
+void zoomCamera(OrbitCamera& camera, float wheelSteps);
+void resetCamera(OrbitCamera& camera);
+
+}  // namespace vksim

@@ -1,0 +1,33 @@
+// Runs the vkcuda-sim executable as a user would, for the integration and GPU
+// tests: arguments, extra environment, captured output and exit code, with a
+// timeout so that a hang fails the test instead of stalling ctest.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace vksim::testing {
+
+struct AppResult {
+  int exitCode = -1;     // -1 when killed by the timeout or a signal
+  bool timedOut = false;
+  std::string out;       // stdout
+  std::string err;       // stderr
+};
+
+// Runs VKSIM_APP_PATH (or `program` if not empty) with args; env entries are
+// "NAME=value" added to the inherited environment.
+AppResult runApp(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
+                 int timeoutSeconds = 120, const std::string& program = "");
+
+// A fresh empty directory under the test's temporary directory.
+std::string makeTempDir(const std::string& name);
+
+// Reads a whole file; empty when missing.
+std::string readFile(const std::string& path);
+bool fileExists(const std::string& path);
+
+// The value following "key=" on the app's summary line ("... key=value ..."),
+// or empty when absent.
+std::string summaryField(const std::string& output, const std::string& key);
+
+}  // namespace vksim::testing
