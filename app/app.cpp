@@ -1,1 +1,242 @@
-// placeholder: being written
+#include "app/app.h"
+
+#include <unistd.h>
+
+#include <GLFW/glfw3.h>
+
+#include <csignal>
+#include <cstdio>
+#include <numeric>
+
+#include "app/frame_loop.h"
+#include "app/image_file.h"
+#include "renderer/readback.h"
+#include "renderer/vk_check.h"
+#include "sim/cuda_simulation.h"
+
+namespace vksim {
+namespace {
+
+volatile std::sig_atomic_t interrupted = 0;
+void onInterrupt(int) { interrupted = 1; }
+
+bool validationRequested() {
+  const char* value = std::getenv("VKSIM_VALIDATION");
+  return value && std::string(value) == "1";
+}
+
+// The fds cross from Vulkan to CUDA here, and only here.
+std::unique_ptr<Simulation> importIntoCuda(App& app, const ModelParams& params) {
+  ExternalBuffer buffer;
+  buffer.fd = exportMemoryFd(app.device, app.shared.vertices);
+  buffer.allocationSize = app.shared.vertices.allocationSize;  // import with the allocation's size
+  buffer.size = app.shared.vertices.size;
+  buffer.dedicated = app.shared.vertices.dedicated;
+  ExternalSemaphores semaphores;
+  semaphores.timelineFd = exportSemaphoreFd(app.device, app.shared.semaphores.timeline);
+  semaphores.renderDoneFd = exportSemaphoreFd(app.device, app.shared.semaphores.renderDone);
+  semaphores.simDoneFd = exportSemaphoreFd(app.device, app.shared.semaphores.simDone);
+  std::string error;
+  // createCudaSimulation takes every fd: imported ones belong to CUDA, the
+  // rest it closes (simulation.h).
+  auto simulation = createCudaSimulation(params, app.devices.cuda->ordinal, buffer, semaphores, &error);
+  if (!simulation) throw EnvironmentError("CUDA backend: " + error);
+  return simulation;
+}
+
+std::string summaryLine(const App& app, double seconds) {
+  const double total = std::accumulate(app.frameMilliseconds.begin(), app.frameMilliseconds.end(), 0.0);
+  const double mean = app.frameMilliseconds.empty() ? 0.0 : total / double(app.frameMilliseconds.size());
+  const uint64_t timeline = app.shared.semaphores.timeline ? readTimelineCounter(app.device, app.shared.semaphores) : 0;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "vkcuda-sim: frames=%llu seconds=%.3f mean_frame_ms=%.3f backend=%s sync=%s model=%s grid=%u "
+                "switches=%llu timeline_value=%llu validation_warnings=%u validation_errors=%u\n",
+                static_cast<unsigned long long>(app.schedule.totalFrames), seconds, mean,
+                app.devices.useCuda ? "cuda" : "cpu", toString(app.schedule.mode),
+                toString(app.shared.simulation ? app.shared.simulation->params().model : app.options.model.model),
+                app.shared.simulation ? app.shared.simulation->params().grid : app.options.model.grid,
+                static_cast<unsigned long long>(app.schedule.switches), static_cast<unsigned long long>(timeline),
+                validationCounts().warnings.load(), validationCounts().errors.load());
+  return line;
+}
+
+}  // namespace
+
+void createApp(App& app, const Options& options) {
+  app.options = options;
+  app.schedule.mode = options.sync;
+  app.schedule.switchEvery = options.switchSyncEvery;
+
+  InstanceOptions instanceOptions;
+  instanceOptions.validation = validationRequested();
+  if (!app.headless) instanceOptions.extraExtensions = windowInstanceExtensions();
+  app.instance = createInstance(instanceOptions);
+
+  app.devices = chooseDevices(listPhysicalDevices(app.instance), listCudaDevices(), options.backend, options.device);
+  std::printf("%s\n", app.devices.reason.c_str());
+
+  if (!app.headless) {
+    app.window = createWindow({options.width, options.height}, "vkcuda-sim");
+    app.surface = createWindowSurface(app.instance, app.window);
+  }
+  DeviceOptions deviceOptions;
+  deviceOptions.swapchain = !app.headless;
+  deviceOptions.surface = app.surface;
+  deviceOptions.exportMemory = app.devices.useCuda;
+  deviceOptions.exportSemaphores = app.devices.useCuda;
+  app.device = createDevice(app.instance, app.devices.vulkan, deviceOptions);
+
+  if (app.headless) {
+    app.offscreen = createOffscreenTarget(app.device, {options.width, options.height});
+    app.renderPass = app.offscreen.renderPass;
+  } else {
+    app.swapchain = createSwapchainTarget(app.device, app.surface, windowFramebufferSize(app.window), options.vsync);
+    app.renderPass = app.swapchain.renderPass;
+  }
+  app.pipeline = createMeshPipeline(app.device, app.renderPass);
+  app.frame = createFrameResources(app.device);
+  createSharedState(app, options.model);
+}
+
+void createSharedState(App& app, const ModelParams& params) {
+  SharedState& shared = app.shared;
+  const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
+  const bool cuda = app.devices.useCuda;
+  shared.vertices = createSharedVertexBuffer(app.device, bytes, cuda ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
+                                             /*exportable=*/cuda);
+  shared.semaphores = createSyncSemaphores(app.device, /*exportable=*/cuda);
+  shared.indices = createGridIndexBuffer(app.device, params.grid);
+  if (cuda) {
+    shared.simulation = importIntoCuda(app, params);
+  } else {
+    shared.hostOps = std::make_unique<VulkanHostSemaphores>(app.device, shared.semaphores);
+    shared.simulation = createCpuSimulation(params, shared.vertices.mapped, *shared.hostOps);
+  }
+  // The simulation writes its initial state before frame 0, whose render
+  // waits for value >= 0: already true, so the write must be complete now.
+  shared.simulation->writeInitialState();
+  app.schedule.scheduleFrame = 0;
+  app.schedule.previousSimMode.reset();
+}
+
+void destroySharedState(App& app) {
+  SharedState& shared = app.shared;
+  if (shared.simulation) {
+    drainSchedule(app);
+    // CUDA first (design notes): no wait or signal outstanding, then the
+    // imported objects go before Vulkan frees what they alias.
+    if (!shared.simulation->finish(kWaitTimeoutNs)) throw RuntimeFailure("timeout: the simulation did not finish");
+    shared.simulation.reset();
+  }
+  shared.hostOps.reset();
+  if (app.device.device) VK_CHECK(vkDeviceWaitIdle(app.device.device));
+  destroyGridIndexBuffer(app.device, shared.indices);
+  destroySyncSemaphores(app.device, shared.semaphores);
+  destroySharedVertexBuffer(app.device, shared.vertices);
+}
+
+void rebuildSharedState(App& app, const ModelParams& params) {
+  destroySharedState(app);
+  createSharedState(app, params);
+}
+
+void destroyApp(App& app) {
+  if (app.device.device) {
+    destroySharedState(app);
+    destroyFrameResources(app.device, app.frame);
+    destroyMeshPipeline(app.device, app.pipeline);
+    if (app.headless)
+      destroyOffscreenTarget(app.device, app.offscreen);
+    else
+      destroySwapchainTarget(app.device, app.swapchain);
+    destroyDevice(app.device);
+  }
+  if (app.surface) vkDestroySurfaceKHR(app.instance.instance, app.surface, nullptr);
+  app.surface = VK_NULL_HANDLE;
+  if (app.window.handle) destroyWindow(app.window);
+  if (app.instance.instance) destroyInstance(app.instance);
+}
+
+int runApplication(const Options& options) {
+  if (options.listDevices) {
+    Instance instance = createInstance({});
+    std::printf("%s", describeDevices(listPhysicalDevices(instance), listCudaDevices()).c_str());
+    destroyInstance(instance);
+    return kExitSuccess;
+  }
+
+  App app;
+  app.headless = options.headless;
+  if (!app.headless) {
+    std::string reason;
+    if (!initWindowing(&reason)) {
+      std::printf("no display (%s): running headless\n", reason.c_str());
+      app.headless = true;
+    }
+  }
+  std::signal(SIGINT, onInterrupt);
+  std::signal(SIGTERM, onInterrupt);
+
+  int exitCode = kExitSuccess;
+  try {
+    createApp(app, options);
+    const int64_t frames = framesToRun(options, app.headless);
+    std::printf("running %s, %s sync, %s model, grid %u, %s\n", app.headless ? "headless" : "in a window",
+                toString(app.schedule.mode), toString(options.model.model), options.model.grid,
+                frames == 0 ? "until closed" : (std::to_string(frames) + " frames").c_str());
+    std::fflush(stdout);
+    RgbaImage screenshot;
+    const bool wantScreenshot = !options.screenshotPath.empty();
+    const auto start = std::chrono::steady_clock::now();
+    auto previous = start;
+    while (!interrupted) {
+      const bool closing = !app.headless && glfwWindowShouldClose(app.window.handle);
+      const bool last = closing || (frames > 0 && int64_t(app.schedule.totalFrames) + 1 >= frames);
+      if (!app.headless) glfwPollEvents();
+      const FrameStatus status = runFrame(app, (last && wantScreenshot) ? &screenshot : nullptr);
+      if (status == FrameStatus::skipped) {
+        if (!app.headless) glfwWaitEventsTimeout(0.05);
+        if (closing) break;
+        continue;
+      }
+      const auto now = std::chrono::steady_clock::now();
+      app.frameMilliseconds.push_back(std::chrono::duration<double, std::milli>(now - previous).count());
+      previous = now;
+      if (last) break;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    drainSchedule(app);
+    if (!options.dumpVerticesPath.empty()) {
+      if (!app.shared.simulation->finish(kWaitTimeoutNs)) throw RuntimeFailure("timeout: the simulation did not finish");
+      const auto bytes = readBuffer(app.device, app.shared.vertices.buffer, app.shared.vertices.size);
+      if (const std::string error = writeBinaryFile(options.dumpVerticesPath, bytes); !error.empty())
+        throw RuntimeFailure(error);
+      std::printf("wrote %zu bytes of vertices to %s\n", bytes.size(), options.dumpVerticesPath.c_str());
+    }
+    if (wantScreenshot) {
+      if (const std::string error = writePngFile(options.screenshotPath, screenshot); !error.empty())
+        throw RuntimeFailure(error);
+      std::printf("wrote screenshot %ux%u to %s\n", screenshot.width, screenshot.height, options.screenshotPath.c_str());
+    }
+    std::printf("%s", summaryLine(app, seconds).c_str());
+  } catch (const EnvironmentError& error) {
+    std::fprintf(stderr, "vkcuda-sim: %s\n", error.what());
+    exitCode = kExitEnvironment;
+  } catch (const RuntimeFailure& error) {
+    std::fprintf(stderr, "vkcuda-sim: %s\n", error.what());
+    exitCode = kExitRuntime;
+  }
+  try {
+    destroyApp(app);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "vkcuda-sim: teardown: %s\n", error.what());
+    if (exitCode == kExitSuccess) exitCode = kExitRuntime;
+  }
+  if (!options.headless) terminateWindowing();
+  std::fflush(stdout);
+  return exitCode;
+}
+
+}  // namespace vksim

@@ -1,1 +1,113 @@
-// placeholder: being written
+#include "app/cli.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <map>
+
+namespace vksim {
+namespace {
+
+// Writing happens at the end of a run; a path that cannot be written must be
+// refused before any frame, so that the run fails fast and leaves no file.
+std::string checkOutputPath(const std::string& path, const std::string& requiredExtension) {
+  namespace fs = std::filesystem;
+  const fs::path p(path);
+  if (!requiredExtension.empty() && p.extension() != requiredExtension)
+    return "must end in " + requiredExtension;
+  if (p.filename().empty()) return "names a directory, not a file";
+  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(parent, ec)) return "directory " + parent.string() + " does not exist";
+  if (access(parent.c_str(), W_OK) != 0) return "directory " + parent.string() + " is not writable";
+  if (fs::is_directory(p, ec)) return "is a directory";
+  return {};
+}
+
+CLI::Validator outputFile(const std::string& extension) {
+  return CLI::Validator([extension](std::string& value) { return checkOutputPath(value, extension); },
+                        "FILE" + extension, "writable output file");
+}
+
+}  // namespace
+
+const char* toString(BackendChoice backend) {
+  switch (backend) {
+    case BackendChoice::automatic: return "auto";
+    case BackendChoice::cuda: return "cuda";
+    case BackendChoice::cpu: return "cpu";
+  }
+  return "?";
+}
+
+ParseOutcome parseCommandLine(int argc, const char* const* argv) {
+  Options options;
+  CLI::App app{"vkcuda-sim: Vulkan and CUDA sharing one vertex buffer with zero copies", "vkcuda-sim"};
+  app.set_version_flag("--version", std::string("vkcuda-sim ") + VKSIM_VERSION);
+
+  const std::map<std::string, ModelKind> models{{"sinewave", ModelKind::sinewave}, {"ripple", ModelKind::ripple}};
+  const std::map<std::string, SyncMode> syncModes{{"timeline", SyncMode::timeline}, {"binary", SyncMode::binary}};
+  const std::map<std::string, BackendChoice> backends{
+      {"auto", BackendChoice::automatic}, {"cuda", BackendChoice::cuda}, {"cpu", BackendChoice::cpu}};
+  const std::map<std::string, bool> onOff{{"on", true}, {"off", false}};
+  std::string size;
+
+  app.add_flag("--headless", options.headless, "Render offscreen; needs no display");
+  app.add_option("--frames", options.frames, "Frames to run; 0 = until the window closes (headless default 600)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--sim", options.model.model, "Simulation model")
+      ->transform(CLI::CheckedTransformer(models, CLI::ignore_case));
+  app.add_option("--grid", options.model.grid, "Vertices per side")->check(CLI::Range(kMinGrid, kMaxGrid));
+  app.add_option("--sync", options.sync, "Semaphore kind of the value schedule")
+      ->transform(CLI::CheckedTransformer(syncModes, CLI::ignore_case));
+  app.add_option("--backend", options.backend, "Simulation backend")
+      ->transform(CLI::CheckedTransformer(backends, CLI::ignore_case));
+  app.add_option("--size", size, "Window or image size, WxH")
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            unsigned w = 0, h = 0;
+            char x = 0, extra = 0;
+            if (std::sscanf(value.c_str(), "%u%c%u%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
+              return std::string("must be WIDTHxHEIGHT, e.g. 1280x720");
+            if (w < 16 || h < 16 || w > 8192 || h > 8192) return std::string("each side must be from 16 to 8192");
+            return std::string();
+          },
+          "WxH"));
+  app.add_option("--seed", options.model.seed, "Seed of the ripple drops");
+  app.add_option("--screenshot", options.screenshotPath, "Write the last frame as PNG")->check(outputFile(".png"));
+  app.add_option("--dump-vertices", options.dumpVerticesPath,
+                 "Write the final vertex buffer as raw little-endian float32 (shared layout)")
+      ->check(outputFile(""));
+  app.add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)");
+  app.add_flag("--list-devices", options.listDevices, "List Vulkan and CUDA devices and which pairs match");
+  app.add_option("--switch-sync-every", options.switchSyncEvery, "Switch between binary and timeline every N frames")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--vsync", options.vsync, "Wait for vertical blank when presenting")
+      ->transform(CLI::CheckedTransformer(onOff, CLI::ignore_case));
+
+  ParseOutcome outcome;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    outcome.message = app.help();
+    return outcome;
+  } catch (const CLI::CallForVersion&) {
+    outcome.message = std::string("vkcuda-sim ") + VKSIM_VERSION + "\n";
+    return outcome;
+  } catch (const CLI::ParseError& error) {
+    outcome.exitCode = kExitUsage;
+    outcome.message = std::string("vkcuda-sim: ") + error.what() + " (see --help)\n";
+    return outcome;
+  }
+  if (!size.empty()) std::sscanf(size.c_str(), "%u%*c%u", &options.width, &options.height);
+  outcome.options = options;
+  return outcome;
+}
+
+int64_t framesToRun(const Options& options, bool headless) {
+  if (options.frames >= 0) return options.frames;
+  return headless ? kDefaultHeadlessFrames : 0;
+}
+
+}  // namespace vksim

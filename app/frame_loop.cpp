@@ -1,1 +1,181 @@
-// placeholder: being written
+#include "app/frame_loop.h"
+
+#include <GLFW/glfw3.h>
+
+#include <array>
+#include <chrono>
+#include <string>
+
+#include "app/value_schedule.h"
+#include "renderer/readback.h"
+#include "renderer/vk_check.h"
+
+namespace vksim {
+namespace {
+
+[[noreturn]] void stall(const App& app, const std::string& what) {
+  throw RuntimeFailure("timeout: " + what + " (frame " + std::to_string(app.schedule.scheduleFrame) + ", " +
+                       toString(app.schedule.mode) + " mode) did not complete within " +
+                       std::to_string(kWaitTimeoutNs / 1'000'000'000ull) + " s");
+}
+
+// The CUDA backend writes the vertex buffer from outside Vulkan. The spec
+// requires exclusive-sharing resources used by an external API to be acquired
+// from VK_QUEUE_FAMILY_EXTERNAL before use and released back afterwards;
+// without it their contents are undefined for the other side.
+void recordExternalOwnership(const App& app, VkCommandBuffer commandBuffer, bool acquire) {
+  VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  barrier.srcQueueFamilyIndex = acquire ? VK_QUEUE_FAMILY_EXTERNAL : app.device.queueFamily;
+  barrier.dstQueueFamilyIndex = acquire ? app.device.queueFamily : VK_QUEUE_FAMILY_EXTERNAL;
+  barrier.srcAccessMask = 0;
+  barrier.dstAccessMask = acquire ? VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT : 0;
+  barrier.buffer = app.shared.vertices.buffer;
+  barrier.offset = 0;
+  barrier.size = VK_WHOLE_SIZE;
+  const VkPipelineStageFlags src = acquire ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
+  const VkPipelineStageFlags dst = acquire ? VK_PIPELINE_STAGE_VERTEX_INPUT_BIT : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
+  vkCmdPipelineBarrier(commandBuffer, src, dst, 0, 0, nullptr, 1, &barrier, 0, nullptr);
+}
+
+void recordFrame(const App& app, VkFramebuffer framebuffer, VkExtent2D extent) {
+  VkCommandBuffer commandBuffer = app.frame.commandBuffer;
+  VK_CHECK(vkResetCommandBuffer(commandBuffer, 0));
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  VK_CHECK(vkBeginCommandBuffer(commandBuffer, &begin));
+  const bool external = app.devices.useCuda;
+  if (external) recordExternalOwnership(app, commandBuffer, true);
+
+  std::array<VkClearValue, 2> clears{};
+  clears[0].color = {{0.06f, 0.07f, 0.09f, 1.0f}};
+  clears[1].depthStencil = {1.0f, 0};
+  VkRenderPassBeginInfo pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+  pass.renderPass = app.renderPass;
+  pass.framebuffer = framebuffer;
+  pass.renderArea.extent = extent;
+  pass.clearValueCount = uint32_t(clears.size());
+  pass.pClearValues = clears.data();
+  vkCmdBeginRenderPass(commandBuffer, &pass, VK_SUBPASS_CONTENTS_INLINE);
+  recordMeshDraw(commandBuffer, app.pipeline, app.shared.vertices.buffer, app.shared.indices,
+                 makeMeshPushConstants(app.camera, extent.width, extent.height), extent);
+  vkCmdEndRenderPass(commandBuffer);
+
+  if (external) recordExternalOwnership(app, commandBuffer, false);
+  VK_CHECK(vkEndCommandBuffer(commandBuffer));
+}
+
+}  // namespace
+
+void requestSyncMode(App& app, SyncMode mode) { app.schedule.pendingMode = mode; }
+
+FrameStatus runFrame(App& app, RgbaImage* capture) {
+  ScheduleState& schedule = app.schedule;
+  const uint64_t k = schedule.scheduleFrame;
+
+  // 1. The previous frame's render must be done before its command buffer is
+  //    recorded again (one frame in flight: the single vertex buffer makes the
+  //    two sides alternate anyway).
+  if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "render fence of the previous frame");
+
+  // 2. A swapchain image (window only). Nothing has been submitted yet, so
+  //    skipping here advances no semaphore value.
+  uint32_t imageIndex = 0;
+  VkFramebuffer framebuffer = app.offscreen.framebuffer;
+  VkExtent2D extent = app.offscreen.extent;
+  if (!app.headless) {
+    const VkExtent2D size = windowFramebufferSize(app.window);
+    if (size.width == 0 || size.height == 0) return FrameStatus::skipped;  // minimised
+    if (app.window.framebufferResized || size.width != app.swapchain.extent.width ||
+        size.height != app.swapchain.extent.height) {
+      app.window.framebufferResized = false;
+      VK_CHECK(vkDeviceWaitIdle(app.device.device));
+      recreateSwapchainTarget(app.device, app.swapchain, size, app.options.vsync);
+    }
+    const SwapchainStatus acquired =
+        acquireSwapchainImage(app.device, app.swapchain, app.frame.imageAvailable, kWaitTimeoutNs, &imageIndex);
+    if (acquired == SwapchainStatus::timeout) stall(app, "swapchain image acquire");
+    if (acquired == SwapchainStatus::outOfDate) {
+      app.window.framebufferResized = true;
+      return FrameStatus::skipped;
+    }
+    framebuffer = app.swapchain.framebuffers[imageIndex];
+    extent = app.swapchain.extent;
+  }
+
+  // 3. Render k: waits for what sim k-1 signalled, signals for sim k.
+  recordFrame(app, framebuffer, extent);
+  const RenderSync renderSync = renderSyncForFrame(k, schedule.mode, schedule.previousSimMode);
+  std::array<SemaphoreWait, 2> waits{};
+  uint32_t waitCount = 0;
+  std::array<SemaphoreSignal, 2> signals{};
+  uint32_t signalCount = 0;
+  if (renderSync.wait == RenderSync::Wait::timeline)
+    waits[waitCount++] = {app.shared.semaphores.timeline, renderSync.waitValue, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
+  else if (renderSync.wait == RenderSync::Wait::simDone)
+    waits[waitCount++] = {app.shared.semaphores.simDone, 0, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
+  if (renderSync.signal == RenderSync::Signal::timeline)
+    signals[signalCount++] = {app.shared.semaphores.timeline, renderSync.signalValue};
+  else
+    signals[signalCount++] = {app.shared.semaphores.renderDone, 0};
+  if (!app.headless) {
+    waits[waitCount++] = {app.frame.imageAvailable, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT};
+    signals[signalCount++] = {app.swapchain.renderFinished[imageIndex], 0};
+  }
+  VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
+  submitToQueue(app.device, app.frame.commandBuffer, std::span(waits.data(), waitCount),
+                std::span(signals.data(), signalCount), app.frame.inFlight);
+
+  if (capture) {
+    if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "render fence before the screenshot");
+    *capture = app.headless ? readColorImage(app.device, app.offscreen.color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                             app.offscreen.colorFormat, extent)
+                            : readColorImage(app.device, app.swapchain.images[imageIndex],
+                                             VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, app.swapchain.colorFormat, extent);
+  }
+  if (!app.headless) {
+    const SwapchainStatus presented = presentSwapchainImage(app.device, app.swapchain, imageIndex);
+    if (presented == SwapchainStatus::outOfDate || presented == SwapchainStatus::suboptimal)
+      app.window.framebufferResized = true;
+  }
+
+  // 4. Sim k: waits for render k, writes state k+1, signals for render k+1.
+  const StepSync simSync = simSyncForFrame(k, schedule.mode);
+  const StepStatus status = app.shared.simulation->step(simSync, !app.paused, kWaitTimeoutNs);
+  if (status == StepStatus::timeout)
+    stall(app, schedule.mode == SyncMode::timeline
+                   ? "simulation wait for timeline value " + std::to_string(simSync.waitValue)
+                   : std::string("simulation wait for renderDone"));
+  if (status == StepStatus::failed) throw RuntimeFailure("the simulation step failed");
+
+  // 5. Frame boundary: the only place the mode may change.
+  schedule.previousSimMode = schedule.mode;
+  ++schedule.scheduleFrame;
+  ++schedule.totalFrames;
+  if (schedule.switchEvery > 0 && schedule.totalFrames % schedule.switchEvery == 0)
+    schedule.pendingMode = schedule.mode == SyncMode::timeline ? SyncMode::binary : SyncMode::timeline;
+  if (schedule.pendingMode) {
+    if (*schedule.pendingMode != schedule.mode) ++schedule.switches;
+    schedule.mode = *schedule.pendingMode;
+    schedule.pendingMode.reset();
+  }
+  return FrameStatus::rendered;
+}
+
+void drainSchedule(App& app) {
+  if (!app.schedule.previousSimMode) return;  // no sim step since the initial state
+  // A submission that only waits: it consumes the last binary simDone signal
+  // (a binary semaphore must not be left signalled with nobody to wait) and
+  // orders the last simulation writes before anything Vulkan does next.
+  SemaphoreWait wait{};
+  if (lastSimSignal(*app.schedule.previousSimMode) == RenderSync::Wait::timeline)
+    wait = {app.shared.semaphores.timeline, 2 * app.schedule.scheduleFrame, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
+  else
+    wait = {app.shared.semaphores.simDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
+  if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "render fence before the drain");
+  VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
+  submitToQueue(app.device, VK_NULL_HANDLE, std::span(&wait, 1), {}, app.frame.inFlight);
+  if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "drain of the last simulation signal");
+  app.schedule.previousSimMode.reset();
+}
+
+}  // namespace vksim

@@ -1,0 +1,400 @@
+#include "app/capture_writer.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <system_error>
+#include <utility>
+
+namespace vksim {
+namespace {
+namespace fs = std::filesystem;
+
+std::string temporaryPathFor(const std::string& path) {
+  return path + ".tmp-" + std::to_string(::getpid());
+}
+
+std::string errnoText(int error) { return error != 0 ? std::strerror(error) : "unknown error"; }
+
+FileResult failure(std::string message) { return {false, std::move(message)}; }
+
+// Appends CSV fields to a fixed buffer so that a row costs no allocation; the
+// buffer goes to the (itself buffered) stream when it would overflow, so a
+// long string field is still written whole.
+class RowBuilder {
+ public:
+  explicit RowBuilder(std::ostream& out) : out_(out) {}
+  ~RowBuilder() { flush(); }
+  RowBuilder(const RowBuilder&) = delete;
+  RowBuilder& operator=(const RowBuilder&) = delete;
+
+  // Ends the row; the next field starts a new one.
+  void end() {
+    put('\n');
+    first_ = true;
+  }
+
+  void text(std::string_view value) {
+    startField();
+    // RFC 4180 quoting, only when needed: the usual values are bare words.
+    if (value.find_first_of(",\"\r\n") == std::string_view::npos) {
+      raw(value);
+      return;
+    }
+    put('"');
+    for (char c : value) {
+      if (c == '"') put('"');
+      put(c);
+    }
+    put('"');
+  }
+
+  void unsignedInteger(uint64_t value) {
+    startField();
+    formatted([&](char* first, char* last) { return std::to_chars(first, last, value); });
+  }
+  void signedInteger(int64_t value) {
+    startField();
+    formatted([&](char* first, char* last) { return std::to_chars(first, last, value); });
+  }
+  void notAvailable() {
+    startField();
+    raw("NA");
+  }
+
+  // Fixed notation (PresentMon's style); NA for a value that is not finite,
+  // so that no "nan" or "inf" reaches a parser.
+  void fixed(double value, int decimals) {
+    startField();
+    if (!std::isfinite(value)) {
+      raw("NA");
+      return;
+    }
+    formatted([&](char* first, char* last) {
+      return std::to_chars(first, last, value, std::chars_format::fixed, decimals);
+    });
+  }
+  void fixed(const std::optional<double>& value, int decimals) {
+    if (value) fixed(*value, decimals);
+    else notAvailable();
+  }
+
+  void hex16(uint64_t value) {
+    startField();
+    static constexpr char kDigits[] = "0123456789ABCDEF";
+    char text[18] = {'0', 'x'};
+    for (int i = 0; i < 16; ++i) text[17 - i] = kDigits[(value >> (4 * i)) & 0xF];
+    raw(std::string_view(text, sizeof text));
+  }
+
+  // A field whose text needs neither quoting nor formatting.
+  void word(std::string_view value) {
+    startField();
+    raw(value);
+  }
+
+ private:
+  static constexpr std::size_t kNumberRoom = 64;  // any integer or fixed double we write
+
+  void startField() {
+    if (!first_) put(',');
+    first_ = false;
+  }
+
+  void raw(std::string_view value) {
+    if (used_ + value.size() > sizeof buffer_) flush();
+    if (value.size() > sizeof buffer_) {
+      out_.write(value.data(), std::streamsize(value.size()));
+      return;
+    }
+    std::memcpy(buffer_ + used_, value.data(), value.size());
+    used_ += value.size();
+  }
+
+  template <typename Format>
+  void formatted(Format format) {
+    if (used_ + kNumberRoom > sizeof buffer_) flush();
+    const std::to_chars_result result = format(buffer_ + used_, buffer_ + sizeof buffer_);
+    if (result.ec == std::errc()) used_ = std::size_t(result.ptr - buffer_);
+    else raw("NA");
+  }
+
+  void put(char c) {
+    if (used_ == sizeof buffer_) flush();
+    buffer_[used_++] = c;
+  }
+
+  void flush() {
+    out_.write(buffer_, std::streamsize(used_));
+    used_ = 0;
+  }
+
+  std::ostream& out_;
+  char buffer_[1024];
+  std::size_t used_ = 0;
+  bool first_ = true;
+};
+
+// JSON has no NaN or infinity, and an empty string means "not reported".
+nlohmann::ordered_json textOrNull(const std::string& value) {
+  return value.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
+}
+
+nlohmann::ordered_json numberOrNull(double value, bool known) {
+  return known && std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
+}
+
+nlohmann::ordered_json makeSummary(const CaptureOptions& options, const CaptureEnvironment& environment,
+                                   const FrameStats& stats, std::size_t rows) {
+  // With no frames after warm-up the statistics are undefined, not zero.
+  const bool known = stats.frameCount > 0;
+  nlohmann::ordered_json summary;
+  summary["schema"] = "vkcuda-sim.capture-summary/1";
+  summary["capture"] = fs::path(options.csvPath).filename().string();
+  summary["environment"] = {
+      {"gpu", textOrNull(environment.gpu)},
+      {"driver", textOrNull(environment.driver)},
+      {"vulkanVersion", textOrNull(environment.vulkanVersion)},
+      {"cudaVersion", textOrNull(environment.cudaVersion)},
+      {"presentMode", textOrNull(environment.presentMode)},
+      {"resolution", {{"width", environment.width}, {"height", environment.height}}},
+  };
+  summary["frameTimeColumn"] = "MsBetweenPresents";
+  summary["rows"] = rows;
+  summary["warmupFramesExcluded"] = stats.warmupFramesExcluded;
+  summary["frames"] = stats.frameCount;
+  summary["durationSeconds"] = stats.totalMs / 1000.0;
+  summary["averageFps"] = numberOrNull(stats.averageFps, known);
+  summary["frameTimeMs"] = {
+      {"p50", numberOrNull(stats.p50Ms, known)},   {"p90", numberOrNull(stats.p90Ms, known)},
+      {"p95", numberOrNull(stats.p95Ms, known)},   {"p99", numberOrNull(stats.p99Ms, known)},
+      {"p99_9", numberOrNull(stats.p999Ms, known)},
+  };
+  summary["onePercentLowFps"] = numberOrNull(stats.onePercentLowFps, known);
+  summary["pointOnePercentLowFps"] = numberOrNull(stats.pointOnePercentLowFps, known);
+  summary["slowestOnePercentMeanMs"] = numberOrNull(stats.slowestOnePercentMeanMs, known);
+  summary["stutterCount"] = stats.stutterCount;
+  summary["stutterFactor"] = kStutterFactor;
+  summary["stutterWindowFrames"] = kStutterWindowFrames;
+  return summary;
+}
+}  // namespace
+
+FileResult checkWritable(const std::string& path) {
+  if (path.empty()) return failure("no output path given");
+  std::error_code error;
+  if (fs::is_directory(path, error)) return failure("cannot write " + path + ": it is a directory");
+  const fs::path parent = fs::path(path).parent_path();
+  const fs::path directory = parent.empty() ? fs::path(".") : parent;
+  if (!fs::is_directory(directory, error))
+    return failure("cannot write " + path + ": directory " + directory.string() + " does not exist");
+  // Create a probe rather than ask access(2): access answers from permission
+  // bits, which root passes everywhere; only creating a file shows what the
+  // run will meet.
+  const std::string probe = temporaryPathFor(path);
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return failure("cannot write " + path + ": " + errnoText(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return {};
+}
+
+std::string summaryPathFor(const std::string& csvPath) {
+  constexpr std::string_view kCsv = ".csv";
+  if (csvPath.size() > kCsv.size() && csvPath.ends_with(kCsv))
+    return csvPath.substr(0, csvPath.size() - kCsv.size()) + ".summary.json";
+  return csvPath + ".summary.json";
+}
+
+FileResult checkCapturePath(const std::string& csvPath) {
+  if (FileResult result = checkWritable(csvPath); !result) return result;
+  return checkWritable(summaryPathFor(csvPath));
+}
+
+AtomicFile::AtomicFile(AtomicFile&& other) noexcept
+    : path_(std::move(other.path_)),
+      temporaryPath_(std::move(other.temporaryPath_)),
+      what_(std::move(other.what_)),
+      buffer_(std::move(other.buffer_)),
+      stream_(std::move(other.stream_)),
+      closed_(std::exchange(other.closed_, false)) {
+  other.temporaryPath_.clear();
+}
+
+AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
+  if (this != &other) {
+    discard();
+    path_ = std::move(other.path_);
+    temporaryPath_ = std::move(other.temporaryPath_);
+    what_ = std::move(other.what_);
+    stream_ = std::move(other.stream_);
+    buffer_ = std::move(other.buffer_);
+    closed_ = std::exchange(other.closed_, false);
+    other.temporaryPath_.clear();
+  }
+  return *this;
+}
+
+AtomicFile::~AtomicFile() { discard(); }
+
+FileResult AtomicFile::open(const std::string& path, std::string_view what, std::size_t bufferBytes) {
+  discard();
+  what_ = what;
+  std::error_code error;
+  if (fs::is_directory(path, error)) return failure("cannot write " + what_ + " " + path + ": it is a directory");
+  auto stream = std::make_unique<std::ofstream>();
+  auto buffer = std::make_unique<char[]>(bufferBytes);
+  // libstdc++ honours pubsetbuf only before open(); a large buffer turns a
+  // frame's row into a memcpy instead of a write(2).
+  stream->rdbuf()->pubsetbuf(buffer.get(), std::streamsize(bufferBytes));
+  const std::string temporary = temporaryPathFor(path);
+  errno = 0;
+  stream->open(temporary, std::ios::out | std::ios::trunc | std::ios::binary);
+  if (!stream->is_open())
+    return failure("cannot write " + what_ + " " + path + ": " + errnoText(errno));
+  path_ = path;
+  temporaryPath_ = temporary;
+  buffer_ = std::move(buffer);
+  stream_ = std::move(stream);
+  closed_ = false;
+  return {};
+}
+
+FileResult AtomicFile::close() {
+  if (!stream_) {
+    if (closed_) return {};
+    return failure("cannot write " + what_ + " " + path_ + ": not open");
+  }
+  errno = 0;
+  stream_->flush();
+  const int flushError = errno;
+  stream_->close();
+  const bool failed = stream_->fail();
+  stream_.reset();
+  buffer_.reset();
+  if (failed) {
+    const std::string message = "cannot write " + what_ + " " + path_ + ": " + errnoText(flushError);
+    discard();
+    return failure(message);
+  }
+  closed_ = true;
+  return {};
+}
+
+FileResult AtomicFile::commit() {
+  if (stream_) {
+    if (FileResult result = close(); !result) return result;
+  }
+  if (!closed_) return failure("cannot write " + what_ + " " + path_ + ": not open");
+  // rename(2) within one directory replaces the target atomically: a reader
+  // sees the old file or the complete new one, never a partial one.
+  if (std::rename(temporaryPath_.c_str(), path_.c_str()) != 0) {
+    const std::string message = "cannot write " + what_ + " " + path_ + ": " + errnoText(errno);
+    discard();
+    return failure(message);
+  }
+  closed_ = false;
+  temporaryPath_.clear();
+  return {};
+}
+
+void AtomicFile::discard() {
+  stream_.reset();
+  buffer_.reset();
+  if (!temporaryPath_.empty()) ::unlink(temporaryPath_.c_str());
+  temporaryPath_.clear();
+  closed_ = false;
+}
+
+FileResult CaptureWriter::open(const CaptureOptions& options) {
+  options_ = options;
+  if (options_.processId == 0) options_.processId = uint32_t(::getpid());
+  rowCount_ = 0;
+  stats_ = {};
+  frameTimesMs_.clear();
+  frameTimesMs_.reserve(options_.expectedFrames);
+  if (FileResult result = csv_.open(options_.csvPath, "capture"); !result) return result;
+  RowBuilder row(csv_.stream());
+  for (std::string_view column : kCaptureColumns) row.word(column);
+  row.end();
+  return {};
+}
+
+void CaptureWriter::addFrame(const FrameRecord& frame) {
+  if (!csv_.isOpen()) return;
+  // Column order must match kCaptureColumns.
+  RowBuilder row(csv_.stream());
+  row.text(options_.application);
+  row.unsignedInteger(options_.processId);
+  row.hex16(frame.swapchainHandle);
+  row.word("Vulkan");
+  row.signedInteger(frame.syncInterval);
+  row.unsignedInteger(frame.presentFlags);
+  if (frame.dropped) row.unsignedInteger(*frame.dropped ? 1 : 0);
+  else row.notAvailable();
+  row.fixed(frame.timeInSeconds, 6);
+  row.fixed(frame.msBetweenPresents, 4);
+  row.fixed(frame.msBetweenDisplayChange, 4);
+  row.fixed(frame.msInPresentApi, 4);
+  row.fixed(frame.msUntilRenderComplete, 4);
+  row.unsignedInteger(frame.frame);
+  row.text(frame.syncMode);
+  row.text(frame.backend);
+  row.text(frame.model);
+  row.unsignedInteger(frame.grid);
+  row.fixed(frame.msCpuFrame, 4);
+  row.fixed(frame.msRenderGpu, 4);
+  row.fixed(frame.msSimGpu, 4);
+  row.fixed(frame.msSimWait, 4);
+  if (frame.timelineValue) row.unsignedInteger(*frame.timelineValue);
+  else row.notAvailable();
+  row.end();
+  frameTimesMs_.push_back(frame.msBetweenPresents);
+  ++rowCount_;
+}
+
+FileResult CaptureWriter::finish(const CaptureEnvironment& environment) {
+  if (!csv_.isOpen()) return failure("cannot write capture " + options_.csvPath + ": not open");
+
+  // Warm-up counts rows, so the statistics start at the same frame whatever
+  // the first frames measured; only then are unmeasurable times dropped.
+  const std::size_t warmup = std::min(options_.warmupFrames, frameTimesMs_.size());
+  std::vector<double> measured;
+  measured.reserve(frameTimesMs_.size() - warmup);
+  for (std::size_t i = warmup; i < frameTimesMs_.size(); ++i)
+    if (std::isfinite(frameTimesMs_[i])) measured.push_back(frameTimesMs_[i]);
+  FrameStats stats = computeFrameStats(measured);
+  stats.warmupFramesExcluded = warmup;
+
+  if (FileResult result = csv_.close(); !result) return result;
+  const std::string summaryPath = summaryPathFor(options_.csvPath);
+  AtomicFile summary;
+  if (FileResult result = summary.open(summaryPath, "capture summary", 64 * 1024); !result) {
+    csv_.discard();
+    return result;
+  }
+  summary.stream() << makeSummary(options_, environment, stats, rowCount_).dump(2) << '\n';
+  if (FileResult result = summary.close(); !result) {
+    csv_.discard();
+    return result;
+  }
+  // Both files are complete on disk before either is renamed, so a failure up
+  // to here leaves neither; a rename failure of the summary after the CSV's
+  // keeps the complete CSV and says so.
+  if (FileResult result = csv_.commit(); !result) return result;  // summary's destructor removes its temp
+  if (FileResult result = summary.commit(); !result) {
+    result.message += " (the capture CSV was written)";
+    return result;
+  }
+  stats_ = stats;
+  return {};
+}
+
+}  // namespace vksim

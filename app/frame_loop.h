@@ -1,0 +1,27 @@
+// One frame of the value schedule, top to bottom: render k (waits for sim k-1,
+// signals render done), then sim k (waits for render k, signals sim done).
+#pragma once
+#include "app/app.h"
+#include "renderer/readback.h"
+
+namespace vksim {
+
+enum class FrameStatus {
+  rendered,  // one frame of the schedule ran
+  skipped,   // nothing ran (window minimised, swapchain out of date): no value advanced
+};
+
+// Runs frame app.schedule.scheduleFrame. `capture` asks for the rendered image
+// to be read back before it is presented. Throws RuntimeFailure naming the
+// wait (mode, side, value) when a wait exceeds kWaitTimeoutNs.
+FrameStatus runFrame(App& app, RgbaImage* capture = nullptr);
+
+// Switch sync mode at the next frame boundary (no frame lost, no binary
+// semaphore left signalled: see app/value_schedule.h).
+void requestSyncMode(App& app, SyncMode mode);
+
+// Waits until the last sim step's signal has been consumed by Vulkan, so that
+// the vertex buffer may be read and no binary semaphore is left signalled.
+void drainSchedule(App& app);
+
+}  // namespace vksim

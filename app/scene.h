@@ -1,0 +1,85 @@
+// Scene presets: a named set of model parameters and a camera, stored as
+// assets/scenes/NAME.json (docs/scenes.md gives the format). Loading validates
+// every field; a problem comes back as ONE line of text naming the file and the
+// field, which the command line prints before exiting with code 2.
+#pragma once
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/camera.h"
+#include "sim/sim_types.h"
+
+namespace vksim {
+
+struct Scene {
+  std::string name;         // a safe file name: 1 to 64 of [A-Za-z0-9_-]; the file is NAME.json
+  std::string description;  // one sentence for the overlay and --list-scenes
+  ModelParams params;
+  OrbitCamera camera;
+};
+
+// A loaded scene, or one line of error text (no newline) saying what is wrong
+// and where: "FILE: field 'FIELD': PROBLEM (got VALUE)".
+struct SceneResult {
+  std::optional<Scene> scene;
+  std::string error;  // empty on success
+
+  bool ok() const { return scene.has_value(); }
+};
+
+// Where saveScene wrote, or one line of error text.
+struct SceneSaveResult {
+  std::filesystem::path path;  // DIRECTORY/NAME.json; set on success only
+  std::string error;           // empty on success
+
+  bool ok() const { return error.empty(); }
+};
+
+inline constexpr size_t kMaxSceneNameLength = 64;
+
+// The directories searched for scenes, highest priority first. If the
+// environment variable VKSIM_SCENE_DIR is set (and not empty) it is the only
+// entry, existing or not. Otherwise: ../share/vkcuda-sim/scenes next to the
+// running executable (an installed copy), then the source tree's assets/scenes
+// baked in at build time; each only if it exists as a directory. May be empty.
+std::vector<std::filesystem::path> sceneDirectories();
+
+// Scene names (file stems of *.json) found in sceneDirectories(), sorted and
+// without duplicates; a name in an earlier directory hides the same name in a
+// later one. Files are not opened, so a listed scene may still fail to load.
+std::vector<std::string> listScenes();
+
+// True for 1 to kMaxSceneNameLength characters, each of [A-Za-z0-9_-].
+bool isSafeSceneName(std::string_view name);
+
+// Loads and validates a scene. `nameOrPath` is a file path if it contains a
+// '/' or ends in ".json"; otherwise a scene name looked up in
+// sceneDirectories(). Errors: unreadable file, malformed JSON (with
+// nlohmann's line and column), a JSON value that is not an object, a missing
+// required field (name, model), an unknown or repeated field, a wrong type, an
+// out-of-range value, a name that differs from the file's stem, and
+// "unknown scene 'NAME' (available: A, B, ...)".
+SceneResult loadScene(const std::string& nameOrPath);
+
+// Parses scene JSON held in memory; `source` names it in error messages (a
+// path, usually). The stem of `source` is not checked against the name.
+SceneResult parseScene(std::string_view jsonText, const std::string& source);
+
+// The scene as the JSON text that saveScene writes: every field, two-space
+// indent, floats written as the shortest decimal that reads back to the same
+// float, a trailing newline.
+std::string sceneToJson(const Scene& scene);
+
+// Writes DIRECTORY/NAME.json after validating the scene with the rules that
+// loadScene applies, so every saved file loads again. The file appears
+// complete or not at all: the text goes to a temporary file in the same
+// directory, which is renamed over the target. Refuses an unsafe name, a
+// directory that does not exist, and an existing file unless `overwrite`. On
+// failure no file (temporary or target) is left behind and an existing target
+// is unchanged.
+SceneSaveResult saveScene(const Scene& scene, const std::filesystem::path& directory, bool overwrite = false);
+
+}  // namespace vksim

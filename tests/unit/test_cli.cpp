@@ -1,0 +1,94 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app/cli.h"
+
+namespace vksim {
+namespace {
+
+ParseOutcome parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "vkcuda-sim");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return parseCommandLine(int(argv.size()), argv.data());
+}
+
+TEST(Cli, DefaultsMatchTheDocumentation) {
+  const ParseOutcome outcome = parse({});
+  ASSERT_TRUE(outcome.options);
+  const Options& o = *outcome.options;
+  EXPECT_EQ(o.model.model, ModelKind::ripple);
+  EXPECT_EQ(o.model.grid, 512u);
+  EXPECT_EQ(o.sync, SyncMode::timeline);
+  EXPECT_EQ(o.backend, BackendChoice::automatic);
+  EXPECT_EQ(o.width, 1280u);
+  EXPECT_EQ(o.height, 720u);
+  EXPECT_EQ(framesToRun(o, true), 600);
+  EXPECT_EQ(framesToRun(o, false), 0);
+}
+
+TEST(Cli, EveryOptionParses) {
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  const ParseOutcome outcome =
+      parse({"--headless", "--frames", "42", "--sim", "sinewave", "--grid", "64", "--sync", "binary", "--backend",
+             "cpu", "--size", "640x480", "--seed", "9", "--screenshot", dir + "/s.png", "--dump-vertices",
+             dir + "/v.bin", "--device", "1", "--switch-sync-every", "3", "--vsync", "off"});
+  ASSERT_TRUE(outcome.options) << outcome.message;
+  const Options& o = *outcome.options;
+  EXPECT_TRUE(o.headless);
+  EXPECT_EQ(o.frames, 42);
+  EXPECT_EQ(o.model.model, ModelKind::sinewave);
+  EXPECT_EQ(o.model.grid, 64u);
+  EXPECT_EQ(o.sync, SyncMode::binary);
+  EXPECT_EQ(o.backend, BackendChoice::cpu);
+  EXPECT_EQ(o.width, 640u);
+  EXPECT_EQ(o.height, 480u);
+  EXPECT_EQ(o.model.seed, 9u);
+  EXPECT_EQ(o.device, "1");
+  EXPECT_EQ(o.switchSyncEvery, 3u);
+  EXPECT_FALSE(o.vsync);
+  EXPECT_EQ(framesToRun(o, true), 42);
+}
+
+struct BadInput {
+  std::vector<std::string> args;
+  const char* mentions;
+};
+
+class CliRejects : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliRejects, WithExitCodeTwoAndOneLine) {
+  const ParseOutcome outcome = parse(GetParam().args);
+  EXPECT_FALSE(outcome.options);
+  EXPECT_EQ(outcome.exitCode, kExitUsage);
+  EXPECT_NE(outcome.message.find(GetParam().mentions), std::string::npos) << outcome.message;
+  ASSERT_FALSE(outcome.message.empty());
+  EXPECT_EQ(outcome.message.find('\n'), outcome.message.size() - 1) << "one line: " << outcome.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInputs, CliRejects,
+    ::testing::Values(BadInput{{"--grid", "0"}, "--grid"}, BadInput{{"--grid", "9000"}, "--grid"},
+                      BadInput{{"--grid", "1"}, "--grid"}, BadInput{{"--sync", "fast"}, "--sync"},
+                      BadInput{{"--frames", "-5"}, "--frames"}, BadInput{{"--backend", "opencl"}, "--backend"},
+                      BadInput{{"--sim", "fluid"}, "--sim"}, BadInput{{"--size", "big"}, "--size"},
+                      BadInput{{"--screenshot", "/nonexistent-dir/x.png"}, "--screenshot"},
+                      BadInput{{"--screenshot", "/tmp/x.jpg"}, "--screenshot"},
+                      BadInput{{"--dump-vertices", "/nonexistent-dir/v.bin"}, "--dump-vertices"},
+                      BadInput{{"--no-such-flag"}, "no-such-flag"}));
+
+TEST(Cli, VersionAndHelpExitZero) {
+  const ParseOutcome version = parse({"--version"});
+  EXPECT_FALSE(version.options);
+  EXPECT_EQ(version.exitCode, kExitSuccess);
+  EXPECT_NE(version.message.find("vkcuda-sim"), std::string::npos);
+  const ParseOutcome help = parse({"--help"});
+  EXPECT_EQ(help.exitCode, kExitSuccess);
+  EXPECT_NE(help.message.find("--switch-sync-every"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace vksim
