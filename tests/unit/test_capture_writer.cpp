@@ -1,0 +1,492 @@
+// The capture CSV, its summary and the trace, written from synthetic frames and
+// parsed back; and the all-or-nothing rule for every file the user asked for.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/capture_writer.h"
+#include "app/trace_writer.h"
+
+namespace vksim {
+namespace {
+namespace fs = std::filesystem;
+
+// A fresh directory per test, removed afterwards.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = fs::temp_directory_path() /
+            ("vksim-capture-" + std::to_string(::getpid()) + "-" + info->test_suite_name() + "-" + info->name());
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code error;
+    fs::remove_all(path_, error);
+  }
+  const fs::path& path() const { return path_; }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+  std::vector<std::string> entries() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(path_)) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+ private:
+  fs::path path_;
+};
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> splitLine(const std::string& line) {
+  std::vector<std::string> fields;
+  std::string field;
+  std::stringstream in(line);
+  while (std::getline(in, field, ',')) fields.push_back(field);
+  if (!line.empty() && line.back() == ',') fields.push_back("");
+  return fields;
+}
+
+std::vector<std::vector<std::string>> readCsv(const std::string& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) rows.push_back(splitLine(line));
+  return rows;
+}
+
+// Frame k: 10 ms frames with every 10th at 40 ms; GPU times known on even
+// frames only; binary mode (no timeline value) from frame 20.
+FrameRecord syntheticFrame(uint64_t k, double& timeSeconds) {
+  FrameRecord frame;
+  frame.frame = k;
+  frame.swapchainHandle = 0xABCDEF12u;
+  frame.syncInterval = 1;
+  frame.dropped = false;
+  frame.msBetweenPresents = k % 10 == 9 ? 40.0 : 10.0;
+  timeSeconds += frame.msBetweenPresents / 1000.0;
+  frame.timeInSeconds = timeSeconds;
+  frame.msInPresentApi = 0.25;
+  frame.msUntilRenderComplete = 3.5;
+  const bool binary = k >= 20;
+  frame.syncMode = binary ? "binary" : "timeline";
+  frame.backend = "cuda";
+  frame.model = "ripple";
+  frame.grid = 512;
+  frame.msCpuFrame = 1.5;
+  if (k % 2 == 0) {
+    frame.msRenderGpu = 2.0;
+    frame.msSimGpu = 1.25;
+    frame.msSimWait = 0.5;
+  }
+  if (!binary) frame.timelineValue = 2 * (k + 1);
+  return frame;
+}
+
+CaptureEnvironment syntheticEnvironment() {
+  CaptureEnvironment environment;
+  environment.gpu = "NVIDIA H200";
+  environment.driver = "NVIDIA 550.54.15";
+  environment.vulkanVersion = "1.3.277";
+  environment.cudaVersion = "12.4";
+  environment.presentMode = "FIFO";
+  environment.width = 1280;
+  environment.height = 720;
+  return environment;
+}
+
+const std::vector<std::string> kExpectedHeader = {
+    "Application",  "ProcessID",  "SwapChainAddress", "Runtime",      "SyncInterval",
+    "PresentFlags", "Dropped",    "TimeInSeconds",    "MsBetweenPresents", "MsBetweenDisplayChange",
+    "MsInPresentAPI", "MsUntilRenderComplete", "Frame", "SyncMode",   "Backend",
+    "Model",        "Grid",       "MsCpuFrame",       "MsRenderGpu",  "MsSimGpu",
+    "MsSimWait",    "TimelineValue"};
+
+std::size_t column(const std::string& name) {
+  return std::size_t(std::find(kExpectedHeader.begin(), kExpectedHeader.end(), name) - kExpectedHeader.begin());
+}
+
+void writeSyntheticCapture(const std::string& csvPath, std::size_t frames, std::size_t warmup) {
+  CaptureWriter writer;
+  CaptureOptions options;
+  options.csvPath = csvPath;
+  options.warmupFrames = warmup;
+  options.expectedFrames = frames;
+  ASSERT_TRUE(writer.open(options)) << csvPath;
+  double timeSeconds = 0.0;
+  for (uint64_t k = 0; k < frames; ++k) writer.addFrame(syntheticFrame(k, timeSeconds));
+  const FileResult result = writer.finish(syntheticEnvironment());
+  ASSERT_TRUE(result) << result.message;
+}
+
+TEST(CaptureWriter, CsvHasPresentMonHeaderThirtyRowsAndNaWhereUnknown) {
+  TempDir dir;
+  writeSyntheticCapture(dir.file("run.csv"), 30, 5);
+  const auto rows = readCsv(dir.file("run.csv"));
+  ASSERT_EQ(rows.size(), 31u);  // header + 30 frames
+  EXPECT_EQ(rows[0], kExpectedHeader);
+  for (std::size_t k = 0; k < 30; ++k) {
+    const auto& row = rows[k + 1];
+    ASSERT_EQ(row.size(), kExpectedHeader.size()) << "row " << k;
+    EXPECT_EQ(row[column("Application")], "vkcuda-sim");
+    EXPECT_EQ(row[column("ProcessID")], std::to_string(::getpid()));
+    EXPECT_EQ(row[column("SwapChainAddress")], "0x00000000ABCDEF12");
+    EXPECT_EQ(row[column("Runtime")], "Vulkan");
+    EXPECT_EQ(row[column("SyncInterval")], "1");
+    EXPECT_EQ(row[column("PresentFlags")], "0");
+    EXPECT_EQ(row[column("Dropped")], "0");
+    EXPECT_EQ(row[column("MsBetweenDisplayChange")], "NA");
+    EXPECT_EQ(std::stod(row[column("MsBetweenPresents")]), k % 10 == 9 ? 40.0 : 10.0);
+    EXPECT_EQ(std::stod(row[column("MsUntilRenderComplete")]), 3.5);
+    EXPECT_EQ(row[column("Frame")], std::to_string(k));
+    EXPECT_EQ(row[column("SyncMode")], k >= 20 ? "binary" : "timeline");
+    EXPECT_EQ(row[column("Backend")], "cuda");
+    EXPECT_EQ(row[column("Model")], "ripple");
+    EXPECT_EQ(row[column("Grid")], "512");
+    const bool gpuKnown = k % 2 == 0;
+    for (const char* name : {"MsRenderGpu", "MsSimGpu", "MsSimWait"})
+      EXPECT_EQ(row[column(name)] == "NA", !gpuKnown) << name << " row " << k;
+    const std::string timeline = k >= 20 ? "NA" : std::to_string(2 * (k + 1));
+    EXPECT_EQ(row[column("TimelineValue")], timeline);
+  }
+  // The rows' times add up: the last present is at 30 frames' worth of time.
+  EXPECT_NEAR(std::stod(rows[30][column("TimeInSeconds")]), (27 * 10.0 + 3 * 40.0) / 1000.0, 1e-6);
+  // Only the two finished files remain: no temporary left over.
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"run.csv", "run.summary.json"}));
+}
+
+TEST(CaptureWriter, SummaryJsonParsesAndHasEveryKey) {
+  TempDir dir;
+  writeSyntheticCapture(dir.file("run.csv"), 30, 5);
+  const auto summary = nlohmann::json::parse(readFile(dir.file("run.summary.json")));
+  const auto& environment = summary.at("environment");
+  EXPECT_EQ(environment.at("gpu"), "NVIDIA H200");
+  EXPECT_EQ(environment.at("driver"), "NVIDIA 550.54.15");
+  EXPECT_EQ(environment.at("vulkanVersion"), "1.3.277");
+  EXPECT_EQ(environment.at("cudaVersion"), "12.4");
+  EXPECT_EQ(environment.at("presentMode"), "FIFO");
+  EXPECT_EQ(environment.at("resolution").at("width"), 1280);
+  EXPECT_EQ(environment.at("resolution").at("height"), 720);
+  EXPECT_EQ(summary.at("capture"), "run.csv");
+  EXPECT_EQ(summary.at("frameTimeColumn"), "MsBetweenPresents");
+  EXPECT_EQ(summary.at("rows"), 30);
+  EXPECT_EQ(summary.at("warmupFramesExcluded"), 5);
+  EXPECT_EQ(summary.at("frames"), 25);
+
+  // Frames 5..29 (25): 40 ms at 9, 19 and 29, 10 ms at the other 22.
+  std::vector<double> expected;
+  double timeSeconds = 0.0;
+  for (uint64_t k = 0; k < 30; ++k) expected.push_back(syntheticFrame(k, timeSeconds).msBetweenPresents);
+  const FrameStats stats = computeFrameStats(expected, 5);
+  EXPECT_NEAR(summary.at("durationSeconds").get<double>(), (22 * 10.0 + 3 * 40.0) / 1000.0, 1e-12);
+  EXPECT_NEAR(summary.at("averageFps").get<double>(), 25 / 0.34, 1e-9);
+  const auto& percentiles = summary.at("frameTimeMs");
+  EXPECT_DOUBLE_EQ(percentiles.at("p50").get<double>(), stats.p50Ms);
+  EXPECT_DOUBLE_EQ(percentiles.at("p90").get<double>(), stats.p90Ms);
+  EXPECT_DOUBLE_EQ(percentiles.at("p95").get<double>(), stats.p95Ms);
+  EXPECT_DOUBLE_EQ(percentiles.at("p99").get<double>(), stats.p99Ms);
+  EXPECT_DOUBLE_EQ(percentiles.at("p99_9").get<double>(), stats.p999Ms);
+  EXPECT_DOUBLE_EQ(summary.at("onePercentLowFps").get<double>(), stats.onePercentLowFps);
+  EXPECT_DOUBLE_EQ(summary.at("pointOnePercentLowFps").get<double>(), stats.pointOnePercentLowFps);
+  EXPECT_DOUBLE_EQ(summary.at("slowestOnePercentMeanMs").get<double>(), 40.0);
+  // Counted from the first frame after warm-up (frame 5):
+  // frame 9:  mean of frames 5..8 = 10;                       40 > 25    -> stutter
+  // frame 19: mean of 5..18 = (13 * 10 + 40) / 14 = 12.14;    40 > 30.36 -> stutter
+  // frame 29: mean of 5..28 = (22 * 10 + 2 * 40) / 24 = 12.5; 40 > 31.25 -> stutter
+  EXPECT_EQ(summary.at("stutterCount"), 3);
+  EXPECT_EQ(summary.at("stutterFactor"), 2.5);
+  EXPECT_EQ(summary.at("stutterWindowFrames"), 30);
+}
+
+TEST(CaptureWriter, EmptyCaptureHasNullStatistics) {
+  TempDir dir;
+  writeSyntheticCapture(dir.file("empty.csv"), 0, 5);
+  const auto rows = readCsv(dir.file("empty.csv"));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0], kExpectedHeader);
+  const auto summary = nlohmann::json::parse(readFile(dir.file("empty.summary.json")));
+  EXPECT_EQ(summary.at("frames"), 0);
+  EXPECT_EQ(summary.at("warmupFramesExcluded"), 0);
+  EXPECT_TRUE(summary.at("averageFps").is_null());
+  EXPECT_TRUE(summary.at("frameTimeMs").at("p99").is_null());
+  EXPECT_TRUE(summary.at("onePercentLowFps").is_null());
+}
+
+TEST(CaptureWriter, EmptyEnvironmentFieldsAreNull) {
+  TempDir dir;
+  CaptureWriter writer;
+  ASSERT_TRUE(writer.open({.csvPath = dir.file("cpu.csv")}));
+  ASSERT_TRUE(writer.finish(CaptureEnvironment{.presentMode = "headless"}));
+  const auto summary = nlohmann::json::parse(readFile(dir.file("cpu.summary.json")));
+  EXPECT_TRUE(summary.at("environment").at("cudaVersion").is_null());
+  EXPECT_EQ(summary.at("environment").at("presentMode"), "headless");
+}
+
+TEST(CaptureWriter, HeadlessSwapchainIsZeroAndUnknownsAreNa) {
+  TempDir dir;
+  CaptureWriter writer;
+  ASSERT_TRUE(writer.open({.csvPath = dir.file("headless.csv")}));
+  FrameRecord frame;  // nothing known beyond the defaults
+  frame.msBetweenPresents = std::nan("");
+  writer.addFrame(frame);
+  ASSERT_TRUE(writer.finish({}));
+  const auto rows = readCsv(dir.file("headless.csv"));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1][column("SwapChainAddress")], "0x0000000000000000");
+  for (const char* name : {"Dropped", "MsBetweenPresents", "MsBetweenDisplayChange", "MsUntilRenderComplete",
+                           "MsRenderGpu", "MsSimGpu", "MsSimWait", "TimelineValue"})
+    EXPECT_EQ(rows[1][column(name)], "NA") << name;
+  EXPECT_EQ(writer.stats().frameCount, 0u);  // a non-finite frame time is not a frame time
+}
+
+TEST(CaptureWriter, TextFieldsWithCommasAreQuoted) {
+  TempDir dir;
+  CaptureWriter writer;
+  ASSERT_TRUE(writer.open({.csvPath = dir.file("q.csv"), .application = "my,app \"x\""}));
+  writer.addFrame(FrameRecord{});
+  ASSERT_TRUE(writer.finish({}));
+  const std::string text = readFile(dir.file("q.csv"));
+  EXPECT_NE(text.find("\n\"my,app \"\"x\"\"\","), std::string::npos) << text;
+}
+
+TEST(CaptureWriter, SummaryPathReplacesTheCsvExtension) {
+  EXPECT_EQ(summaryPathFor("/tmp/run.csv"), "/tmp/run.summary.json");
+  EXPECT_EQ(summaryPathFor("run"), "run.summary.json");
+  EXPECT_EQ(summaryPathFor("run.data"), "run.data.summary.json");
+  EXPECT_EQ(summaryPathFor(".csv"), ".csv.summary.json");
+}
+
+TEST(CaptureWriter, UnwritablePathFailsWithOneLineAndLeavesNoFile) {
+  const std::string path = "/nonexistent-dir/x.csv";
+  const FileResult check = checkCapturePath(path);
+  EXPECT_FALSE(check);
+  EXPECT_FALSE(check.message.empty());
+  EXPECT_EQ(check.message.find('\n'), std::string::npos) << check.message;
+  EXPECT_NE(check.message.find(path), std::string::npos) << check.message;
+
+  CaptureWriter writer;
+  const FileResult open = writer.open({.csvPath = path});
+  EXPECT_FALSE(open);
+  EXPECT_FALSE(open.message.empty());
+  EXPECT_EQ(open.message.find('\n'), std::string::npos) << open.message;
+  EXPECT_FALSE(writer.isOpen());
+  writer.addFrame(FrameRecord{});  // ignored, no crash
+  EXPECT_FALSE(writer.finish({}));
+  EXPECT_FALSE(fs::exists("/nonexistent-dir"));
+}
+
+TEST(CaptureWriter, DirectoryAsPathFailsEarly) {
+  TempDir dir;
+  const FileResult check = checkCapturePath(dir.path().string());
+  EXPECT_FALSE(check);
+  EXPECT_NE(check.message.find("directory"), std::string::npos) << check.message;
+  CaptureWriter writer;
+  EXPECT_FALSE(writer.open({.csvPath = dir.path().string()}));
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(CaptureWriter, EarlyCheckLeavesNothingBehind) {
+  TempDir dir;
+  EXPECT_TRUE(checkCapturePath(dir.file("later.csv")));
+  EXPECT_TRUE(checkWritable(dir.file("later.json")));
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(CaptureWriter, UnfinishedCaptureLeavesNoFile) {
+  TempDir dir;
+  {
+    CaptureWriter writer;
+    ASSERT_TRUE(writer.open({.csvPath = dir.file("run.csv")}));
+    writer.addFrame(FrameRecord{});
+    EXPECT_EQ(dir.entries().size(), 1u);  // the temporary file while running
+  }
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+TEST(CaptureWriter, FailedRenameRemovesTheTemporaryFiles) {
+  TempDir dir;
+  CaptureWriter writer;
+  ASSERT_TRUE(writer.open({.csvPath = dir.file("run.csv")}));
+  writer.addFrame(FrameRecord{});
+  // A non-empty directory where the CSV should go makes rename(2) fail even
+  // for root, which ignores permission bits.
+  fs::create_directories(dir.path() / "run.csv" / "occupied");
+  const FileResult result = writer.finish({});
+  EXPECT_FALSE(result);
+  EXPECT_EQ(result.message.find('\n'), std::string::npos) << result.message;
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"run.csv"});  // just the directory we made
+}
+
+TEST(CaptureWriter, FailedWriteRemovesTheTemporaryFile) {
+  TempDir dir;
+  CaptureWriter writer;
+  ASSERT_TRUE(writer.open({.csvPath = dir.file("big.csv")}));
+  // A file-size limit turns writes past 16 KiB into EFBIG, even for root: a
+  // real write failure without a full disk. SIGXFSZ would kill the process.
+  const auto previousHandler = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit previous{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &previous), 0);
+  rlimit limited = previous;
+  limited.rlim_cur = 16 * 1024;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limited), 0);
+  double timeSeconds = 0.0;
+  for (uint64_t k = 0; k < 2000; ++k) writer.addFrame(syntheticFrame(k, timeSeconds));
+  const FileResult result = writer.finish({});
+  ::setrlimit(RLIMIT_FSIZE, &previous);
+  std::signal(SIGXFSZ, previousHandler);
+  EXPECT_FALSE(result);
+  EXPECT_EQ(result.message.find('\n'), std::string::npos) << result.message;
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+// ---- trace ----------------------------------------------------------------
+
+struct Span {
+  int64_t startNs, endNs;
+};
+
+int64_t toNs(const nlohmann::json& microseconds) { return std::llround(microseconds.get<double>() * 1000.0); }
+
+// Every pair of spans on one track is either disjoint or nested.
+void expectNested(std::vector<Span> spans, const std::string& track) {
+  std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) {
+    return a.startNs != b.startNs ? a.startNs < b.startNs : a.endNs > b.endNs;
+  });
+  std::vector<int64_t> open;
+  for (const Span& span : spans) {
+    EXPECT_LE(span.startNs, span.endNs) << track;
+    while (!open.empty() && open.back() <= span.startNs) open.pop_back();
+    if (!open.empty()) {
+      EXPECT_LE(span.endNs, open.back()) << track << " span at " << span.startNs << " straddles";
+    }
+    open.push_back(span.endNs);
+  }
+}
+
+std::map<int, std::vector<Span>> spansByTrack(const nlohmann::json& trace) {
+  std::map<int, std::vector<Span>> tracks;
+  for (const auto& event : trace.at("traceEvents"))
+    if (event.at("ph") == "X") {
+      const int64_t start = toNs(event.at("ts"));
+      tracks[event.at("tid").get<int>()].push_back({start, start + toNs(event.at("dur"))});
+    }
+  return tracks;
+}
+
+TEST(TraceWriter, ThirtyFramesOnFourNamedTracksThatNest) {
+  TempDir dir;
+  TraceWriter writer;
+  ASSERT_TRUE(writer.open(dir.file("run.json")));
+  // Frame k at 16.667 us * 1000 intervals (a 60 Hz frame), with the GPU
+  // spans inside it and the sim's wait just before its step.
+  const double frameUs = 16666.667;
+  for (uint64_t k = 0; k < 30; ++k) {
+    const double start = double(k) * frameUs;
+    writer.addSpan(TraceTrack::hostFrame, k, start, frameUs);
+    writer.addSpan(TraceTrack::renderGpu, k, start + 1000.0, 4000.3);
+    writer.addSpan(TraceTrack::simWait, k, start + 5000.3, 200.0);
+    writer.addSpan(TraceTrack::simGpu, k, start + 5200.3, 3000.0);
+    if (k == 15) writer.addInstant("sync mode: binary", start);
+  }
+  ASSERT_TRUE(writer.finish());
+  EXPECT_EQ(writer.adjustedSpanCount(), 0u);
+  EXPECT_EQ(dir.entries(), std::vector<std::string>{"run.json"});
+
+  const auto trace = nlohmann::json::parse(readFile(dir.file("run.json")));
+  EXPECT_EQ(trace.at("displayTimeUnit"), "ms");
+  std::map<int, std::string> names;
+  int instants = 0;
+  for (const auto& event : trace.at("traceEvents")) {
+    if (event.at("ph") == "M" && event.at("name") == "thread_name")
+      names[event.at("tid").get<int>()] = event.at("args").at("name").get<std::string>();
+    if (event.at("ph") == "i") {
+      ++instants;
+      EXPECT_EQ(event.at("name"), "sync mode: binary");
+      EXPECT_NEAR(event.at("ts").get<double>(), 15 * frameUs, 1e-3);
+    }
+    if (event.at("ph") == "X") {
+      EXPECT_TRUE(event.at("args").contains("frame"));
+      EXPECT_EQ(event.at("pid"), ::getpid());
+    }
+  }
+  EXPECT_EQ(instants, 1);
+  EXPECT_EQ(names, (std::map<int, std::string>{
+                       {1, "Host frame"}, {2, "Render GPU"}, {3, "Sim GPU"}, {4, "Sim external wait"}}));
+  const auto tracks = spansByTrack(trace);
+  ASSERT_EQ(tracks.size(), 4u);
+  for (const auto& [tid, spans] : tracks) {
+    EXPECT_EQ(spans.size(), 30u) << names[tid];
+    expectNested(spans, names[tid]);
+  }
+  // Back-to-back host frames meet exactly: end of frame k == start of k + 1.
+  const auto& host = tracks.at(1);
+  for (std::size_t k = 0; k + 1 < host.size(); ++k) EXPECT_EQ(host[k].endNs, host[k + 1].startNs);
+}
+
+TEST(TraceWriter, StraddlingAndOutOfOrderSpansAreAdjustedToNest) {
+  TempDir dir;
+  TraceWriter writer;
+  ASSERT_TRUE(writer.open(dir.file("t.json")));
+  writer.addSpan(TraceTrack::renderGpu, 0, 0.0, 10.0);    // [0, 10)
+  writer.addSpan(TraceTrack::renderGpu, 0, 2.0, 3.0);     // [2, 5): nested, fine
+  writer.addSpan(TraceTrack::renderGpu, 1, 8.0, 10.0);    // [8, 18) straddles -> cut to [8, 10)
+  writer.addSpan(TraceTrack::renderGpu, 2, 6.0, 1.0);     // starts before 8 -> moved to [8, 9)
+  writer.addSpan(TraceTrack::renderGpu, 3, 20.0, -5.0);   // negative duration -> [20, 20)
+  writer.addSpan(TraceTrack::renderGpu, 4, std::nan(""), 1.0);  // dropped
+  ASSERT_TRUE(writer.finish());
+  EXPECT_EQ(writer.adjustedSpanCount(), 3u);  // the cut, the move, the dropped one
+  const auto trace = nlohmann::json::parse(readFile(dir.file("t.json")));
+  const auto tracks = spansByTrack(trace);
+  ASSERT_EQ(tracks.at(2).size(), 5u);
+  expectNested(tracks.at(2), "Render GPU");
+  EXPECT_EQ(tracks.at(2)[2].endNs, 10000);
+  EXPECT_EQ(tracks.at(2)[3].startNs, 8000);
+  EXPECT_EQ(tracks.at(2)[3].endNs, 9000);
+}
+
+TEST(TraceWriter, InstantNamesAreEscaped) {
+  TempDir dir;
+  TraceWriter writer;
+  ASSERT_TRUE(writer.open(dir.file("e.json")));
+  writer.addInstant("quote \" and \\ backslash", 1.0);
+  ASSERT_TRUE(writer.finish());
+  const auto trace = nlohmann::json::parse(readFile(dir.file("e.json")));
+  EXPECT_EQ(trace.at("traceEvents").back().at("name"), "quote \" and \\ backslash");
+}
+
+TEST(TraceWriter, UnwritablePathFailsAndUnfinishedTraceLeavesNoFile) {
+  TraceWriter unwritable;
+  const FileResult result = unwritable.open("/nonexistent-dir/x.json");
+  EXPECT_FALSE(result);
+  EXPECT_EQ(result.message.find('\n'), std::string::npos) << result.message;
+  EXPECT_FALSE(unwritable.finish());
+
+  TempDir dir;
+  {
+    TraceWriter writer;
+    ASSERT_TRUE(writer.open(dir.file("t.json")));
+    writer.addSpan(TraceTrack::hostFrame, 0, 0.0, 1.0);
+  }
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+}  // namespace
+}  // namespace vksim
