@@ -70,7 +70,8 @@ SceneResult parseScene(std::string_view jsonText, const std::string& source);
 
 // The scene as the JSON text that saveScene writes: every field, two-space
 // indent, floats written as the shortest decimal that reads back to the same
-// float, a trailing newline.
+// float, a trailing newline. Bytes of name or description that are not UTF-8
+// are written as U+FFFD.
 std::string sceneToJson(const Scene& scene);
 
 // Writes DIRECTORY/NAME.json after validating the scene with the rules that

@@ -1,0 +1,514 @@
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/scene.h"
+
+namespace vksim {
+namespace {
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kShippedScenes = {"calm", "heavy", "rain", "showcase", "sinewave"};
+
+// A fresh directory under the system temp dir, removed (made writable first)
+// at the end of the test.
+class TemporaryDirectory {
+ public:
+  TemporaryDirectory() {
+    std::string pattern = (fs::temp_directory_path() / "vksim-scene-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~TemporaryDirectory() {
+    std::error_code ec;
+    fs::permissions(path_, fs::perms::owner_all, ec);
+    fs::remove_all(path_, ec);
+  }
+  TemporaryDirectory(const TemporaryDirectory&) = delete;
+  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// Sets or clears VKSIM_SCENE_DIR for one test and puts back what was there.
+class ScopedSceneDirectory {
+ public:
+  explicit ScopedSceneDirectory(const char* value) {
+    if (const char* old = std::getenv("VKSIM_SCENE_DIR")) old_ = old;
+    if (value)
+      ::setenv("VKSIM_SCENE_DIR", value, 1);
+    else
+      ::unsetenv("VKSIM_SCENE_DIR");
+  }
+  ~ScopedSceneDirectory() {
+    if (old_)
+      ::setenv("VKSIM_SCENE_DIR", old_->c_str(), 1);
+    else
+      ::unsetenv("VKSIM_SCENE_DIR");
+  }
+  ScopedSceneDirectory(const ScopedSceneDirectory&) = delete;
+  ScopedSceneDirectory& operator=(const ScopedSceneDirectory&) = delete;
+
+ private:
+  std::optional<std::string> old_;
+};
+
+void writeText(const fs::path& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary);
+  file << text;
+}
+
+std::string readText(const fs::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> entries(const fs::path& directory) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(directory)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// The contract for every error: one line, naming the file and (where there is
+// one) the field.
+void expectOneLineNaming(const std::string& error, const std::string& file, const std::string& field) {
+  EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  EXPECT_EQ(error.find('\r'), std::string::npos) << error;
+  EXPECT_EQ(error.rfind(file + ": ", 0), 0u) << "does not start with the file: " << error;
+  if (!field.empty()) {
+    EXPECT_NE(error.find("field '" + field + "'"), std::string::npos) << error;
+  }
+}
+
+// A scene with every field away from its default, and floats that do not have
+// short decimal forms.
+Scene makeUnusualScene(const std::string& name) {
+  Scene scene;
+  scene.name = name;
+  scene.description = "Every field \"differs\" from its default; unicode: \xc3\xa9.";
+  ModelParams& p = scene.params;
+  p.model = ModelKind::sinewave;
+  p.grid = 8192;
+  p.timeStep = 1.0f / 240.0f;
+  p.amplitude = -0.123456789f;
+  p.waveNumberX = 0.1f;
+  p.waveNumberZ = -999.5f;
+  p.courant = kMaxCourant;
+  p.damping = 1e-7f;
+  p.dropInterval = 0;
+  p.dropRadius = 1.0f / 3.0f;
+  p.dropAmplitude = -0.0625f;
+  p.seed = std::numeric_limits<uint64_t>::max();
+  OrbitCamera& c = scene.camera;
+  c.yaw = -3.14159265f;
+  c.pitch = -1.5f;
+  c.distance = 19.99f;
+  c.targetX = 0.3f;
+  c.targetY = -0.7f;
+  c.targetZ = 1e-3f;
+  c.fovY = 1.2345678f;
+  return scene;
+}
+
+void expectSameScene(const Scene& a, const Scene& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.description, b.description);
+  EXPECT_EQ(a.params.model, b.params.model);
+  EXPECT_EQ(a.params.grid, b.params.grid);
+  EXPECT_EQ(a.params.timeStep, b.params.timeStep);
+  EXPECT_EQ(a.params.amplitude, b.params.amplitude);
+  EXPECT_EQ(a.params.waveNumberX, b.params.waveNumberX);
+  EXPECT_EQ(a.params.waveNumberZ, b.params.waveNumberZ);
+  EXPECT_EQ(a.params.courant, b.params.courant);
+  EXPECT_EQ(a.params.damping, b.params.damping);
+  EXPECT_EQ(a.params.dropInterval, b.params.dropInterval);
+  EXPECT_EQ(a.params.dropRadius, b.params.dropRadius);
+  EXPECT_EQ(a.params.dropAmplitude, b.params.dropAmplitude);
+  EXPECT_EQ(a.params.seed, b.params.seed);
+  EXPECT_EQ(a.camera.yaw, b.camera.yaw);
+  EXPECT_EQ(a.camera.pitch, b.camera.pitch);
+  EXPECT_EQ(a.camera.distance, b.camera.distance);
+  EXPECT_EQ(a.camera.targetX, b.camera.targetX);
+  EXPECT_EQ(a.camera.targetY, b.camera.targetY);
+  EXPECT_EQ(a.camera.targetZ, b.camera.targetZ);
+  EXPECT_EQ(a.camera.fovY, b.camera.fovY);
+}
+
+// parseScene on a minimal valid scene plus `extra` fields (a JSON fragment
+// starting with a comma, or empty).
+SceneResult parseWith(const std::string& extra) {
+  return parseScene(R"({"name": "x", "model": "ripple")" + extra + "}", "scenes/x.json");
+}
+
+TEST(Scene, EveryShippedSceneLoads) {
+  const ScopedSceneDirectory environment(nullptr);
+  ASSERT_FALSE(sceneDirectories().empty()) << "the source tree's assets/scenes should be found";
+  const std::vector<std::string> listed = listScenes();
+  for (const std::string& name : kShippedScenes) {
+    SCOPED_TRACE(name);
+    EXPECT_NE(std::find(listed.begin(), listed.end(), name), listed.end());
+    const SceneResult result = loadScene(name);
+    ASSERT_TRUE(result.ok()) << result.error;
+    EXPECT_EQ(result.scene->name, name);
+    EXPECT_FALSE(result.scene->description.empty());
+    EXPECT_EQ(result.scene->description.back(), '.');
+  }
+  for (const std::string& name : listed) EXPECT_TRUE(loadScene(name).ok()) << loadScene(name).error;
+}
+
+TEST(Scene, ShippedScenesCoverBothModelsAndTheHeaviestGrid) {
+  const ScopedSceneDirectory environment(nullptr);
+  const SceneResult calm = loadScene("calm"), heavy = loadScene("heavy"), sinewave = loadScene("sinewave");
+  ASSERT_TRUE(calm.ok() && heavy.ok() && sinewave.ok());
+  EXPECT_EQ(calm.scene->params.model, ModelKind::ripple);
+  EXPECT_EQ(calm.scene->params.grid, 512u);
+  EXPECT_EQ(sinewave.scene->params.model, ModelKind::sinewave);
+  EXPECT_EQ(sinewave.scene->params.grid, 256u);
+  for (const std::string& name : kShippedScenes)
+    EXPECT_LE(loadScene(name).scene->params.grid, heavy.scene->params.grid) << name;
+}
+
+TEST(Scene, EnvironmentVariableReplacesTheSearchPath) {
+  const TemporaryDirectory directory;
+  const ScopedSceneDirectory environment(directory.path().c_str());
+  ASSERT_EQ(sceneDirectories(), std::vector<fs::path>{directory.path()});
+  EXPECT_TRUE(listScenes().empty());
+  ASSERT_TRUE(saveScene(makeUnusualScene("mine"), directory.path()).ok());
+  writeText(directory.path() / "notes.txt", "not a scene");
+  EXPECT_EQ(listScenes(), std::vector<std::string>{"mine"});
+  EXPECT_TRUE(loadScene("mine").ok());
+  EXPECT_FALSE(loadScene("calm").ok());
+}
+
+TEST(Scene, SaveThenLoadRoundTripsEveryField) {
+  const TemporaryDirectory directory;
+  for (ModelKind model : {ModelKind::sinewave, ModelKind::ripple}) {
+    Scene scene = makeUnusualScene(model == ModelKind::ripple ? "round_trip-ripple" : "round_trip-sinewave");
+    scene.params.model = model;
+    const SceneSaveResult saved = saveScene(scene, directory.path());
+    ASSERT_TRUE(saved.ok()) << saved.error;
+    EXPECT_EQ(saved.path, directory.path() / (scene.name + ".json"));
+    EXPECT_EQ(readText(saved.path), sceneToJson(scene));
+    const SceneResult loaded = loadScene(saved.path.string());
+    ASSERT_TRUE(loaded.ok()) << loaded.error;
+    expectSameScene(*loaded.scene, scene);
+  }
+}
+
+TEST(Scene, SavedFloatsAreShortDecimals) {
+  Scene scene;
+  scene.name = "short";
+  scene.params.dropRadius = 0.1f;
+  const std::string text = sceneToJson(scene);
+  EXPECT_NE(text.find("\"dropRadius\": 0.1,"), std::string::npos) << text;
+}
+
+TEST(Scene, OptionalFieldsTakeTheStructDefaults) {
+  const SceneResult result = parseWith("");
+  ASSERT_TRUE(result.ok()) << result.error;
+  Scene expected;
+  expected.name = "x";
+  expectSameScene(*result.scene, expected);
+  const SceneResult sinewave = parseScene(R"({"name": "y", "model": "sinewave"})", "y.json");
+  ASSERT_TRUE(sinewave.ok());
+  EXPECT_EQ(sinewave.scene->params.model, ModelKind::sinewave);
+}
+
+TEST(Scene, PartialCameraKeepsTheOtherDefaults) {
+  const SceneResult result = parseWith(R"(, "camera": {"distance": 5})");
+  ASSERT_TRUE(result.ok()) << result.error;
+  EXPECT_EQ(result.scene->camera.distance, 5.0f);
+  EXPECT_EQ(result.scene->camera.yaw, OrbitCamera{}.yaw);
+  EXPECT_EQ(result.scene->camera.fovY, OrbitCamera{}.fovY);
+}
+
+TEST(Scene, CourantOfExactlyOneOverSqrtTwoIsAccepted) {
+  const SceneResult result = parseWith(R"(, "courant": 0.7071067811865476)");
+  ASSERT_TRUE(result.ok()) << result.error;
+  EXPECT_EQ(result.scene->params.courant, kMaxCourant);
+}
+
+TEST(Scene, UnknownFieldIsOneLineNamingFileAndField) {
+  const SceneResult typo = parseWith(R"(, "gird": 512)");
+  ASSERT_FALSE(typo.ok());
+  EXPECT_EQ(typo.error, "scenes/x.json: field 'gird': unknown field (did you mean 'grid'?)");
+
+  const SceneResult nested = parseWith(R"(, "camera": {"yawn": 1})");
+  ASSERT_FALSE(nested.ok());
+  EXPECT_EQ(nested.error, "scenes/x.json: field 'camera.yawn': unknown field (did you mean 'camera.yaw'?)");
+
+  const SceneResult faraway = parseWith(R"(, "colour": "blue")");
+  ASSERT_FALSE(faraway.ok());
+  expectOneLineNaming(faraway.error, "scenes/x.json", "colour");
+  EXPECT_NE(faraway.error.find("known fields: name description model"), std::string::npos) << faraway.error;
+}
+
+TEST(Scene, WrongTypeIsOneLineNamingFileAndField) {
+  struct Case {
+    std::string json;
+    std::string field;
+  };
+  const std::vector<Case> cases = {
+      {R"({"name": "x", "model": "ripple", "grid": "512"})", "grid"},
+      {R"({"name": "x", "model": "ripple", "grid": 512.0})", "grid"},
+      {R"({"name": "x", "model": "ripple", "grid": true})", "grid"},
+      {R"({"name": "x", "model": "ripple", "timeStep": "fast"})", "timeStep"},
+      {R"({"name": "x", "model": "ripple", "dropInterval": 2.5})", "dropInterval"},
+      {R"({"name": "x", "model": "ripple", "seed": [1]})", "seed"},
+      {R"({"name": "x", "model": "ripple", "description": 5})", "description"},
+      {R"({"name": "x", "model": 3})", "model"},
+      {R"({"name": "x", "model": "ripples"})", "model"},
+      {R"({"name": true, "model": "ripple"})", "name"},
+      {R"({"name": "x", "model": "ripple", "camera": [1, 2]})", "camera"},
+      {R"({"name": "x", "model": "ripple", "camera": {"target": [1, 2]}})", "camera.target"},
+      {R"({"name": "x", "model": "ripple", "camera": {"target": [0, "up", 0]}})", "camera.target[1]"},
+      {R"({"name": "x", "model": "ripple", "camera": {"pitch": null}})", "camera.pitch"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.json);
+    const SceneResult result = parseScene(c.json, "scenes/x.json");
+    ASSERT_FALSE(result.ok());
+    expectOneLineNaming(result.error, "scenes/x.json", c.field);
+  }
+  EXPECT_EQ(parseWith(R"(, "grid": "512")").error,
+            R"(scenes/x.json: field 'grid': must be an integer from 2 to 8192 (got "512"))");
+}
+
+TEST(Scene, OutOfRangeIsOneLineNamingFileAndField) {
+  struct Case {
+    std::string extra;
+    std::string field;
+  };
+  const std::vector<Case> cases = {
+      {R"(, "grid": 1)", "grid"},
+      {R"(, "grid": 9000)", "grid"},
+      {R"(, "grid": -4)", "grid"},
+      {R"(, "timeStep": 0)", "timeStep"},
+      {R"(, "timeStep": -0.01)", "timeStep"},
+      {R"(, "courant": 0)", "courant"},
+      {R"(, "courant": 0.71)", "courant"},
+      {R"(, "damping": -1)", "damping"},
+      {R"(, "dropInterval": -1)", "dropInterval"},
+      {R"(, "dropInterval": 1000001)", "dropInterval"},
+      {R"(, "dropRadius": 0)", "dropRadius"},
+      {R"(, "dropAmplitude": 2)", "dropAmplitude"},
+      {R"(, "amplitude": 1e300)", "amplitude"},
+      {R"(, "waveNumberX": 5000)", "waveNumberX"},
+      {R"(, "seed": -1)", "seed"},
+      {R"(, "name": "bad name")", "name"},
+      {R"(, "camera": {"pitch": 2})", "camera.pitch"},
+      {R"(, "camera": {"distance": 0.1})", "camera.distance"},
+      {R"(, "camera": {"fovY": 3.2})", "camera.fovY"},
+      {R"(, "camera": {"target": [0, 0, 500]})", "camera.target[2]"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.extra);
+    // "name" appears twice in one case on purpose: replace instead of adding.
+    const std::string json = c.field == "name" ? R"({"name": "bad name", "model": "ripple"})"
+                                               : R"({"name": "x", "model": "ripple")" + c.extra + "}";
+    const SceneResult result = parseScene(json, "scenes/x.json");
+    ASSERT_FALSE(result.ok());
+    expectOneLineNaming(result.error, "scenes/x.json", c.field);
+  }
+  EXPECT_EQ(parseWith(R"(, "grid": 9000)").error,
+            "scenes/x.json: field 'grid': must be an integer from 2 to 8192 (got 9000)");
+  EXPECT_EQ(parseWith(R"(, "courant": 0.8)").error,
+            "scenes/x.json: field 'courant': must be a number greater than 0 and at most 1/sqrt(2) = 0.70710678 "
+            "(got 0.8)");
+}
+
+TEST(Scene, MissingRequiredFieldIsOneLineNamingFileAndField) {
+  const SceneResult noModel = parseScene(R"({"name": "x", "grid": 64})", "scenes/x.json");
+  ASSERT_FALSE(noModel.ok());
+  EXPECT_EQ(noModel.error, "scenes/x.json: field 'model': missing (it is required)");
+  const SceneResult noName = parseScene(R"({"model": "ripple"})", "scenes/x.json");
+  ASSERT_FALSE(noName.ok());
+  expectOneLineNaming(noName.error, "scenes/x.json", "name");
+}
+
+TEST(Scene, RepeatedFieldIsOneLineNamingFileAndField) {
+  const SceneResult top = parseWith(R"(, "grid": 64, "grid": 128)");
+  ASSERT_FALSE(top.ok());
+  EXPECT_EQ(top.error, "scenes/x.json: field 'grid': appears more than once");
+  const SceneResult nested = parseWith(R"(, "camera": {"yaw": 1, "yaw": 2})");
+  ASSERT_FALSE(nested.ok());
+  EXPECT_EQ(nested.error, "scenes/x.json: field 'camera.yaw': appears more than once");
+}
+
+TEST(Scene, MalformedJsonIsOneLineWithFileAndPosition) {
+  const TemporaryDirectory directory;
+  const fs::path path = directory.path() / "broken.json";
+  writeText(path, "{\n  \"name\": \"broken\",\n  \"model\": \"ripple\",\n}\n");
+  const SceneResult result = loadScene(path.string());
+  ASSERT_FALSE(result.ok());
+  expectOneLineNaming(result.error, path.string(), "");
+  EXPECT_NE(result.error.find(": malformed JSON: parse error at line 4, column 1"), std::string::npos)
+      << result.error;
+
+  writeText(path, "");
+  const SceneResult empty = loadScene(path.string());
+  ASSERT_FALSE(empty.ok());
+  expectOneLineNaming(empty.error, path.string(), "");
+  EXPECT_NE(empty.error.find("malformed JSON"), std::string::npos) << empty.error;
+
+  writeText(path, "[1, 2, 3]");
+  const SceneResult array = loadScene(path.string());
+  ASSERT_FALSE(array.ok());
+  EXPECT_EQ(array.error, path.string() + ": must hold a JSON object (got [1,2,3])");
+}
+
+TEST(Scene, NameMustMatchTheFileName) {
+  const TemporaryDirectory directory;
+  const fs::path path = directory.path() / "alpha.json";
+  writeText(path, R"({"name": "beta", "model": "ripple"})");
+  const SceneResult result = loadScene(path.string());
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error, path.string() + ": field 'name': must match the file name 'alpha' (got \"beta\")");
+}
+
+TEST(Scene, MissingFileIsOneLineNamingIt) {
+  const SceneResult result = loadScene("/nonexistent-vksim/scene.json");
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error, "/nonexistent-vksim/scene.json: cannot read scene file: No such file or directory");
+}
+
+TEST(Scene, UnknownSceneNameListsTheAvailableOnes) {
+  const TemporaryDirectory directory;
+  const ScopedSceneDirectory environment(directory.path().c_str());
+  ASSERT_TRUE(saveScene(makeUnusualScene("beta"), directory.path()).ok());
+  ASSERT_TRUE(saveScene(makeUnusualScene("alpha"), directory.path()).ok());
+  EXPECT_EQ(loadScene("foo").error, "unknown scene 'foo' (available: alpha, beta)");
+  EXPECT_EQ(loadScene("a b").error, "unknown scene 'a b' (available: alpha, beta)");
+
+  const ScopedSceneDirectory shipped(nullptr);
+  const SceneResult result = loadScene("foo");
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error.find('\n'), std::string::npos);
+  EXPECT_NE(result.error.find("unknown scene 'foo' (available: calm, heavy, rain, showcase, sinewave"),
+            std::string::npos)
+      << result.error;
+}
+
+TEST(Scene, UnknownSceneNameWithNoScenesSaysWhereItLooked) {
+  const ScopedSceneDirectory environment("/nonexistent-vksim-scenes");
+  const SceneResult result = loadScene("calm");
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error,
+            "unknown scene 'calm' (no scenes found in /nonexistent-vksim-scenes; set VKSIM_SCENE_DIR to a "
+            "directory of NAME.json files)");
+}
+
+TEST(Scene, SafeSceneNames) {
+  EXPECT_TRUE(isSafeSceneName("calm"));
+  EXPECT_TRUE(isSafeSceneName("Rain_2-b"));
+  EXPECT_TRUE(isSafeSceneName(std::string(kMaxSceneNameLength, 'a')));
+  for (const std::string name : {"", "a b", "a.b", "../x", "a/b", "a\\b", "caf\xc3\xa9", "x\n", "-*"})
+    EXPECT_FALSE(isSafeSceneName(name)) << name;
+  EXPECT_FALSE(isSafeSceneName(std::string(kMaxSceneNameLength + 1, 'a')));
+}
+
+TEST(Scene, SaveRefusesUnsafeNames) {
+  const TemporaryDirectory directory;
+  for (const std::string name : {"", "../escape", "a/b", "a b", "x.json", "new\nline"}) {
+    SCOPED_TRACE(name);
+    Scene scene = makeUnusualScene("placeholder");
+    scene.name = name;
+    const SceneSaveResult result = saveScene(scene, directory.path());
+    ASSERT_FALSE(result.ok());
+    expectOneLineNaming(result.error, directory.path().string(), "name");
+  }
+  EXPECT_TRUE(entries(directory.path()).empty());
+  EXPECT_FALSE(fs::exists(directory.path().parent_path() / "escape.json"));
+}
+
+TEST(Scene, SaveRefusesInvalidValuesAndWritesNothing) {
+  const TemporaryDirectory directory;
+  Scene scene = makeUnusualScene("too_big");
+  scene.params.grid = 9000;
+  const SceneSaveResult result = saveScene(scene, directory.path());
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error,
+            (directory.path() / "too_big.json").string() +
+                ": field 'grid': must be an integer from 2 to 8192 (got 9000)");
+  EXPECT_TRUE(entries(directory.path()).empty());
+}
+
+TEST(Scene, SaveRefusesAnExistingFileUnlessAskedToOverwrite) {
+  const TemporaryDirectory directory;
+  Scene scene = makeUnusualScene("keep");
+  scene.description = "First.";
+  ASSERT_TRUE(saveScene(scene, directory.path()).ok());
+  scene.description = "Second.";
+  const SceneSaveResult refused = saveScene(scene, directory.path());
+  ASSERT_FALSE(refused.ok());
+  const std::string path = (directory.path() / "keep.json").string();
+  EXPECT_EQ(refused.error, path + ": already exists; refusing to overwrite it");
+  EXPECT_EQ(loadScene(path).scene->description, "First.");
+
+  ASSERT_TRUE(saveScene(scene, directory.path(), /*overwrite=*/true).ok());
+  EXPECT_EQ(loadScene(path).scene->description, "Second.");
+  EXPECT_EQ(entries(directory.path()), std::vector<std::string>{"keep.json"});
+}
+
+TEST(Scene, SaveIntoAMissingDirectoryFailsWithoutCreatingIt) {
+  const TemporaryDirectory directory;
+  const fs::path missing = directory.path() / "not-there";
+  const SceneSaveResult result = saveScene(makeUnusualScene("lost"), missing);
+  ASSERT_FALSE(result.ok());
+  expectOneLineNaming(result.error, missing.string(), "");
+  EXPECT_FALSE(fs::exists(missing));
+}
+
+TEST(Scene, SaveIntoAnUnwritableDirectoryLeavesNoFile) {
+  const TemporaryDirectory directory;
+  const fs::path readOnly = directory.path() / "read-only";
+  fs::create_directory(readOnly);
+  fs::permissions(readOnly, fs::perms::owner_read | fs::perms::owner_exec);
+  std::vector<fs::path> unwritable;
+  // Root ignores permission bits, so there the read-only directory is
+  // writable; /proc refuses new files even to root.
+  if (::access(readOnly.c_str(), W_OK) != 0) unwritable.push_back(readOnly);
+  if (fs::is_directory("/proc") && ::access("/proc", W_OK) == 0 && !fs::exists("/proc/vksim-unwritable.json"))
+    unwritable.push_back("/proc");
+  if (unwritable.empty()) GTEST_SKIP() << "no unwritable directory available";
+  for (const fs::path& target : unwritable) {
+    SCOPED_TRACE(target.string());
+    const SceneSaveResult result = saveScene(makeUnusualScene("vksim-unwritable"), target);
+    ASSERT_FALSE(result.ok());
+    expectOneLineNaming(result.error, (target / "vksim-unwritable.json").string(), "");
+    EXPECT_NE(result.error.find("cannot save scene"), std::string::npos) << result.error;
+    for (const auto& entry : fs::directory_iterator(target))
+      EXPECT_EQ(entry.path().filename().string().find("vksim-unwritable"), std::string::npos) << entry.path();
+  }
+}
+
+TEST(Scene, FailedRenameRemovesTheTemporaryFile) {
+  const TemporaryDirectory directory;
+  // A non-empty directory where the file should go: the temporary file is
+  // written, then rename fails.
+  fs::create_directory(directory.path() / "blocked.json");
+  writeText(directory.path() / "blocked.json" / "inside", "x");
+  const SceneSaveResult result = saveScene(makeUnusualScene("blocked"), directory.path(), /*overwrite=*/true);
+  ASSERT_FALSE(result.ok());
+  expectOneLineNaming(result.error, (directory.path() / "blocked.json").string(), "");
+  EXPECT_EQ(entries(directory.path()), std::vector<std::string>{"blocked.json"});
+}
+
+}  // namespace
+}  // namespace vksim
