@@ -1,0 +1,146 @@
+// The CUDA backend on a real NVIDIA device (skipped elsewhere, with the
+// reason). Most tests run the app as a user would; the lazy-loading test and
+// the one-memory test drive the pieces directly.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app_runner.h"
+#include "gpu_environment.h"
+
+namespace vksim::testing {
+namespace {
+
+std::vector<float> readFloats(const std::string& path) {
+  const std::string bytes = readFile(path);
+  std::vector<float> values(bytes.size() / sizeof(float));
+  std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
+  return values;
+}
+
+void expectClean(const AppResult& result) {
+  ASSERT_FALSE(result.timedOut) << result.out << result.err;
+  ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
+  EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
+}
+
+AppResult runCuda(std::vector<std::string> args) {
+  args.insert(args.begin(), {"--headless", "--backend", "cuda", "--size", "256x256"});
+  return runApp(args, {}, 300);
+}
+
+// Largest |cuda - cpu| over position and normal components separately.
+struct Difference {
+  double position = 0, normal = 0;
+};
+Difference maxDifference(const std::vector<float>& a, const std::vector<float>& b) {
+  Difference d;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const double diff = std::fabs(double(a[i]) - double(b[i]));
+    ((i % 8) < 4 ? d.position : d.normal) = std::max((i % 8) < 4 ? d.position : d.normal, diff);
+  }
+  return d;
+}
+
+struct ModelBound {
+  const char* model;
+  double position;  // world units (heights ~0.1)
+  double normal;    // unit-vector components
+};
+
+class CudaAgainstCpu : public ::testing::TestWithParam<ModelBound> {};
+
+// Bounds (docs/interop-walkthrough.md, "CUDA against the CPU reference"):
+// the kernels run the CPU's arithmetic (sim/model_math.h, no FMA contraction),
+// so differences come only from CUDA's sinf/cosf/expf (<= 2 ulp) against
+// glibc's (<= 1 ulp). sinewave is stateless: a few ulp of a 0.1 amplitude per
+// height. The ripple carries rounding through 500 leapfrog steps of a
+// non-expanding scheme (|amplification| <= 1), so drop-term differences add
+// up at most linearly: 500 steps x (a few ulp of 0.06) stays far under 1e-4.
+TEST_P(CudaAgainstCpu, After500FramesWithinTheDerivedBound) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const auto [model, positionBound, normalBound] = GetParam();
+  const std::string dir = makeTempDir(std::string("vs-cpu-") + model);
+  const std::vector<std::string> common{"--headless", "--sim", model, "--grid", "256", "--frames", "500",
+                                        "--seed", "3", "--size", "256x256"};
+  auto run = [&](const char* backend, const std::string& dump) {
+    std::vector<std::string> args = common;
+    args.insert(args.end(), {"--backend", backend, "--dump-vertices", dump});
+    return runApp(args, {}, 300);
+  };
+  const AppResult cuda = run("cuda", dir + "/cuda.bin");
+  expectClean(cuda);
+  const AppResult cpu = run("cpu", dir + "/cpu.bin");
+  expectClean(cpu);
+  const auto a = readFloats(dir + "/cuda.bin"), b = readFloats(dir + "/cpu.bin");
+  ASSERT_EQ(a.size(), size_t(256 * 256 * 8));
+  ASSERT_EQ(a.size(), b.size());
+  const Difference d = maxDifference(a, b);
+  std::printf("[ %s ] max |cuda - cpu|: position %.3g, normal %.3g\n", model, d.position, d.normal);
+  EXPECT_LE(d.position, positionBound);
+  EXPECT_LE(d.normal, normalBound);
+  // Not trivially equal because nothing moved.
+  EXPECT_NE(std::memcmp(a.data(), a.data() + 8 * 256 * 128, 8 * 256 * sizeof(float)), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, CudaAgainstCpu,
+                         ::testing::Values(ModelBound{"sinewave", 1e-6, 1e-4}, ModelBound{"ripple", 1e-4, 1e-2}),
+                         [](const auto& info) { return std::string(info.param.model); });
+
+TEST(CudaSchedule, TimelineCounterIsTwoNAndBinaryRunsEveryFrame) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const AppResult timeline = runCuda({"--sync", "timeline", "--frames", "300", "--grid", "512"});
+  expectClean(timeline);
+  EXPECT_EQ(summaryField(timeline.out, "backend"), "cuda");
+  EXPECT_EQ(summaryField(timeline.out, "timeline_value"), "600");
+  const AppResult binary = runCuda({"--sync", "binary", "--frames", "300", "--grid", "512"});
+  expectClean(binary);
+  EXPECT_EQ(summaryField(binary.out, "frames"), "300");
+  EXPECT_EQ(summaryField(binary.out, "timeline_value"), "0");
+}
+
+TEST(CudaSchedule, SwitchingEveryFrameFor500FramesEndsInTheSameVertices) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const std::string dir = makeTempDir("cuda-switch");
+  for (const char* model : {"ripple", "sinewave"}) {
+    const AppResult steady = runCuda({"--sim", model, "--frames", "500", "--grid", "300", "--dump-vertices",
+                                      dir + "/steady.bin"});
+    expectClean(steady);
+    const AppResult switching = runCuda({"--sim", model, "--frames", "500", "--grid", "300",
+                                         "--switch-sync-every", "1", "--dump-vertices", dir + "/switch.bin"});
+    expectClean(switching);
+    EXPECT_EQ(summaryField(switching.out, "switches"), "500");
+    EXPECT_TRUE(readFile(dir + "/steady.bin") == readFile(dir + "/switch.bin")) << model;
+  }
+}
+
+// Two Vulkan devices (pack.sh --lavapipe adds llvmpipe beside the NVIDIA one):
+// the CUDA backend pairs by UUID, and naming llvmpipe with --backend cuda is
+// refused with both devices named.
+TEST(CudaDeviceChoice, PairsWithTheNvidiaDeviceAndRefusesLavapipe) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const AppResult list = runApp({"--list-devices"});
+  ASSERT_EQ(list.exitCode, 0) << list.err;
+  std::printf("%s", list.out.c_str());
+  const size_t llvmpipe = list.out.find("llvmpipe");
+  ASSERT_NE(llvmpipe, std::string::npos) << "pack with --lavapipe so that two Vulkan devices enumerate";
+  const size_t bracket = list.out.rfind('[', llvmpipe);
+  const std::string lavapipeIndex = list.out.substr(bracket + 1, list.out.find(']', bracket) - bracket - 1);
+
+  const AppResult paired = runCuda({"--frames", "5", "--grid", "64"});
+  expectClean(paired);
+  EXPECT_NE(paired.out.find("have the same UUID"), std::string::npos) << paired.out;
+  EXPECT_EQ(paired.out.find("llvmpipe"), std::string::npos) << paired.out;
+
+  const AppResult refused = runCuda({"--frames", "5", "--grid", "64", "--device", lavapipeIndex});
+  EXPECT_EQ(refused.exitCode, 3) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("llvmpipe"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("CUDA devices"), std::string::npos) << refused.err;
+}
+
+}  // namespace
+}  // namespace vksim::testing
