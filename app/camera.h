@@ -10,8 +10,8 @@ namespace vksim {
 // (radians). Defaults frame the [-1,1]^2 grid from above at an angle.
 struct OrbitCamera {
   float yaw = 0.75f;
-  float pitch = 0.6f;
-  float distance = 3.0f;
+  float pitch = 0.65f;
+  float distance = 3.8f;
   float targetX = 0.0f, targetY = 0.0f, targetZ = 0.0f;
   float fovY = 0.7854f;  // 45 degrees
 };
