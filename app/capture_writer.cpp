@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <locale>
 #include <nlohmann/json.hpp>
 #include <system_error>
 #include <utility>
@@ -21,9 +22,13 @@ std::string temporaryPathFor(const std::string& path) {
   return path + ".tmp-" + std::to_string(::getpid());
 }
 
-std::string errnoText(int error) { return error != 0 ? std::strerror(error) : "unknown error"; }
+std::string errnoText(int error) {
+  return error != 0 ? std::strerror(error) : "unknown error";
+}
 
-FileResult failure(std::string message) { return {false, std::move(message)}; }
+FileResult failure(std::string message) {
+  return {false, std::move(message)};
+}
 
 // Appends CSV fields to a fixed buffer so that a row costs no allocation; the
 // buffer goes to the (itself buffered) stream when it would overflow, so a
@@ -82,8 +87,10 @@ class RowBuilder {
     });
   }
   void fixed(const std::optional<double>& value, int decimals) {
-    if (value) fixed(*value, decimals);
-    else notAvailable();
+    if (value)
+      fixed(*value, decimals);
+    else
+      notAvailable();
   }
 
   void hex16(uint64_t value) {
@@ -122,8 +129,10 @@ class RowBuilder {
   void formatted(Format format) {
     if (used_ + kNumberRoom > sizeof buffer_) flush();
     const std::to_chars_result result = format(buffer_ + used_, buffer_ + sizeof buffer_);
-    if (result.ec == std::errc()) used_ = std::size_t(result.ptr - buffer_);
-    else raw("NA");
+    if (result.ec == std::errc())
+      used_ = std::size_t(result.ptr - buffer_);
+    else
+      raw("NA");
   }
 
   void put(char c) {
@@ -173,8 +182,8 @@ nlohmann::ordered_json makeSummary(const CaptureOptions& options, const CaptureE
   summary["durationSeconds"] = stats.totalMs / 1000.0;
   summary["averageFps"] = numberOrNull(stats.averageFps, known);
   summary["frameTimeMs"] = {
-      {"p50", numberOrNull(stats.p50Ms, known)},   {"p90", numberOrNull(stats.p90Ms, known)},
-      {"p95", numberOrNull(stats.p95Ms, known)},   {"p99", numberOrNull(stats.p99Ms, known)},
+      {"p50", numberOrNull(stats.p50Ms, known)},    {"p90", numberOrNull(stats.p90Ms, known)},
+      {"p95", numberOrNull(stats.p95Ms, known)},    {"p99", numberOrNull(stats.p99Ms, known)},
       {"p99_9", numberOrNull(stats.p999Ms, known)},
   };
   summary["onePercentLowFps"] = numberOrNull(stats.onePercentLowFps, known);
@@ -242,23 +251,28 @@ AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
   return *this;
 }
 
-AtomicFile::~AtomicFile() { discard(); }
+AtomicFile::~AtomicFile() {
+  discard();
+}
 
 FileResult AtomicFile::open(const std::string& path, std::string_view what, std::size_t bufferBytes) {
   discard();
   what_ = what;
   std::error_code error;
-  if (fs::is_directory(path, error)) return failure("cannot write " + what_ + " " + path + ": it is a directory");
+  if (fs::is_directory(path, error))
+    return failure("cannot write " + what_ + " " + path + ": it is a directory");
   auto stream = std::make_unique<std::ofstream>();
   auto buffer = std::make_unique<char[]>(bufferBytes);
   // libstdc++ honours pubsetbuf only before open(); a large buffer turns a
   // frame's row into a memcpy instead of a write(2).
   stream->rdbuf()->pubsetbuf(buffer.get(), std::streamsize(bufferBytes));
+  // Files are read by programs, not people: no thousands separators or
+  // decimal commas even if the app sets a global locale.
+  stream->imbue(std::locale::classic());
   const std::string temporary = temporaryPathFor(path);
   errno = 0;
   stream->open(temporary, std::ios::out | std::ios::trunc | std::ios::binary);
-  if (!stream->is_open())
-    return failure("cannot write " + what_ + " " + path + ": " + errnoText(errno));
+  if (!stream->is_open()) return failure("cannot write " + what_ + " " + path + ": " + errnoText(errno));
   path_ = path;
   temporaryPath_ = temporary;
   buffer_ = std::move(buffer);
@@ -337,8 +351,10 @@ void CaptureWriter::addFrame(const FrameRecord& frame) {
   row.word("Vulkan");
   row.signedInteger(frame.syncInterval);
   row.unsignedInteger(frame.presentFlags);
-  if (frame.dropped) row.unsignedInteger(*frame.dropped ? 1 : 0);
-  else row.notAvailable();
+  if (frame.dropped)
+    row.unsignedInteger(*frame.dropped ? 1 : 0);
+  else
+    row.notAvailable();
   row.fixed(frame.timeInSeconds, 6);
   row.fixed(frame.msBetweenPresents, 4);
   row.fixed(frame.msBetweenDisplayChange, 4);
@@ -353,8 +369,10 @@ void CaptureWriter::addFrame(const FrameRecord& frame) {
   row.fixed(frame.msRenderGpu, 4);
   row.fixed(frame.msSimGpu, 4);
   row.fixed(frame.msSimWait, 4);
-  if (frame.timelineValue) row.unsignedInteger(*frame.timelineValue);
-  else row.notAvailable();
+  if (frame.timelineValue)
+    row.unsignedInteger(*frame.timelineValue);
+  else
+    row.notAvailable();
   row.end();
   frameTimesMs_.push_back(frame.msBetweenPresents);
   ++rowCount_;

@@ -11,7 +11,9 @@
 namespace vksim {
 namespace {
 // Track ids start at 1: some viewers treat tid 0 as "no thread".
-uint32_t threadId(TraceTrack track) { return uint32_t(track) + 1; }
+uint32_t threadId(TraceTrack track) {
+  return uint32_t(track) + 1;
+}
 
 // Writes nanoseconds as microseconds with three decimals, from the integer,
 // so that a span's written end (ts + dur) equals the next span's written
@@ -42,20 +44,28 @@ void writeInteger(std::ostream& out, uint64_t value) {
 
 const char* trackName(TraceTrack track) {
   switch (track) {
-    case TraceTrack::hostFrame: return "Host frame";
-    case TraceTrack::renderGpu: return "Render GPU";
-    case TraceTrack::simGpu: return "Sim GPU";
-    case TraceTrack::simWait: return "Sim external wait";
+    case TraceTrack::hostFrame:
+      return "Host frame";
+    case TraceTrack::renderGpu:
+      return "Render GPU";
+    case TraceTrack::simGpu:
+      return "Sim GPU";
+    case TraceTrack::simWait:
+      return "Sim external wait";
   }
   return "?";
 }
 
 const char* spanName(TraceTrack track) {
   switch (track) {
-    case TraceTrack::hostFrame: return "frame";
-    case TraceTrack::renderGpu: return "render";
-    case TraceTrack::simGpu: return "sim step";
-    case TraceTrack::simWait: return "sim wait";
+    case TraceTrack::hostFrame:
+      return "frame";
+    case TraceTrack::renderGpu:
+      return "render";
+    case TraceTrack::simGpu:
+      return "sim step";
+    case TraceTrack::simWait:
+      return "sim wait";
   }
   return "?";
 }
@@ -85,7 +95,9 @@ FileResult TraceWriter::open(const std::string& path) {
   return {};
 }
 
-void TraceWriter::beginEvent() { file_.stream().write(",\n", 2); }
+void TraceWriter::beginEvent() {
+  file_.stream().write(",\n", 2);
+}
 
 void TraceWriter::addSpan(TraceTrack track, uint64_t frame, double startUs, double durationUs) {
   if (!file_.isOpen()) return;
@@ -131,8 +143,8 @@ void TraceWriter::addInstant(std::string_view name, double timeUs) {
   std::ostream& out = file_.stream();
   beginEvent();
   // The name comes from the caller: let the JSON library escape it.
-  out << R"({"name":)" << nlohmann::json(std::string(name)).dump() << R"(,"ph":"i","s":"g","pid":)" << processId_
-      << ",\"tid\":" << threadId(TraceTrack::hostFrame) << ",\"ts\":";
+  out << R"({"name":)" << nlohmann::json(std::string(name)).dump() << R"(,"ph":"i","s":"g","pid":)"
+      << processId_ << ",\"tid\":" << threadId(TraceTrack::hostFrame) << ",\"ts\":";
   writeMicroseconds(out, std::llround(timeUs * 1000.0));
   out << "}";
 }

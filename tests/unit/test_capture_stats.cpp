@@ -30,7 +30,7 @@ TEST(CaptureStats, OneToTenMilliseconds) {
   EXPECT_NEAR(stats.p95Ms, 9.55, kTolerance);
   EXPECT_NEAR(stats.p99Ms, 9.91, kTolerance);
   EXPECT_NEAR(stats.p999Ms, 9.991, kTolerance);
-  EXPECT_NEAR(stats.onePercentLowFps, 1000.0 / 9.91, 1e-9);    // = 100.908...
+  EXPECT_NEAR(stats.onePercentLowFps, 1000.0 / 9.91, 1e-9);  // = 100.908...
   EXPECT_NEAR(stats.pointOnePercentLowFps, 1000.0 / 9.991, 1e-9);
   // ceil(10 / 100) = 1 slowest frame: 10 ms.
   EXPECT_NEAR(stats.slowestOnePercentMeanMs, 10.0, kTolerance);
@@ -93,7 +93,7 @@ TEST(CaptureStats, SingleFrame) {
   EXPECT_NEAR(stats.p999Ms, 16.0, kTolerance);
   EXPECT_NEAR(stats.onePercentLowFps, 62.5, kTolerance);
   EXPECT_NEAR(stats.slowestOnePercentMeanMs, 16.0, kTolerance);  // at least one frame
-  EXPECT_EQ(stats.stutterCount, 0u);  // frame 0 has no history
+  EXPECT_EQ(stats.stutterCount, 0u);                             // frame 0 has no history
 }
 
 TEST(CaptureStats, ConstantSeries) {

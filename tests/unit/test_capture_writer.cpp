@@ -27,8 +27,8 @@ class TempDir {
  public:
   TempDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            ("vksim-capture-" + std::to_string(::getpid()) + "-" + info->test_suite_name() + "-" + info->name());
+    path_ = fs::temp_directory_path() / ("vksim-capture-" + std::to_string(::getpid()) + "-" +
+                                         info->test_suite_name() + "-" + info->name());
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
@@ -113,15 +113,32 @@ CaptureEnvironment syntheticEnvironment() {
   return environment;
 }
 
-const std::vector<std::string> kExpectedHeader = {
-    "Application",  "ProcessID",  "SwapChainAddress", "Runtime",      "SyncInterval",
-    "PresentFlags", "Dropped",    "TimeInSeconds",    "MsBetweenPresents", "MsBetweenDisplayChange",
-    "MsInPresentAPI", "MsUntilRenderComplete", "Frame", "SyncMode",   "Backend",
-    "Model",        "Grid",       "MsCpuFrame",       "MsRenderGpu",  "MsSimGpu",
-    "MsSimWait",    "TimelineValue"};
+const std::vector<std::string> kExpectedHeader = {"Application",
+                                                  "ProcessID",
+                                                  "SwapChainAddress",
+                                                  "Runtime",
+                                                  "SyncInterval",
+                                                  "PresentFlags",
+                                                  "Dropped",
+                                                  "TimeInSeconds",
+                                                  "MsBetweenPresents",
+                                                  "MsBetweenDisplayChange",
+                                                  "MsInPresentAPI",
+                                                  "MsUntilRenderComplete",
+                                                  "Frame",
+                                                  "SyncMode",
+                                                  "Backend",
+                                                  "Model",
+                                                  "Grid",
+                                                  "MsCpuFrame",
+                                                  "MsRenderGpu",
+                                                  "MsSimGpu",
+                                                  "MsSimWait",
+                                                  "TimelineValue"};
 
 std::size_t column(const std::string& name) {
-  return std::size_t(std::find(kExpectedHeader.begin(), kExpectedHeader.end(), name) - kExpectedHeader.begin());
+  return std::size_t(std::find(kExpectedHeader.begin(), kExpectedHeader.end(), name) -
+                     kExpectedHeader.begin());
 }
 
 void writeSyntheticCapture(const std::string& csvPath, std::size_t frames, std::size_t warmup) {
@@ -363,7 +380,9 @@ struct Span {
   int64_t startNs, endNs;
 };
 
-int64_t toNs(const nlohmann::json& microseconds) { return std::llround(microseconds.get<double>() * 1000.0); }
+int64_t toNs(const nlohmann::json& microseconds) {
+  return std::llround(microseconds.get<double>() * 1000.0);
+}
 
 // Every pair of spans on one track is either disjoint or nested.
 void expectNested(std::vector<Span> spans, const std::string& track) {
@@ -445,11 +464,11 @@ TEST(TraceWriter, StraddlingAndOutOfOrderSpansAreAdjustedToNest) {
   TempDir dir;
   TraceWriter writer;
   ASSERT_TRUE(writer.open(dir.file("t.json")));
-  writer.addSpan(TraceTrack::renderGpu, 0, 0.0, 10.0);    // [0, 10)
-  writer.addSpan(TraceTrack::renderGpu, 0, 2.0, 3.0);     // [2, 5): nested, fine
-  writer.addSpan(TraceTrack::renderGpu, 1, 8.0, 10.0);    // [8, 18) straddles -> cut to [8, 10)
-  writer.addSpan(TraceTrack::renderGpu, 2, 6.0, 1.0);     // starts before 8 -> moved to [8, 9)
-  writer.addSpan(TraceTrack::renderGpu, 3, 20.0, -5.0);   // negative duration -> [20, 20)
+  writer.addSpan(TraceTrack::renderGpu, 0, 0.0, 10.0);          // [0, 10)
+  writer.addSpan(TraceTrack::renderGpu, 0, 2.0, 3.0);           // [2, 5): nested, fine
+  writer.addSpan(TraceTrack::renderGpu, 1, 8.0, 10.0);          // [8, 18) straddles -> cut to [8, 10)
+  writer.addSpan(TraceTrack::renderGpu, 2, 6.0, 1.0);           // starts before 8 -> moved to [8, 9)
+  writer.addSpan(TraceTrack::renderGpu, 3, 20.0, -5.0);         // negative duration -> [20, 20)
   writer.addSpan(TraceTrack::renderGpu, 4, std::nan(""), 1.0);  // dropped
   ASSERT_TRUE(writer.finish());
   EXPECT_EQ(writer.adjustedSpanCount(), 3u);  // the cut, the move, the dropped one
