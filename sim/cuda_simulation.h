@@ -37,9 +37,31 @@ CudaDeviceList listCudaDevices();
 // semaphores (it takes every fd: simulation.h), loads every kernel before any
 // external wait is enqueued, and runs one stream. On failure returns nullptr
 // and sets *error to one sentence.
+//
+// Details the interface leaves open:
+// - A timeline fd on a device without cudaDevAttrTimelineSemaphoreInteropSupported
+//   is a failure. At least the timeline or both binary fds must be given; a
+//   step in a mode whose semaphores were not given returns StepStatus::failed.
+// - step() only enqueues (wait, kernels, signal) and returns; timeoutNs is not
+//   used, since the host never blocks there. After a failed enqueue every later
+//   step returns StepStatus::failed (the signal is still enqueued when only a
+//   kernel launch failed, so the renderer is not left waiting).
+// - writeInitialState() blocks until its kernels are done (outside the frame
+//   loop); a failure there makes the next step return StepStatus::failed.
+// - The destructor finishes the stream (at most 5 s) and then releases, CUDA
+//   first (design.md): mapped pointer, external memory, external semaphores,
+//   own memory, stream. If the stream does not finish, the imported objects are
+//   left in place (freeing them with work outstanding is undefined) and a
+//   sentence goes to stderr. Call finish() first.
+// - Every entry point makes device `ordinal` current on the calling thread.
+// - Parameters are clamped as clampModelParams (sim/models.h) says.
 std::unique_ptr<Simulation> createCudaSimulation(const ModelParams& params, int ordinal,
                                                  const ExternalBuffer& vertices,
-                                                 const ExternalSemaphores& semaphores,
-                                                 std::string* error);
+                                                 const ExternalSemaphores& semaphores, std::string* error);
+
+// Bytes of device memory that a CUDA simulation allocated for itself, beyond
+// the imported vertex buffer: 2 * grid^2 floats for ripple (the previous and
+// current height fields), 0 for sinewave. 0 for a simulation of another backend.
+uint64_t cudaOwnedDeviceBytes(const Simulation& simulation);
 
 }  // namespace vksim

@@ -1,1 +1,147 @@
-// placeholder: being written
+#include "sim/models.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace vksim {
+
+ModelParams clampModelParams(const ModelParams& params) {
+  ModelParams clamped = params;
+  // std::clamp would pass NaN through; !(x > 0) also catches it.
+  if (!(clamped.courant > 0.0f)) clamped.courant = 0.0f;
+  clamped.courant = std::min(clamped.courant, kMaxCourant);
+  if (!(clamped.damping > 0.0f)) clamped.damping = 0.0f;
+  if (!(clamped.dropRadius > kMinDropRadius)) clamped.dropRadius = kMinDropRadius;
+  return clamped;
+}
+
+uint64_t splitMix64(uint64_t value) {
+  uint64_t z = value + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+Drop automaticDrop(const ModelParams& params, uint64_t dropNumber) {
+  // Mixing the seed first keeps nearby seeds from giving shifted copies of the
+  // same sequence. Two 24-bit fields of one output: each is exact in a float,
+  // and so is its scaling by 2^-24, so the position does not depend on how a
+  // compiler rounds.
+  const uint64_t bits = splitMix64(splitMix64(params.seed) + dropNumber);
+  const float unitX = static_cast<float>(bits >> 40) * 0x1p-24f;
+  const float unitZ = static_cast<float>((bits >> 16) & 0xFFFFFFull) * 0x1p-24f;
+  Drop drop;
+  drop.x = kDropExtent * (2.0f * unitX - 1.0f);
+  drop.z = kDropExtent * (2.0f * unitZ - 1.0f);
+  drop.radius = params.dropRadius;
+  drop.amplitude = params.dropAmplitude;
+  return drop;
+}
+
+Drop initialDrop(const ModelParams& params) {
+  Drop drop;
+  drop.radius = params.dropRadius;
+  drop.amplitude = params.dropAmplitude;
+  return drop;
+}
+
+std::vector<Drop> stepDrops(const ModelParams& params, uint64_t stepNumber, const std::vector<Drop>& queued) {
+  std::vector<Drop> drops;
+  drops.reserve(queued.size() + 1);
+  if (params.dropInterval > 0 && stepNumber % params.dropInterval == 0)
+    drops.push_back(automaticDrop(params, stepNumber / params.dropInterval));
+  drops.insert(drops.end(), queued.begin(), queued.end());
+  return drops;
+}
+
+DropShape makeDropShape(const Drop& drop) {
+  const float radius = drop.radius > kMinDropRadius ? drop.radius : kMinDropRadius;
+  return {drop.x, drop.z, drop.amplitude, 1.0f / (2.0f * radius * radius)};
+}
+
+RippleCoefficients rippleCoefficients(const ModelParams& params) {
+  const ModelParams clamped = clampModelParams(params);
+  const float halfDampingStep = 0.5f * clamped.damping * clamped.timeStep;
+  return {clamped.courant * clamped.courant, 1.0f - halfDampingStep, 1.0f / (1.0f + halfDampingStep)};
+}
+
+SinewaveFrame sinewaveFrame(const ModelParams& params, uint64_t step) {
+  // The product in double, rounded once: t = step * timeStep without the
+  // drift that adding timeStep step by step would accumulate.
+  const float time = static_cast<float>(static_cast<double>(step) * static_cast<double>(params.timeStep));
+  return {params.amplitude, params.waveNumberX, params.waveNumberZ, time, params.grid};
+}
+
+void writeSinewaveVertices(const ModelParams& params, uint64_t step, Vertex* vertices) {
+  const SinewaveFrame frame = sinewaveFrame(params, step);
+  const uint32_t n = params.grid;
+  // The factors per column and per row: 2n sin/cos instead of 6 per vertex,
+  // the same values as the kernel's (the same function of the same argument).
+  std::vector<float> factorX(n), factorZ(n);
+  for (uint32_t i = 0; i < n; ++i) factorX[i] = sinewaveFactorX(frame, i);
+  for (uint32_t j = 0; j < n; ++j) factorZ[j] = sinewaveFactorZ(frame, j);
+  for (uint32_t j = 0; j < n; ++j) {
+    const NeighbourPair alongZ = slopeNeighbours(j, n);
+    const AxisFactors z{factorZ[alongZ.lower], factorZ[j], factorZ[alongZ.upper]};
+    for (uint32_t i = 0; i < n; ++i) {
+      const NeighbourPair alongX = slopeNeighbours(i, n);
+      const AxisFactors x{factorX[alongX.lower], factorX[i], factorX[alongX.upper]};
+      vertices[j * n + i] = sinewaveVertex(frame, i, j, x, z);
+    }
+  }
+}
+
+RippleModel::RippleModel(const ModelParams& params) : params_(clampModelParams(params)) {
+  reset();
+}
+
+void RippleModel::reset() {
+  const size_t cells = static_cast<size_t>(params_.grid) * params_.grid;
+  previous_.assign(cells, 0.0f);
+  current_.assign(cells, 0.0f);
+  queued_.clear();
+  stepCount_ = 0;
+  applyDrop(initialDrop(params_));
+}
+
+void RippleModel::setParams(const ModelParams& params) {
+  ModelParams next = clampModelParams(params);
+  next.model = params_.model;
+  next.grid = params_.grid;
+  params_ = next;
+}
+
+void RippleModel::applyDrop(const Drop& drop) {
+  const DropShape shape = makeDropShape(drop);
+  const uint32_t n = params_.grid;
+  for (uint32_t j = 1; j + 1 < n; ++j) {
+    const float z = gridCoordinate(j, n);
+    for (uint32_t i = 1; i + 1 < n; ++i) {
+      const float height = dropHeight(shape, gridCoordinate(i, n), z);
+      current_[j * n + i] += height;
+      previous_[j * n + i] += height;
+    }
+  }
+}
+
+void RippleModel::step() {
+  for (const Drop& drop : stepDrops(params_, stepCount_ + 1, queued_)) applyDrop(drop);
+  queued_.clear();
+  const RippleCoefficients coefficients = rippleCoefficients(params_);
+  const uint32_t n = params_.grid;
+  for (uint32_t j = 0; j < n; ++j)
+    for (uint32_t i = 0; i < n; ++i) {
+      float& cell = previous_[j * n + i];
+      cell = rippleNextHeight(current_.data(), cell, n, i, j, coefficients);
+    }
+  std::swap(previous_, current_);
+  ++stepCount_;
+}
+
+void RippleModel::writeVertices(Vertex* vertices) const {
+  const uint32_t n = params_.grid;
+  for (uint32_t j = 0; j < n; ++j)
+    for (uint32_t i = 0; i < n; ++i) vertices[j * n + i] = heightFieldVertex(current_.data(), n, i, j);
+}
+
+}  // namespace vksim

@@ -68,7 +68,10 @@ class Simulation {
 
 // CPU backend: writes through mappedVertices (host-visible, coherent memory of
 // at least grid*grid vertices, owned by the caller, outliving the simulation),
-// and waits/signals through hostOps (also outliving it).
+// and waits/signals through hostOps (also outliving it). Nothing is written
+// before writeInitialState. Returns nullptr when mappedVertices is null or
+// params.grid is outside [kMinGrid, kMaxGrid]. Parameters are clamped as
+// clampModelParams (sim/models.h) says; params() returns the clamped values.
 std::unique_ptr<Simulation> createCpuSimulation(const ModelParams& params, void* mappedVertices,
                                                 HostSemaphoreOps& hostOps);
 

@@ -1,0 +1,24 @@
+// Internal to sim/'s .cu files: the CUDA runtime check that stays on in every
+// build (house style). It never aborts: the caller decides what a failure
+// means (a sentence for the user, StepStatus::failed, a skipped teardown step).
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+
+namespace vksim {
+
+// Prints "file:line: call failed: cudaErrorName (description)" to stderr when
+// result is not cudaSuccess, and returns result unchanged.
+inline cudaError_t reportCudaError(cudaError_t result, const char* call, const char* file, int line) {
+  if (result != cudaSuccess)
+    std::fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", file, line, call, cudaGetErrorName(result),
+                 cudaGetErrorString(result));
+  return result;
+}
+
+}  // namespace vksim
+
+// Evaluates a CUDA runtime call once, reports a failure with file:line, the
+// call and the error name, and yields the cudaError_t.
+#define CUDA_CHECK(call) ::vksim::reportCudaError((call), #call, __FILE__, __LINE__)
