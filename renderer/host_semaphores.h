@@ -7,6 +7,9 @@
 
 namespace vksim {
 
+// The binary operations submit to device.queue, which Vulkan requires to be
+// externally synchronised: call them from the thread that submits frames, or
+// serialise them with it.
 class VulkanHostSemaphores final : public HostSemaphoreOps {
  public:
   // device and semaphores must outlive this object.
@@ -24,6 +27,9 @@ class VulkanHostSemaphores final : public HostSemaphoreOps {
   const Device& device_;
   const SyncSemaphores& semaphores_;
   VkFence fence_ = VK_NULL_HANDLE;
+  // A waitRenderDone submission whose fence wait timed out: the next call
+  // waits for it again instead of submitting (and consuming) a second wait.
+  bool renderDoneWaitPending_ = false;
 };
 
 }  // namespace vksim

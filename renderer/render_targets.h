@@ -11,6 +11,16 @@
 
 namespace vksim {
 
+// The background both targets are cleared to (a dark blue-grey), in the
+// attachment's format: written as is to UNORM, sRGB-encoded by SRGB formats.
+inline constexpr float kBackgroundColor[4] = {0.06f, 0.07f, 0.09f, 1.0f};
+
+// vkCmdBeginRenderPass for either target's render pass over the whole extent,
+// clearing colour to kBackgroundColor and depth to 1.0 (the mesh pipeline
+// tests LESS). Inline contents; the caller ends the pass.
+void beginRenderPass(VkCommandBuffer commandBuffer, VkRenderPass renderPass, VkFramebuffer framebuffer,
+                     VkExtent2D extent);
+
 struct OffscreenTarget {
   VkRenderPass renderPass = VK_NULL_HANDLE;  // colour ends in TRANSFER_SRC_OPTIMAL
   VkExtent2D extent{};
@@ -22,6 +32,9 @@ struct OffscreenTarget {
   VkFramebuffer framebuffer = VK_NULL_HANDLE;
 };
 
+// Colour (R8G8B8A8_UNORM, COLOR_ATTACHMENT | TRANSFER_SRC) and depth images in
+// device-local memory, the render pass (colour ends in TRANSFER_SRC_OPTIMAL,
+// ready for readColorImage or a copy recorded after the pass) and framebuffer.
 OffscreenTarget createOffscreenTarget(const Device& device, VkExtent2D extent);
 void destroyOffscreenTarget(const Device& device, OffscreenTarget& target);
 
@@ -34,7 +47,7 @@ struct SwapchainTarget {
   VkExtent2D extent{};
   VkPresentModeKHR presentMode = VK_PRESENT_MODE_FIFO_KHR;
   bool vsync = true;
-  uint32_t minImageCount = 0;
+  uint32_t minImageCount = 0;  // as passed to vkCreateSwapchainKHR (surface minimum + 1); images.size() may be more
   std::vector<VkImage> images;
   std::vector<VkImageView> views;
   std::vector<VkFramebuffer> framebuffers;
@@ -54,16 +67,24 @@ SwapchainTarget createSwapchainTarget(const Device& device, VkSurfaceKHR surface
                                       bool vsync);
 // Recreates swapchain, views, depth and framebuffers for a new size or vsync
 // setting (after the caller has waited for the device to go idle). The render
-// pass is kept when the format is unchanged.
+// pass is kept when the format is unchanged, and so are the renderFinished
+// semaphores (a count change adds or removes at the end). A 0x0 size
+// (minimised window) throws RuntimeFailure: wait until it is non-zero.
 void recreateSwapchainTarget(const Device& device, SwapchainTarget& target, VkExtent2D framebufferSize, bool vsync);
 void destroySwapchainTarget(const Device& device, SwapchainTarget& target);
 
 enum class SwapchainStatus { ok, suboptimal, outOfDate, timeout };
 
 // vkAcquireNextImageKHR signalling `imageAvailable`, bounded by timeoutNs.
+// ok and suboptimal: *imageIndex is acquired and imageAvailable will be
+// signalled, so the frame must be submitted (waiting on it) and presented
+// before recreating. outOfDate and timeout: nothing acquired, nothing signalled.
+// Other results throw RuntimeFailure.
 SwapchainStatus acquireSwapchainImage(const Device& device, const SwapchainTarget& target, VkSemaphore imageAvailable,
                                       uint64_t timeoutNs, uint32_t* imageIndex);
-// vkQueuePresentKHR waiting on renderFinished[imageIndex].
+// vkQueuePresentKHR on device.queue waiting on renderFinished[imageIndex]
+// (the wait happens even when the result is outOfDate). suboptimal and
+// outOfDate ask for recreateSwapchainTarget; other errors throw RuntimeFailure.
 SwapchainStatus presentSwapchainImage(const Device& device, const SwapchainTarget& target, uint32_t imageIndex);
 
 }  // namespace vksim

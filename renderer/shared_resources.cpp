@@ -1,1 +1,168 @@
-// placeholder: being written
+#include "renderer/shared_resources.h"
+
+#include "renderer/vk_check.h"
+
+namespace vksim {
+namespace {
+
+constexpr VkBufferUsageFlags kVertexUsage =
+    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+constexpr VkExternalMemoryHandleTypeFlagBits kMemoryHandleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+constexpr VkExternalSemaphoreHandleTypeFlagBits kSemaphoreHandleType =
+    VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+
+VkSemaphore createSemaphore(const Device& device, VkSemaphoreType type, bool exportable) {
+  // VkExportSemaphoreCreateInfo must be present at creation: a semaphore
+  // created without it can never be exported
+  // (VUID-VkSemaphoreGetFdInfoKHR-handleType-01132).
+  VkExportSemaphoreCreateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
+  exportInfo.handleTypes = kSemaphoreHandleType;
+  VkSemaphoreTypeCreateInfo typeInfo{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  typeInfo.pNext = exportable ? &exportInfo : nullptr;
+  typeInfo.semaphoreType = type;
+  typeInfo.initialValue = 0;  // the value schedule starts at 0
+  VkSemaphoreCreateInfo createInfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  createInfo.pNext = &typeInfo;
+  VkSemaphore semaphore = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateSemaphore(device.device, &createInfo, nullptr, &semaphore));
+  return semaphore;
+}
+
+}  // namespace
+
+SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize size, VertexMemory kind,
+                                            bool exportable) {
+  const std::string who = "The Vulkan device '" + device.info.name + "'";
+  if (exportable && !device.exportMemory)
+    throw EnvironmentError(who + " was created without VK_KHR_external_memory_fd, so the vertex buffer cannot be exported.");
+  if (exportable && !device.info.vertexBufferExportable)
+    throw EnvironmentError(who + " cannot export a vertex buffer's memory as an opaque fd.");
+
+  SharedVertexBuffer result;
+  result.size = size;
+  result.exportable = exportable;
+
+  // The handle type is declared on the buffer as well as on its memory: memory
+  // exported as opaque fd may only be bound to a buffer created with that
+  // type in VkExternalMemoryBufferCreateInfo (VUID-vkBindBufferMemory-memory-02726),
+  // and the declaration may change the buffer's memory requirements.
+  VkExternalMemoryBufferCreateInfo externalInfo{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+  externalInfo.handleTypes = kMemoryHandleType;
+  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bufferInfo.pNext = exportable ? &externalInfo : nullptr;
+  bufferInfo.size = size;
+  bufferInfo.usage = kVertexUsage;  // what listPhysicalDevices asked vkGetPhysicalDeviceExternalBufferProperties about
+  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
+
+  // Queried after creation with the external info, so memoryTypeBits and size
+  // already account for the export; the importer must use this size, not `size`.
+  VkMemoryRequirements requirements{};
+  vkGetBufferMemoryRequirements(device.device, result.buffer, &requirements);
+  result.allocationSize = requirements.size;
+
+  const uint32_t memoryType =
+      kind == VertexMemory::deviceLocal
+          ? findMemoryType(device, requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+          : findMemoryType(device, requirements.memoryTypeBits,
+                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                           VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (memoryType == UINT32_MAX) {
+    vkDestroyBuffer(device.device, result.buffer, nullptr);
+    throw EnvironmentError(who + " has no " +
+                           (kind == VertexMemory::deviceLocal ? "device-local" : "host-visible coherent") +
+                           " memory type for the vertex buffer.");
+  }
+
+  // Exported memory is always a dedicated allocation: drivers that report
+  // VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT require it
+  // (VUID-VkMemoryAllocateInfo-pNext-00639), every driver allows it, and the
+  // importer is then told so (cudaExternalMemoryDedicated).
+  VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
+  dedicatedInfo.buffer = result.buffer;
+  VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
+  exportInfo.pNext = &dedicatedInfo;
+  exportInfo.handleTypes = kMemoryHandleType;
+  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocateInfo.pNext = exportable ? &exportInfo : nullptr;
+  allocateInfo.allocationSize = requirements.size;
+  allocateInfo.memoryTypeIndex = memoryType;
+  const VkResult allocated = vkAllocateMemory(device.device, &allocateInfo, nullptr, &result.memory);
+  if (allocated != VK_SUCCESS) {
+    vkDestroyBuffer(device.device, result.buffer, nullptr);
+    failVulkanCall("vkAllocateMemory", allocated, __FILE__, __LINE__);
+  }
+  result.dedicated = exportable;
+  result.memoryTypeIndex = memoryType;
+  VK_CHECK(vkBindBufferMemory(device.device, result.buffer, result.memory, 0));
+  if (kind == VertexMemory::hostVisible)
+    VK_CHECK(vkMapMemory(device.device, result.memory, 0, VK_WHOLE_SIZE, 0, &result.mapped));
+  return result;
+}
+
+void destroySharedVertexBuffer(const Device& device, SharedVertexBuffer& buffer) {
+  // An importer (CUDA) must have released its mapping and external memory
+  // first; the exported payload lives until every reference is gone.
+  if (buffer.buffer != VK_NULL_HANDLE) vkDestroyBuffer(device.device, buffer.buffer, nullptr);
+  if (buffer.memory != VK_NULL_HANDLE) vkFreeMemory(device.device, buffer.memory, nullptr);
+  buffer = SharedVertexBuffer{};
+}
+
+int exportMemoryFd(const Device& device, const SharedVertexBuffer& buffer) {
+  if (!buffer.exportable) throw RuntimeFailure("exportMemoryFd: the vertex buffer was not created exportable");
+  // The handle type was named in VkExportMemoryAllocateInfo at allocation
+  // (VUID-VkMemoryGetFdInfoKHR-handleType-00671). Each call returns a new fd
+  // referencing the same payload; the caller owns it until a successful import
+  // takes it over.
+  VkMemoryGetFdInfoKHR getInfo{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
+  getInfo.memory = buffer.memory;
+  getInfo.handleType = kMemoryHandleType;
+  int fd = -1;
+  VK_CHECK(vkGetMemoryFdKHR(device.device, &getInfo, &fd));
+  return fd;
+}
+
+SyncSemaphores createSyncSemaphores(const Device& device, bool exportable) {
+  const std::string who = "The Vulkan device '" + device.info.name + "'";
+  if (exportable && !device.exportSemaphores)
+    throw EnvironmentError(who + " was created without VK_KHR_external_semaphore_fd, so semaphores cannot be exported.");
+  if (exportable && !device.info.timelineExportable)
+    throw EnvironmentError(who + " cannot export a timeline semaphore as an opaque fd.");
+  if (exportable && !device.info.binaryExportable)
+    throw EnvironmentError(who + " cannot export a binary semaphore as an opaque fd.");
+
+  SyncSemaphores semaphores;
+  semaphores.exportable = exportable;
+  semaphores.timeline = createSemaphore(device, VK_SEMAPHORE_TYPE_TIMELINE, exportable);
+  semaphores.renderDone = createSemaphore(device, VK_SEMAPHORE_TYPE_BINARY, exportable);
+  semaphores.simDone = createSemaphore(device, VK_SEMAPHORE_TYPE_BINARY, exportable);
+  return semaphores;
+}
+
+void destroySyncSemaphores(const Device& device, SyncSemaphores& semaphores) {
+  // No wait or signal may be pending on any of them (vkDestroySemaphore), on
+  // either API: the caller has synchronised CUDA's stream and the device.
+  for (VkSemaphore semaphore : {semaphores.simDone, semaphores.renderDone, semaphores.timeline})
+    if (semaphore != VK_NULL_HANDLE) vkDestroySemaphore(device.device, semaphore, nullptr);
+  semaphores = SyncSemaphores{};
+}
+
+int exportSemaphoreFd(const Device& device, VkSemaphore semaphore) {
+  // Opaque fd has reference transference: the importer shares this payload,
+  // so it may be exported at any time (unlike SYNC_FD, which needs a pending
+  // signal and copies it).
+  VkSemaphoreGetFdInfoKHR getInfo{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
+  getInfo.semaphore = semaphore;
+  getInfo.handleType = kSemaphoreHandleType;
+  int fd = -1;
+  VK_CHECK(vkGetSemaphoreFdKHR(device.device, &getInfo, &fd));
+  return fd;
+}
+
+uint64_t readTimelineCounter(const Device& device, const SyncSemaphores& semaphores) {
+  uint64_t value = 0;
+  VK_CHECK(vkGetSemaphoreCounterValue(device.device, semaphores.timeline, &value));
+  return value;
+}
+
+}  // namespace vksim

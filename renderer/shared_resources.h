@@ -22,6 +22,7 @@ struct SharedVertexBuffer {
   bool dedicated = false;           // VkMemoryDedicatedAllocateInfo used
   bool exportable = false;          // VkExportMemoryAllocateInfo with opaque fd
   void* mapped = nullptr;           // hostVisible only, mapped for the buffer's life
+  uint32_t memoryTypeIndex = 0;     // a Vulkan importer of the fd must allocate from the same type
 };
 
 // A vertex buffer (usage vertex + transfer src/dst) in its own allocation.

@@ -1,1 +1,421 @@
-// placeholder: being written
+#include "renderer/vulkan_context.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "renderer/vk_check.h"
+
+namespace vksim {
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+constexpr uint32_t kRequiredApiVersion = VK_API_VERSION_1_2;
+constexpr uint32_t kNvidiaVendorId = 0x10DE;
+
+// Buffer usage of the shared vertex buffer: the external-memory queries must
+// describe exactly the buffer that createSharedVertexBuffer makes.
+constexpr VkBufferUsageFlags kSharedVertexUsage =
+    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+// No message ID is suppressed: the layer reports none on lavapipe, and a
+// false positive on a semaphore signalled by CUDA must be added here by its
+// exact messageIdName, with the reason, never by severity or type.
+VKAPI_ATTR VkBool32 VKAPI_CALL debugMessengerCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                      VkDebugUtilsMessageTypeFlagsEXT /*types*/,
+                                                      const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                      void* /*userData*/) {
+  const bool error = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) != 0;
+  if (error)
+    ++validationCounts().errors;
+  else
+    ++validationCounts().warnings;
+  std::fprintf(stderr, "vulkan %s [%s]: %s\n", error ? "error" : "warning",
+               data->pMessageIdName ? data->pMessageIdName : "no message ID", data->pMessage ? data->pMessage : "");
+  // VK_FALSE: the spec reserves VK_TRUE (abort the call) for layer development.
+  return VK_FALSE;
+}
+
+VkDebugUtilsMessengerCreateInfoEXT messengerCreateInfo() {
+  VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+  info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+  info.pfnUserCallback = debugMessengerCallback;
+  return info;
+}
+
+bool hasLayer(const char* name) {
+  uint32_t count = 0;
+  VK_CHECK(vkEnumerateInstanceLayerProperties(&count, nullptr));
+  std::vector<VkLayerProperties> layers(count);
+  VK_CHECK(vkEnumerateInstanceLayerProperties(&count, layers.data()));
+  return std::any_of(layers.begin(), layers.end(),
+                     [&](const VkLayerProperties& layer) { return std::strcmp(layer.layerName, name) == 0; });
+}
+
+std::vector<VkExtensionProperties> instanceExtensions(const char* layer) {
+  uint32_t count = 0;
+  VK_CHECK(vkEnumerateInstanceExtensionProperties(layer, &count, nullptr));
+  std::vector<VkExtensionProperties> extensions(count);
+  VK_CHECK(vkEnumerateInstanceExtensionProperties(layer, &count, extensions.data()));
+  extensions.resize(count);
+  return extensions;
+}
+
+std::vector<VkExtensionProperties> deviceExtensions(VkPhysicalDevice physical) {
+  uint32_t count = 0;
+  VK_CHECK(vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr));
+  std::vector<VkExtensionProperties> extensions(count);
+  VK_CHECK(vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data()));
+  extensions.resize(count);
+  return extensions;
+}
+
+bool contains(const std::vector<VkExtensionProperties>& extensions, const char* name) {
+  return std::any_of(extensions.begin(), extensions.end(),
+                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+}
+
+std::vector<VkQueueFamilyProperties> queueFamilies(VkPhysicalDevice physical) {
+  uint32_t count = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+  return families;
+}
+
+// Whether a semaphore of `type` can be exported as an opaque fd. For the
+// timeline type, VkSemaphoreTypeCreateInfo in the query's pNext chain is what
+// makes the answer about timeline semaphores (spec: without it the query
+// describes binary semaphores).
+bool semaphoreExportable(VkPhysicalDevice physical, VkSemaphoreType type) {
+  VkSemaphoreTypeCreateInfo typeInfo{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  typeInfo.semaphoreType = type;
+  typeInfo.initialValue = 0;
+  VkPhysicalDeviceExternalSemaphoreInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO};
+  query.pNext = type == VK_SEMAPHORE_TYPE_TIMELINE ? &typeInfo : nullptr;
+  query.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkExternalSemaphoreProperties properties{VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES};
+  vkGetPhysicalDeviceExternalSemaphoreProperties(physical, &query, &properties);
+  return (properties.externalSemaphoreFeatures & VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT) != 0;
+}
+
+PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t index) {
+  PhysicalDeviceInfo info;
+  info.index = index;
+  info.handle = physical;
+
+  VkPhysicalDeviceProperties basic{};
+  vkGetPhysicalDeviceProperties(physical, &basic);
+  const std::vector<VkExtensionProperties> extensions = deviceExtensions(physical);
+  const bool vulkan12 = basic.apiVersion >= kRequiredApiVersion;
+
+  // Structures that a device older than 1.2 only knows through an extension
+  // are chained only when it has that extension (valid usage of pNext).
+  VkPhysicalDeviceIDProperties idProperties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  VkPhysicalDeviceDriverProperties driverProperties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  const bool hasDriverProperties = vulkan12 || contains(extensions, VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
+  if (hasDriverProperties) idProperties.pNext = &driverProperties;
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  properties.pNext = &idProperties;
+  vkGetPhysicalDeviceProperties2(physical, &properties);
+
+  info.name = properties.properties.deviceName;
+  info.type = properties.properties.deviceType;
+  info.apiVersion = properties.properties.apiVersion;
+  info.driverVersion = properties.properties.driverVersion;
+  info.vendorId = properties.properties.vendorID;
+  std::copy(std::begin(idProperties.deviceUUID), std::end(idProperties.deviceUUID), info.deviceUuid.begin());
+  if (hasDriverProperties) {
+    info.driverName = driverProperties.driverName;
+    info.driverInfo = driverProperties.driverInfo;
+  }
+
+  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceTimelineSemaphoreFeatures timelineFeatures{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  if (vulkan12)
+    features.pNext = &features12;
+  else if (contains(extensions, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME))
+    features.pNext = &timelineFeatures;
+  vkGetPhysicalDeviceFeatures2(physical, &features);
+  info.timelineSemaphores =
+      vulkan12 ? features12.timelineSemaphore == VK_TRUE : timelineFeatures.timelineSemaphore == VK_TRUE;
+
+  info.externalMemoryFd = contains(extensions, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  info.externalSemaphoreFd = contains(extensions, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+
+  // The same usage and handle type as the buffer that will be exported: the
+  // answer is only valid for that combination.
+  VkPhysicalDeviceExternalBufferInfo bufferQuery{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
+  bufferQuery.usage = kSharedVertexUsage;
+  bufferQuery.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkExternalBufferProperties bufferProperties{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+  vkGetPhysicalDeviceExternalBufferProperties(physical, &bufferQuery, &bufferProperties);
+  const VkExternalMemoryFeatureFlags memoryFeatures =
+      bufferProperties.externalMemoryProperties.externalMemoryFeatures;
+  info.vertexBufferExportable = (memoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT) != 0;
+  info.vertexBufferDedicatedOnly = (memoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT) != 0;
+
+  if (info.timelineSemaphores) info.timelineExportable = semaphoreExportable(physical, VK_SEMAPHORE_TYPE_TIMELINE);
+  info.binaryExportable = semaphoreExportable(physical, VK_SEMAPHORE_TYPE_BINARY);
+
+  for (const VkQueueFamilyProperties& family : queueFamilies(physical))
+    if (family.queueFlags & VK_QUEUE_GRAPHICS_BIT) info.hasGraphicsQueue = true;
+  return info;
+}
+
+std::string joinNames(const std::vector<const char*>& names) {
+  std::string joined;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) joined += i + 1 == names.size() ? " and " : ", ";
+    joined += names[i];
+  }
+  return joined;
+}
+
+}  // namespace
+
+ValidationCounts& validationCounts() {
+  static ValidationCounts counts;
+  return counts;
+}
+
+Instance createInstance(const InstanceOptions& options) {
+  // volk opens libvulkan.so.1 with dlopen: nothing links the loader, so a
+  // machine without it gets this sentence instead of a dynamic-linker error.
+  if (volkInitialize() != VK_SUCCESS)
+    throw EnvironmentError("No Vulkan loader (libvulkan.so.1) was found; install a Vulkan driver and loader.");
+  const uint32_t loaderVersion = volkGetInstanceVersion();
+  if (loaderVersion < kRequiredApiVersion)
+    throw EnvironmentError("The Vulkan loader offers version " + formatVersion(loaderVersion) +
+                           " and vkcuda-sim needs Vulkan 1.2 or newer.");
+
+  std::vector<const char*> layers;
+  if (options.validation) {
+    if (!hasLayer(kValidationLayer))
+      throw EnvironmentError(std::string("Validation was requested but the layer ") + kValidationLayer +
+                             " is not installed (Debian package vulkan-validationlayers).");
+    layers.push_back(kValidationLayer);
+  }
+
+  std::vector<const char*> extensions{VK_KHR_SURFACE_EXTENSION_NAME};
+  for (const std::string& extension : options.extraExtensions)
+    if (std::none_of(extensions.begin(), extensions.end(),
+                     [&](const char* name) { return extension == name; }))
+      extensions.push_back(extension.c_str());
+  if (options.validation) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+
+  // An extension may come from the loader/driver or from an enabled layer
+  // (the validation layer itself provides VK_EXT_debug_utils).
+  std::vector<VkExtensionProperties> available = instanceExtensions(nullptr);
+  if (options.validation) {
+    std::vector<VkExtensionProperties> layerExtensions = instanceExtensions(kValidationLayer);
+    available.insert(available.end(), layerExtensions.begin(), layerExtensions.end());
+  }
+  std::vector<const char*> missing;
+  for (const char* name : extensions)
+    if (!contains(available, name)) missing.push_back(name);
+  if (!missing.empty())
+    throw EnvironmentError("The Vulkan loader lacks the instance extension" + std::string(missing.size() > 1 ? "s " : " ") +
+                           joinNames(missing) + ".");
+
+  VkApplicationInfo application{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  application.pApplicationName = "vkcuda-sim";
+  application.applicationVersion = VK_MAKE_API_VERSION(0, 0, 1, 0);
+  application.pEngineName = "vkcuda-sim";
+  application.engineVersion = VK_MAKE_API_VERSION(0, 0, 1, 0);
+  application.apiVersion = kRequiredApiVersion;
+
+  // The messenger create info in pNext also covers vkCreateInstance and
+  // vkDestroyInstance themselves (VK_EXT_debug_utils: the messenger object
+  // only exists between those two calls).
+  const VkDebugUtilsMessengerCreateInfoEXT messengerInfo = messengerCreateInfo();
+  VkInstanceCreateInfo createInfo{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  createInfo.pNext = options.validation ? &messengerInfo : nullptr;
+  createInfo.pApplicationInfo = &application;
+  createInfo.enabledLayerCount = static_cast<uint32_t>(layers.size());
+  createInfo.ppEnabledLayerNames = layers.data();
+  createInfo.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  createInfo.ppEnabledExtensionNames = extensions.data();
+
+  Instance instance;
+  const VkResult result = vkCreateInstance(&createInfo, nullptr, &instance.instance);
+  if (result == VK_ERROR_INCOMPATIBLE_DRIVER)
+    throw EnvironmentError("No Vulkan driver offers a Vulkan 1.2 instance on this machine.");
+  if (result != VK_SUCCESS) failVulkanCall("vkCreateInstance", result, __FILE__, __LINE__);
+  instance.validation = options.validation;
+  instance.apiVersion = loaderVersion;
+  // Device entry points loaded here go through the loader's trampolines until
+  // createDevice's volkLoadDevice replaces them with the driver's own.
+  volkLoadInstance(instance.instance);
+
+  if (options.validation)
+    VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance.instance, &messengerInfo, nullptr, &instance.messenger));
+  return instance;
+}
+
+void destroyInstance(Instance& instance) {
+  if (instance.messenger != VK_NULL_HANDLE) vkDestroyDebugUtilsMessengerEXT(instance.instance, instance.messenger, nullptr);
+  if (instance.instance != VK_NULL_HANDLE) vkDestroyInstance(instance.instance, nullptr);
+  instance = Instance{};
+}
+
+std::vector<PhysicalDeviceInfo> listPhysicalDevices(const Instance& instance) {
+  uint32_t count = 0;
+  VK_CHECK(vkEnumeratePhysicalDevices(instance.instance, &count, nullptr));
+  std::vector<VkPhysicalDevice> handles(count);
+  VK_CHECK(vkEnumeratePhysicalDevices(instance.instance, &count, handles.data()));
+  handles.resize(count);
+  std::vector<PhysicalDeviceInfo> devices;
+  devices.reserve(count);
+  for (uint32_t i = 0; i < count; ++i) devices.push_back(describePhysicalDevice(handles[i], i));
+  return devices;
+}
+
+const char* deviceTypeName(VkPhysicalDeviceType type) {
+  switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+      return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+      return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+      return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+      return "CPU";
+    default:
+      return "other";
+  }
+}
+
+std::string formatVersion(uint32_t vulkanVersion) {
+  return std::to_string(VK_API_VERSION_MAJOR(vulkanVersion)) + "." +
+         std::to_string(VK_API_VERSION_MINOR(vulkanVersion)) + "." +
+         std::to_string(VK_API_VERSION_PATCH(vulkanVersion));
+}
+
+std::string formatDriverVersion(const PhysicalDeviceInfo& info) {
+  const uint32_t v = info.driverVersion;
+  if (info.vendorId == kNvidiaVendorId) {
+    // NVIDIA packs 10.8.8.6 bits (e.g. 535.104.05 -> 535.104.5.0); the
+    // third part is conventionally printed with two digits.
+    char text[32];
+    const unsigned tertiary = v & 0x3fu;
+    if (tertiary != 0)
+      std::snprintf(text, sizeof(text), "%u.%u.%02u.%u", (v >> 22) & 0x3ffu, (v >> 14) & 0xffu, (v >> 6) & 0xffu,
+                    tertiary);
+    else
+      std::snprintf(text, sizeof(text), "%u.%u.%02u", (v >> 22) & 0x3ffu, (v >> 14) & 0xffu, (v >> 6) & 0xffu);
+    return text;
+  }
+  // Mesa and most others use the Vulkan version macros.
+  return std::to_string(VK_VERSION_MAJOR(v)) + "." + std::to_string(VK_VERSION_MINOR(v)) + "." +
+         std::to_string(VK_VERSION_PATCH(v));
+}
+
+Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, const DeviceOptions& options) {
+  (void)instance;  // the physical device handle already belongs to it
+  const std::string who = "The Vulkan device '" + info.name + "'";
+  if (info.apiVersion < kRequiredApiVersion)
+    throw EnvironmentError(who + " offers Vulkan " + formatVersion(info.apiVersion) +
+                           " and vkcuda-sim needs Vulkan 1.2.");
+  if (!info.timelineSemaphores) throw EnvironmentError(who + " lacks the timelineSemaphore feature.");
+
+  const std::vector<VkExtensionProperties> available = deviceExtensions(info.handle);
+  std::vector<const char*> extensions;
+  if (options.exportMemory) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  if (options.exportSemaphores) extensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+  if (options.swapchain) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+  std::vector<const char*> missing;
+  for (const char* name : extensions)
+    if (!contains(available, name)) missing.push_back(name);
+  if (!missing.empty())
+    throw EnvironmentError(who + " lacks the extension" + (missing.size() > 1 ? "s " : " ") + joinNames(missing) +
+                           ".");
+
+  // One family for everything: the frame's graphics, the transfers and (when
+  // there is a surface) present, so no queue-family ownership transfers exist.
+  const std::vector<VkQueueFamilyProperties> families = queueFamilies(info.handle);
+  constexpr VkQueueFlags kNeeded = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+  uint32_t familyIndex = UINT32_MAX;
+  for (uint32_t i = 0; i < families.size() && familyIndex == UINT32_MAX; ++i) {
+    if ((families[i].queueFlags & kNeeded) != kNeeded || families[i].queueCount == 0) continue;
+    if (options.surface != VK_NULL_HANDLE) {
+      VkBool32 present = VK_FALSE;
+      VK_CHECK(vkGetPhysicalDeviceSurfaceSupportKHR(info.handle, i, options.surface, &present));
+      if (present != VK_TRUE) continue;
+    }
+    familyIndex = i;
+  }
+  if (familyIndex == UINT32_MAX)
+    throw EnvironmentError(who + " has no queue family with graphics and compute" +
+                           (options.surface != VK_NULL_HANDLE ? " that can present to the window." : "."));
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queueInfo.queueFamilyIndex = familyIndex;
+  queueInfo.queueCount = 1;
+  queueInfo.pQueuePriorities = &priority;
+
+  // Timeline semaphores are a core 1.2 feature that is still opt-in
+  // (VkPhysicalDeviceVulkan12Features::timelineSemaphore); features go through
+  // VkPhysicalDeviceFeatures2 in pNext, so pEnabledFeatures stays null.
+  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  features12.timelineSemaphore = VK_TRUE;
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  features.pNext = &features12;
+
+  VkDeviceCreateInfo createInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  createInfo.pNext = &features;
+  createInfo.queueCreateInfoCount = 1;
+  createInfo.pQueueCreateInfos = &queueInfo;
+  createInfo.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  createInfo.ppEnabledExtensionNames = extensions.data();
+
+  Device device;
+  device.physical = info.handle;
+  device.info = info;
+  VK_CHECK(vkCreateDevice(info.handle, &createInfo, nullptr, &device.device));
+  // volk keeps one global device table: the process drives one device at a time.
+  volkLoadDevice(device.device);
+  device.queueFamily = familyIndex;
+  vkGetDeviceQueue(device.device, familyIndex, 0, &device.queue);
+
+  VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  poolInfo.queueFamilyIndex = familyIndex;
+  VK_CHECK(vkCreateCommandPool(device.device, &poolInfo, nullptr, &device.commandPool));
+
+  vkGetPhysicalDeviceMemoryProperties(info.handle, &device.memoryProperties);
+  VkPhysicalDeviceProperties properties{};
+  vkGetPhysicalDeviceProperties(info.handle, &properties);
+  device.timestampPeriod = properties.limits.timestampPeriod;
+  device.timestampValidBits = families[familyIndex].timestampValidBits;
+  device.exportMemory = options.exportMemory;
+  device.exportSemaphores = options.exportSemaphores;
+  return device;
+}
+
+void destroyDevice(Device& device) {
+  if (device.commandPool != VK_NULL_HANDLE) vkDestroyCommandPool(device.device, device.commandPool, nullptr);
+  if (device.device != VK_NULL_HANDLE) vkDestroyDevice(device.device, nullptr);
+  device = Device{};
+}
+
+uint32_t findMemoryType(const Device& device, uint32_t typeBits, VkMemoryPropertyFlags required,
+                        VkMemoryPropertyFlags preferred) {
+  const VkPhysicalDeviceMemoryProperties& memory = device.memoryProperties;
+  const VkMemoryPropertyFlags wanted = required | preferred;
+  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
+    if ((typeBits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
+  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
+    if ((typeBits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & required) == required) return i;
+  return UINT32_MAX;
+}
+
+}  // namespace vksim
