@@ -17,7 +17,10 @@ struct FrameResources {
   VkSemaphore imageAvailable = VK_NULL_HANDLE;     // swapchain acquire (window only)
 };
 
+// A primary command buffer, a fence created signalled (so the first frame's
+// wait returns at once) and a binary semaphore for vkAcquireNextImageKHR.
 FrameResources createFrameResources(const Device& device);
+// After the fence has signalled (nothing of this frame still pending).
 void destroyFrameResources(const Device& device, FrameResources& frame);
 
 struct SemaphoreWait {
@@ -32,15 +35,23 @@ struct SemaphoreSignal {
 
 // One vkQueueSubmit on device.queue (commandBuffer may be VK_NULL_HANDLE for a
 // submission that only waits and signals). fence may be VK_NULL_HANDLE.
+// The queue is externally synchronised: one thread submits at a time.
+// A failed submission throws RuntimeFailure.
 void submitToQueue(const Device& device, VkCommandBuffer commandBuffer, std::span<const SemaphoreWait> waits,
                    std::span<const SemaphoreSignal> signals, VkFence fence);
 
 // Waits for a fence at most timeoutNs: true when signalled, false on
-// VK_TIMEOUT; any other result (device lost) throws RuntimeFailure.
+// VK_TIMEOUT; any other result (device lost) throws RuntimeFailure. Does not
+// reset the fence.
 bool waitForFence(const Device& device, VkFence fence, uint64_t timeoutNs);
 
 // A one-off command buffer, submitted and waited for (bounded) before
-// returning. For uploads and read-backs outside the frame loop.
+// returning. For uploads and read-backs outside the frame loop. The wait uses
+// its own fence (not vkQueueWaitIdle) and gives up after 5 s with
+// RuntimeFailure("... timed out ..."); the still-pending command buffer and
+// fence are then left to vkDestroyDevice. Commands recorded by `record` must
+// leave their results visible to whoever reads them next (a barrier to HOST
+// for host reads): the fence wait alone does not do that.
 template <typename Record>
 void runOneTimeCommands(const Device& device, Record&& record);
 VkCommandBuffer beginOneTimeCommands(const Device& device);

@@ -17,6 +17,10 @@ struct MeshPipeline {
 };
 
 // Shaders come from the SPIR-V embedded at build time (shaders/embedded.h).
+// Usable in renderPass and any render pass compatible with it (both targets'
+// passes have the same attachment layout, but their formats may differ).
+// Vertex binding 0: Vertex (kVertexStride), position and normal as vec4.
+// Depth test LESS with writes, no culling, triangle list.
 MeshPipeline createMeshPipeline(const Device& device, VkRenderPass renderPass);
 void destroyMeshPipeline(const Device& device, MeshPipeline& pipeline);
 
@@ -27,13 +31,16 @@ struct GridIndexBuffer {
   uint32_t grid = 0;
 };
 
-// Two triangles per grid cell, counter-clockwise seen from +y, uploaded once
-// (blocking, outside the frame loop).
+// Two triangles per grid cell, counter-clockwise seen from +y, for vertices
+// laid out row-major (z rows of x, as the simulation writes them), uploaded
+// once into device-local memory through a staging buffer (blocking, outside
+// the frame loop). grid >= 2.
 GridIndexBuffer createGridIndexBuffer(const Device& device, uint32_t grid);
 void destroyGridIndexBuffer(const Device& device, GridIndexBuffer& indices);
 
 // Inside a render pass: sets viewport/scissor to extent, binds, pushes the
-// constants and draws the whole grid.
+// constants and draws the whole grid. The caller orders the draw after the
+// simulation's writes to vertexBuffer (the value schedule's semaphore wait).
 void recordMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline, VkBuffer vertexBuffer,
                     const GridIndexBuffer& indices, const MeshPushConstants& constants, VkExtent2D extent);
 

@@ -16,12 +16,17 @@ struct RgbaImage {
 };
 
 // Copies a colour image (currently in `layout`, left in it afterwards) into
-// tightly packed RGBA8, swizzling B8G8R8A8 formats. The image needs
-// TRANSFER_SRC usage.
+// tightly packed RGBA8, swizzling B8G8R8A8 formats; sRGB and UNORM formats
+// alike come back as the bytes stored. The image needs TRANSFER_SRC usage,
+// one mip level and layer, a defined layout (not UNDEFINED), and must be owned
+// by the application (a swapchain image between acquire and present). It is
+// read after every device write submitted earlier on device.queue. Other
+// formats throw RuntimeFailure.
 RgbaImage readColorImage(const Device& device, VkImage image, VkImageLayout layout, VkFormat format,
                          VkExtent2D extent);
 
-// Copies `size` bytes from the start of a buffer with TRANSFER_SRC usage.
+// Copies `size` bytes from the start of a buffer with TRANSFER_SRC usage,
+// after every device write submitted earlier on device.queue.
 std::vector<uint8_t> readBuffer(const Device& device, VkBuffer buffer, VkDeviceSize size);
 
 }  // namespace vksim

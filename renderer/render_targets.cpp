@@ -188,7 +188,10 @@ VkSurfaceFormatKHR chooseSurfaceFormat(const Device& device, VkSurfaceKHR surfac
   VK_CHECK(vkGetPhysicalDeviceSurfaceFormatsKHR(device.physical, surface, &count, formats.data()));
   formats.resize(count);
   if (formats.empty()) throw EnvironmentError("The window surface offers no image formats.");
-  for (VkFormat preferred : {VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_B8G8R8A8_UNORM})
+  // UNORM first: the offscreen target is R8G8B8A8_UNORM, so a window and a
+  // headless run of the same scene store the same bytes, and ImGui's colours
+  // are authored for UNORM targets (an sRGB target washes them out).
+  for (VkFormat preferred : {VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB})
     for (const VkSurfaceFormatKHR& format : formats)
       if (format.format == preferred && format.colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR) return format;
   return formats[0];

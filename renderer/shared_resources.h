@@ -28,7 +28,10 @@ struct SharedVertexBuffer {
 // A vertex buffer (usage vertex + transfer src/dst) in its own allocation.
 // With exportable, the allocation is exportable as an opaque fd and dedicated
 // (always: the simplest rule that is right on every driver). Throws
-// EnvironmentError when no memory type fits.
+// EnvironmentError when no memory type fits, or when exportable is asked of a
+// device created without exportMemory or that cannot export vertex buffers.
+// The caller destroys it after the importer has released it and the device
+// is idle.
 SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize size, VertexMemory kind,
                                             bool exportable);
 void destroySharedVertexBuffer(const Device& device, SharedVertexBuffer& buffer);
@@ -43,7 +46,9 @@ struct SyncSemaphores {
   bool exportable = false;
 };
 
-// With exportable, all three carry VkExportSemaphoreCreateInfo (opaque fd).
+// With exportable, all three carry VkExportSemaphoreCreateInfo (opaque fd);
+// that needs a device created with exportSemaphores whose timeline and binary
+// semaphores are both exportable, else EnvironmentError.
 SyncSemaphores createSyncSemaphores(const Device& device, bool exportable);
 void destroySyncSemaphores(const Device& device, SyncSemaphores& semaphores);
 

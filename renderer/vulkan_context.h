@@ -34,9 +34,13 @@ struct Instance {
 
 // Loads the Vulkan loader through volk and creates a Vulkan 1.2 instance with
 // VK_KHR_surface always enabled (ImGui's loader needs it even headless).
-// Throws EnvironmentError when there is no loader or no 1.2 instance, or when
-// validation is asked for and the layer is missing.
+// Throws EnvironmentError when there is no loader or no 1.2 instance, when an
+// extension is missing, or when validation is asked for and the layer is
+// missing. With validation, a VK_EXT_debug_utils messenger (also chained into
+// vkCreateInstance / vkDestroyInstance) prints every warning and error with
+// its message ID to stderr and counts it in validationCounts().
 Instance createInstance(const InstanceOptions& options);
+// After every device and surface made from the instance is destroyed.
 void destroyInstance(Instance& instance);
 
 struct PhysicalDeviceInfo {
@@ -62,9 +66,11 @@ struct PhysicalDeviceInfo {
 // Every physical device, described. Never throws for a device that lacks
 // features; the flags above say what it has.
 std::vector<PhysicalDeviceInfo> listPhysicalDevices(const Instance& instance);
-const char* deviceTypeName(VkPhysicalDeviceType type);
-std::string formatVersion(uint32_t vulkanVersion);
-std::string formatDriverVersion(const PhysicalDeviceInfo& info);  // vendor encoding aware
+const char* deviceTypeName(VkPhysicalDeviceType type);  // "discrete GPU", "CPU", ...
+std::string formatVersion(uint32_t vulkanVersion);      // "1.3.230"
+// NVIDIA's 10.8.8.6-bit packing for vendor 0x10DE ("535.104.05"), else the
+// Vulkan version macros ("22.3.6" for Mesa).
+std::string formatDriverVersion(const PhysicalDeviceInfo& info);
 
 struct DeviceOptions {
   bool swapchain = false;           // VK_KHR_swapchain
@@ -87,8 +93,13 @@ struct Device {
 };
 
 // Creates the logical device with timeline semaphores enabled and the
-// extensions asked for. Throws EnvironmentError if the device lacks them.
+// extensions asked for. Throws EnvironmentError if the device lacks them (or
+// Vulkan 1.2, or a graphics + compute family that can present to surface).
+// Loads the device's entry points with volkLoadDevice: volk keeps one global
+// table, so a process drives one Device at a time (create the next one after
+// destroying the previous).
 Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, const DeviceOptions& options);
+// After vkDeviceWaitIdle and after every object made from the device is gone.
 void destroyDevice(Device& device);
 
 // Index of a memory type in typeBits with all of `required` (and, if one

@@ -29,6 +29,7 @@
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <stb_image_write.h>
 
 namespace vksim {
 namespace {
@@ -372,6 +373,18 @@ std::array<uint8_t, 4> backgroundBytes() {
   return bytes;
 }
 
+// With VKSIM_TEST_IMAGE_DIR set, read-back images are kept as PNGs there, to
+// look at when an image check fails.
+void keepImageIfAsked(const RgbaImage& image, const std::string& name) {
+  const char* directory = std::getenv("VKSIM_TEST_IMAGE_DIR");
+  if (directory == nullptr || directory[0] == '\0') return;
+  const std::string path = std::string(directory) + "/" + name + ".png";
+  EXPECT_NE(stbi_write_png(path.c_str(), static_cast<int>(image.width), static_cast<int>(image.height), 4,
+                           image.pixels.data(), static_cast<int>(image.width * 4)),
+            0)
+      << path;
+}
+
 bool isBackground(const RgbaImage& image, uint32_t x, uint32_t y, const std::array<uint8_t, 4>& background) {
   const uint8_t* pixel = &image.pixels[(size_t{y} * image.width + x) * 4];
   return std::equal(background.begin(), background.end(), pixel);
@@ -416,6 +429,7 @@ TEST_F(RendererTest, OffscreenMeshRenderIsNotBlankAndCornersShowTheClearColour) 
   ASSERT_EQ(image.width, extent.width);
   ASSERT_EQ(image.height, extent.height);
   ASSERT_EQ(image.pixels.size(), size_t{extent.width} * extent.height * 4);
+  keepImageIfAsked(image, "renderer_offscreen");
 
   const std::array<uint8_t, 4> background = backgroundBytes();
   EXPECT_EQ(background, (std::array<uint8_t, 4>{15, 18, 23, 255}));
@@ -627,6 +641,7 @@ TEST(RendererWindow, SwapchainRendersPresentsAndResizesUnderXvfb) {
 
   RgbaImage image = renderSwapchainFrames(device, target, pipeline, vertices, indices, frame, 3);
   ASSERT_EQ(image.pixels.size(), size_t{320} * 240 * 4);
+  keepImageIfAsked(image, "renderer_swapchain");
   // Corners show the clear colour (as stored: sRGB-encoded on an SRGB
   // swapchain, so not compared with kBackgroundColor's bytes); the centre is mesh.
   const uint8_t* first = &image.pixels[0];
@@ -654,6 +669,7 @@ TEST(RendererWindow, SwapchainRendersPresentsAndResizesUnderXvfb) {
   EXPECT_EQ(target.renderFinished.size(), target.images.size());
   image = renderSwapchainFrames(device, target, pipeline, vertices, indices, frame, 2);
   EXPECT_EQ(image.width, 400u);
+  keepImageIfAsked(image, "renderer_swapchain_resized");
 
   VK_CHECK(vkDeviceWaitIdle(device.device));
   destroyFrameResources(device, frame);
