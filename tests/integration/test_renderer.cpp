@@ -58,17 +58,32 @@ class ValidationWatch {
   uint32_t warnings_, errors_;
 };
 
-// Instance with validation, lavapipe's description, and (on request) a device.
+// VKSIM_RENDERER_TEST_DEVICE=<part of a device name> runs the fixture's tests
+// on that device instead of lavapipe (on the NVIDIA machine, say); the tests
+// of lavapipe's own properties then skip.
+std::optional<PhysicalDeviceInfo> findTestDevice(const Instance& instance) {
+  const char* wanted = std::getenv("VKSIM_RENDERER_TEST_DEVICE");
+  if (wanted == nullptr || wanted[0] == '\0') return findLavapipe(instance);
+  for (const PhysicalDeviceInfo& info : listPhysicalDevices(instance))
+    if (info.name.find(wanted) != std::string::npos) return info;
+  return std::nullopt;
+}
+
+// Instance with validation, the test device's description (lavapipe unless
+// VKSIM_RENDERER_TEST_DEVICE says otherwise), and (on request) a device.
 class RendererTest : public ::testing::Test {
  protected:
   void SetUp() override {
     InstanceOptions options;
     options.validation = true;
     instance_ = createInstance(options);
-    std::optional<PhysicalDeviceInfo> lavapipe = findLavapipe(instance_);
-    if (!lavapipe) GTEST_SKIP() << "lavapipe (mesa-vulkan-drivers) is not installed";
-    lavapipe_ = *lavapipe;
+    std::optional<PhysicalDeviceInfo> device = findTestDevice(instance_);
+    if (!device) GTEST_SKIP() << "the test device (lavapipe unless VKSIM_RENDERER_TEST_DEVICE) is not installed";
+    testDevice_ = *device;
   }
+
+  // For tests of what lavapipe itself offers or lacks.
+  bool onLavapipe() const { return isLavapipe(testDevice_); }
 
   void TearDown() override {
     if (device_.device != VK_NULL_HANDLE) {
@@ -80,13 +95,13 @@ class RendererTest : public ::testing::Test {
     EXPECT_EQ(watch_.newErrors(), 0u) << "validation errors (printed above)";
   }
 
-  void createLavapipeDevice(const DeviceOptions& options = {}) {
-    device_ = createDevice(instance_, lavapipe_, options);
+  void createTestDevice(const DeviceOptions& options = {}) {
+    device_ = createDevice(instance_, testDevice_, options);
   }
 
   ValidationWatch watch_;
   Instance instance_;
-  PhysicalDeviceInfo lavapipe_;
+  PhysicalDeviceInfo testDevice_;
   Device device_;
 };
 
@@ -101,7 +116,7 @@ TEST_F(RendererTest, InstanceAndDeviceCreateAndDestroyWithValidation) {
   DeviceOptions options;
   options.exportMemory = true;
   options.swapchain = true;
-  createLavapipeDevice(options);
+  createTestDevice(options);
   EXPECT_NE(device_.device, VK_NULL_HANDLE);
   EXPECT_NE(device_.queue, VK_NULL_HANDLE);
   EXPECT_NE(device_.commandPool, VK_NULL_HANDLE);
@@ -110,7 +125,7 @@ TEST_F(RendererTest, InstanceAndDeviceCreateAndDestroyWithValidation) {
   EXPECT_GT(device_.memoryProperties.memoryTypeCount, 0u);
   EXPECT_GT(device_.timestampPeriod, 0.0f);
   EXPECT_GT(device_.timestampValidBits, 0u);
-  EXPECT_EQ(device_.info.deviceUuid, lavapipe_.deviceUuid);
+  EXPECT_EQ(device_.info.deviceUuid, testDevice_.deviceUuid);
 
   destroyDevice(device_);
   EXPECT_EQ(device_.device, VK_NULL_HANDLE);
@@ -119,7 +134,7 @@ TEST_F(RendererTest, InstanceAndDeviceCreateAndDestroyWithValidation) {
 // The counters are what every other test relies on: one deliberate invalid
 // call must be reported and counted (then the baseline moves past it).
 TEST_F(RendererTest, ValidationMessengerCountsAnError) {
-  createLavapipeDevice();
+  createTestDevice();
   const ValidationWatch before;
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bufferInfo.size = 0;  // VUID-VkBufferCreateInfo-size-00912: size must be greater than 0
@@ -133,22 +148,23 @@ TEST_F(RendererTest, ValidationMessengerCountsAnError) {
 }
 
 TEST_F(RendererTest, ListPhysicalDevicesDescribesLavapipe) {
-  EXPECT_FALSE(lavapipe_.name.empty());
-  EXPECT_EQ(lavapipe_.type, VK_PHYSICAL_DEVICE_TYPE_CPU);
-  EXPECT_STREQ(deviceTypeName(lavapipe_.type), "CPU");
-  EXPECT_EQ(lavapipe_.driverName, "llvmpipe");
-  EXPECT_NE(lavapipe_.driverInfo.find("Mesa"), std::string::npos) << lavapipe_.driverInfo;
-  EXPECT_GE(lavapipe_.apiVersion, VK_API_VERSION_1_2);
-  EXPECT_EQ(formatVersion(lavapipe_.apiVersion).rfind("1.", 0), 0u);
-  EXPECT_FALSE(formatDriverVersion(lavapipe_).empty());
-  EXPECT_TRUE(std::any_of(lavapipe_.deviceUuid.begin(), lavapipe_.deviceUuid.end(),
+  if (!onLavapipe()) GTEST_SKIP() << "testing " << testDevice_.name;
+  EXPECT_FALSE(testDevice_.name.empty());
+  EXPECT_EQ(testDevice_.type, VK_PHYSICAL_DEVICE_TYPE_CPU);
+  EXPECT_STREQ(deviceTypeName(testDevice_.type), "CPU");
+  EXPECT_EQ(testDevice_.driverName, "llvmpipe");
+  EXPECT_NE(testDevice_.driverInfo.find("Mesa"), std::string::npos) << testDevice_.driverInfo;
+  EXPECT_GE(testDevice_.apiVersion, VK_API_VERSION_1_2);
+  EXPECT_EQ(formatVersion(testDevice_.apiVersion).rfind("1.", 0), 0u);
+  EXPECT_FALSE(formatDriverVersion(testDevice_).empty());
+  EXPECT_TRUE(std::any_of(testDevice_.deviceUuid.begin(), testDevice_.deviceUuid.end(),
                           [](uint8_t byte) { return byte != 0; }))
       << "deviceUUID is all zero";
-  EXPECT_TRUE(lavapipe_.timelineSemaphores);
-  EXPECT_TRUE(lavapipe_.externalMemoryFd);
-  EXPECT_TRUE(lavapipe_.vertexBufferExportable);
-  EXPECT_TRUE(lavapipe_.hasGraphicsQueue);
-  EXPECT_NE(lavapipe_.handle, VK_NULL_HANDLE);
+  EXPECT_TRUE(testDevice_.timelineSemaphores);
+  EXPECT_TRUE(testDevice_.externalMemoryFd);
+  EXPECT_TRUE(testDevice_.vertexBufferExportable);
+  EXPECT_TRUE(testDevice_.hasGraphicsQueue);
+  EXPECT_NE(testDevice_.handle, VK_NULL_HANDLE);
 }
 
 TEST(RendererVersions, DriverVersionFollowsTheVendorEncoding) {
@@ -178,11 +194,11 @@ TEST_F(RendererTest, MissingInstanceExtensionIsAnEnvironmentError) {
 // lavapipe cannot export semaphores (design notes): asking for it must name
 // the missing extension rather than fail later.
 TEST_F(RendererTest, DeviceWithoutSemaphoreExportIsAnEnvironmentError) {
-  if (lavapipe_.externalSemaphoreFd) GTEST_SKIP() << "this lavapipe exports semaphores";
+  if (testDevice_.externalSemaphoreFd) GTEST_SKIP() << testDevice_.name << " exports semaphores";
   DeviceOptions options;
   options.exportSemaphores = true;
   try {
-    createLavapipeDevice(options);
+    createTestDevice(options);
     FAIL() << "createDevice accepted a missing VK_KHR_external_semaphore_fd";
   } catch (const EnvironmentError& error) {
     EXPECT_NE(std::string(error.what()).find(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME), std::string::npos)
@@ -280,7 +296,7 @@ void barrierTransferToHost(VkCommandBuffer commandBuffer) {
 TEST_F(RendererTest, ExportedHostVisibleMemoryReimportedSeesTheSameBytesBothWays) {
   DeviceOptions options;
   options.exportMemory = true;
-  createLavapipeDevice(options);
+  createTestDevice(options);
   const VkDeviceSize size = 16 * 16 * sizeof(Vertex);
   SharedVertexBuffer exported = createSharedVertexBuffer(device_, size, VertexMemory::hostVisible, true);
   EXPECT_TRUE(exported.exportable);
@@ -316,7 +332,7 @@ TEST_F(RendererTest, ExportedHostVisibleMemoryReimportedSeesTheSameBytesBothWays
 TEST_F(RendererTest, ExportedDeviceLocalMemoryReimportedSeesDeviceWrites) {
   DeviceOptions options;
   options.exportMemory = true;
-  createLavapipeDevice(options);
+  createTestDevice(options);
   const VkDeviceSize size = 32 * 32 * sizeof(Vertex);  // 32 KiB: within vkCmdUpdateBuffer's 64 KiB
   SharedVertexBuffer exported = createSharedVertexBuffer(device_, size, VertexMemory::deviceLocal, true);
   EXPECT_EQ(exported.mapped, nullptr);
@@ -334,6 +350,72 @@ TEST_F(RendererTest, ExportedDeviceLocalMemoryReimportedSeesDeviceWrites) {
 
   destroyImportedBuffer(device_, imported);
   destroySharedVertexBuffer(device_, exported);
+}
+
+// Everything the CUDA path needs, on every device that can export semaphores
+// (none on lavapipe, so this skips in CI; it runs on the NVIDIA machine).
+TEST(RendererExport, CapableDevicesExportEverySharedResource) {
+  ValidationWatch watch;
+  InstanceOptions instanceOptions;
+  instanceOptions.validation = true;
+  Instance instance = createInstance(instanceOptions);
+  int tested = 0;
+  for (const PhysicalDeviceInfo& info : listPhysicalDevices(instance)) {
+    std::printf("device %u: %s (%s), driver %s %s, Vulkan %s, memory export %d (dedicated only %d), "
+                "timeline export %d, binary export %d\n",
+                info.index, info.name.c_str(), deviceTypeName(info.type), info.driverName.c_str(),
+                formatDriverVersion(info).c_str(), formatVersion(info.apiVersion).c_str(),
+                info.vertexBufferExportable, info.vertexBufferDedicatedOnly, info.timelineExportable,
+                info.binaryExportable);
+    if (!(info.externalMemoryFd && info.externalSemaphoreFd && info.vertexBufferExportable &&
+          info.timelineExportable && info.binaryExportable))
+      continue;
+    ++tested;
+    DeviceOptions options;
+    options.exportMemory = true;
+    options.exportSemaphores = true;
+    Device device = createDevice(instance, info, options);
+
+    SyncSemaphores semaphores = createSyncSemaphores(device, true);
+    EXPECT_TRUE(semaphores.exportable);
+    for (VkSemaphore semaphore : {semaphores.timeline, semaphores.renderDone, semaphores.simDone}) {
+      const int fd = exportSemaphoreFd(device, semaphore);
+      EXPECT_GE(fd, 0);
+      if (fd >= 0) close(fd);  // never imported: still ours
+    }
+    {
+      // The host side of the schedule on exported semaphores.
+      VulkanHostSemaphores host(device, semaphores);
+      host.signalTimeline(1);
+      EXPECT_TRUE(host.waitTimeline(1, kSecondNs));
+      const SemaphoreSignal renderDone{semaphores.renderDone, 0};
+      submitToQueue(device, VK_NULL_HANDLE, {}, {&renderDone, 1}, VK_NULL_HANDLE);
+      EXPECT_TRUE(host.waitRenderDone(5 * kSecondNs));
+      host.signalSimDone();
+      const SemaphoreWait simDone{semaphores.simDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
+      submitToQueue(device, VK_NULL_HANDLE, {&simDone, 1}, {}, VK_NULL_HANDLE);
+      VK_CHECK(vkDeviceWaitIdle(device.device));
+    }
+
+    const VkDeviceSize size = 32 * 32 * sizeof(Vertex);
+    SharedVertexBuffer exported = createSharedVertexBuffer(device, size, VertexMemory::deviceLocal, true);
+    EXPECT_TRUE(exported.dedicated);
+    EXPECT_GE(exported.allocationSize, size);
+    const std::vector<uint8_t> pattern = testPattern(size, 3);
+    runOneTimeCommands(device, [&](VkCommandBuffer commandBuffer) {
+      vkCmdUpdateBuffer(commandBuffer, exported.buffer, 0, size, pattern.data());
+    });
+    ImportedBuffer imported = importBuffer(device, exportMemoryFd(device, exported), exported);
+    EXPECT_EQ(readBuffer(device, imported.buffer, size), pattern) << info.name;
+    destroyImportedBuffer(device, imported);
+    destroySharedVertexBuffer(device, exported);
+    destroySyncSemaphores(device, semaphores);
+    destroyDevice(device);
+  }
+  destroyInstance(instance);
+  EXPECT_EQ(watch.newWarnings(), 0u);
+  EXPECT_EQ(watch.newErrors(), 0u);
+  if (tested == 0) GTEST_SKIP() << "no device here exports semaphores as opaque fds";
 }
 
 // ---------------------------------------------------------------------------
@@ -391,7 +473,7 @@ bool isBackground(const RgbaImage& image, uint32_t x, uint32_t y, const std::arr
 }
 
 TEST_F(RendererTest, OffscreenMeshRenderIsNotBlankAndCornersShowTheClearColour) {
-  createLavapipeDevice();
+  createTestDevice();
   constexpr uint32_t kGrid = 48;
   const VkExtent2D extent{256, 192};
   OffscreenTarget target = createOffscreenTarget(device_, extent);
@@ -461,7 +543,7 @@ TEST_F(RendererTest, OffscreenMeshRenderIsNotBlankAndCornersShowTheClearColour) 
 // Host side of the value schedule
 
 TEST_F(RendererTest, HostSemaphoresTimelineRoundTrip) {
-  createLavapipeDevice();
+  createTestDevice();
   SyncSemaphores semaphores = createSyncSemaphores(device_, false);
   {
     VulkanHostSemaphores host(device_, semaphores);
@@ -494,7 +576,7 @@ TEST_F(RendererTest, HostSemaphoresTimelineRoundTrip) {
 }
 
 TEST_F(RendererTest, HostSemaphoresBinaryTurnsLeaveNothingSignalled) {
-  createLavapipeDevice();
+  createTestDevice();
   SyncSemaphores semaphores = createSyncSemaphores(device_, false);
   VkFence fence = VK_NULL_HANDLE;
   VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
@@ -522,7 +604,7 @@ TEST_F(RendererTest, HostSemaphoresBinaryTurnsLeaveNothingSignalled) {
 }
 
 TEST_F(RendererTest, OneTimeCommandsAndFenceWaits) {
-  createLavapipeDevice();
+  createTestDevice();
   FrameResources frame = createFrameResources(device_);
   EXPECT_TRUE(waitForFence(device_, frame.inFlight, 0));  // created signalled
   VK_CHECK(vkResetFences(device_.device, 1, &frame.inFlight));
