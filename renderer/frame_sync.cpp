@@ -29,7 +29,8 @@ FrameResources createFrameResources(const Device& device) {
 }
 
 void destroyFrameResources(const Device& device, FrameResources& frame) {
-  if (frame.imageAvailable != VK_NULL_HANDLE) vkDestroySemaphore(device.device, frame.imageAvailable, nullptr);
+  if (frame.imageAvailable != VK_NULL_HANDLE)
+    vkDestroySemaphore(device.device, frame.imageAvailable, nullptr);
   if (frame.inFlight != VK_NULL_HANDLE) vkDestroyFence(device.device, frame.inFlight, nullptr);
   if (frame.commandBuffer != VK_NULL_HANDLE)
     vkFreeCommandBuffers(device.device, device.commandPool, 1, &frame.commandBuffer);

@@ -49,10 +49,12 @@ MeshPipeline createMeshPipeline(const Device& device, VkRenderPass renderPass) {
   stages[1].pName = "main";
 
   // The layout of shaders/shared_layout.h, the same one the simulation writes.
-  const VkVertexInputBindingDescription binding{0, static_cast<uint32_t>(kVertexStride), VK_VERTEX_INPUT_RATE_VERTEX};
+  const VkVertexInputBindingDescription binding{0, static_cast<uint32_t>(kVertexStride),
+                                                VK_VERTEX_INPUT_RATE_VERTEX};
   const std::array<VkVertexInputAttributeDescription, 2> attributes{{
       {static_cast<uint32_t>(kPositionLocation), 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
-      {static_cast<uint32_t>(kNormalLocation), 0, VK_FORMAT_R32G32B32A32_SFLOAT, static_cast<uint32_t>(kNormalOffset)},
+      {static_cast<uint32_t>(kNormalLocation), 0, VK_FORMAT_R32G32B32A32_SFLOAT,
+       static_cast<uint32_t>(kNormalOffset)},
   }};
   VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   vertexInput.vertexBindingDescriptionCount = 1;
@@ -60,7 +62,8 @@ MeshPipeline createMeshPipeline(const Device& device, VkRenderPass renderPass) {
   vertexInput.vertexAttributeDescriptionCount = static_cast<uint32_t>(attributes.size());
   vertexInput.pVertexAttributeDescriptions = attributes.data();
 
-  VkPipelineInputAssemblyStateCreateInfo inputAssembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  VkPipelineInputAssemblyStateCreateInfo inputAssembly{
+      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   inputAssembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
 
   // Counts only: viewport and scissor are dynamic so a resize needs no new pipeline.
@@ -72,7 +75,8 @@ MeshPipeline createMeshPipeline(const Device& device, VkRenderPass renderPass) {
   // shader lights back faces with the flipped normal. Front faces are
   // counter-clockwise (the grid's winding seen from +y; the camera's
   // projection flips y for Vulkan's clip space, which keeps that winding).
-  VkPipelineRasterizationStateCreateInfo rasterization{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+  VkPipelineRasterizationStateCreateInfo rasterization{
+      VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
   rasterization.polygonMode = VK_POLYGON_MODE_FILL;
   rasterization.cullMode = VK_CULL_MODE_NONE;
   rasterization.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
@@ -81,14 +85,15 @@ MeshPipeline createMeshPipeline(const Device& device, VkRenderPass renderPass) {
   VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
   multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
 
-  VkPipelineDepthStencilStateCreateInfo depthStencil{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
+  VkPipelineDepthStencilStateCreateInfo depthStencil{
+      VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
   depthStencil.depthTestEnable = VK_TRUE;
   depthStencil.depthWriteEnable = VK_TRUE;
   depthStencil.depthCompareOp = VK_COMPARE_OP_LESS;  // cleared to 1.0, depth range 0..1
 
   VkPipelineColorBlendAttachmentState blendAttachment{};
-  blendAttachment.colorWriteMask =
-      VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+  blendAttachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                   VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
   VkPipelineColorBlendStateCreateInfo colorBlend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
   colorBlend.attachmentCount = 1;
   colorBlend.pAttachments = &blendAttachment;
@@ -147,11 +152,13 @@ GridIndexBuffer createGridIndexBuffer(const Device& device, uint32_t grid) {
   result.indexCount = static_cast<uint32_t>(indices.size());
   const VkDeviceSize bytes = indices.size() * sizeof(uint32_t);
 
-  GpuBuffer staging = createGpuBuffer(device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  GpuBuffer staging =
+      createGpuBuffer(device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
   std::memcpy(staging.mapped, indices.data(), bytes);
-  GpuBuffer target = createGpuBuffer(device, bytes, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                     VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  GpuBuffer target =
+      createGpuBuffer(device, bytes, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                      VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   runOneTimeCommands(device, [&](VkCommandBuffer commandBuffer) {
     const VkBufferCopy region{0, 0, bytes};
     vkCmdCopyBuffer(commandBuffer, staging.buffer, target.buffer, 1, &region);
@@ -165,8 +172,8 @@ GridIndexBuffer createGridIndexBuffer(const Device& device, uint32_t grid) {
     barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     barrier.buffer = target.buffer;
     barrier.size = VK_WHOLE_SIZE;
-    vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 0,
-                         nullptr, 1, &barrier, 0, nullptr);
+    vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0,
+                         0, nullptr, 1, &barrier, 0, nullptr);
   });
   destroyGpuBuffer(device, staging);
   result.buffer = target.buffer;
@@ -194,8 +201,9 @@ void recordMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline,
   const VkDeviceSize offset = 0;
   vkCmdBindVertexBuffers(commandBuffer, 0, 1, &vertexBuffer, &offset);
   vkCmdBindIndexBuffer(commandBuffer, indices.buffer, 0, VK_INDEX_TYPE_UINT32);
-  vkCmdPushConstants(commandBuffer, pipeline.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                     sizeof(MeshPushConstants), &constants);
+  vkCmdPushConstants(commandBuffer, pipeline.layout,
+                     VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(MeshPushConstants),
+                     &constants);
   vkCmdDrawIndexed(commandBuffer, indices.indexCount, 1, 0, 0, 0);
 }
 

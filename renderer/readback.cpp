@@ -10,8 +10,12 @@
 namespace vksim {
 namespace {
 
-bool isBgra(VkFormat format) { return format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB; }
-bool isRgba(VkFormat format) { return format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_R8G8B8A8_SRGB; }
+bool isBgra(VkFormat format) {
+  return format == VK_FORMAT_B8G8R8A8_UNORM || format == VK_FORMAT_B8G8R8A8_SRGB;
+}
+bool isRgba(VkFormat format) {
+  return format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_R8G8B8A8_SRGB;
+}
 
 // The copy's writes are made visible to the host by this barrier plus the
 // fence wait (a HOST-stage barrier is how device writes reach host reads);
@@ -24,8 +28,8 @@ void barrierTransferToHost(VkCommandBuffer commandBuffer, VkBuffer buffer) {
   barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.buffer = buffer;
   barrier.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1,
-                       &barrier, 0, nullptr);
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
+                       nullptr, 1, &barrier, 0, nullptr);
 }
 
 }  // namespace
@@ -37,15 +41,17 @@ RgbaImage readColorImage(const Device& device, VkImage image, VkImageLayout layo
   // UNDEFINED cannot be restored afterwards (an image barrier's newLayout may
   // not be UNDEFINED) and would discard the contents anyway.
   if (layout == VK_IMAGE_LAYOUT_UNDEFINED)
-    throw RuntimeFailure("readColorImage: the image is in VK_IMAGE_LAYOUT_UNDEFINED and has no defined contents");
+    throw RuntimeFailure(
+        "readColorImage: the image is in VK_IMAGE_LAYOUT_UNDEFINED and has no defined contents");
 
   RgbaImage result;
   result.width = extent.width;
   result.height = extent.height;
   const VkDeviceSize bytes = VkDeviceSize{extent.width} * extent.height * 4;
-  GpuBuffer staging = createGpuBuffer(device, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                      VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+  GpuBuffer staging =
+      createGpuBuffer(device, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                      VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
 
   runOneTimeCommands(device, [&](VkCommandBuffer commandBuffer) {
     // Into TRANSFER_SRC after whatever wrote the image earlier in submission
@@ -60,15 +66,16 @@ RgbaImage readColorImage(const Device& device, VkImage image, VkImageLayout layo
     toTransfer.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     toTransfer.image = image;
     toTransfer.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
-                         nullptr, 0, nullptr, 1, &toTransfer);
+    vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                         0, nullptr, 0, nullptr, 1, &toTransfer);
 
     VkBufferImageCopy region{};
     region.bufferOffset = 0;
     region.bufferRowLength = 0;  // tightly packed
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = {extent.width, extent.height, 1};
-    vkCmdCopyImageToBuffer(commandBuffer, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging.buffer, 1, &region);
+    vkCmdCopyImageToBuffer(commandBuffer, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging.buffer, 1,
+                           &region);
 
     // Back to the caller's layout once the copy has read it (write after
     // read: an execution dependency; the transition itself is ordered by it).
@@ -77,8 +84,8 @@ RgbaImage readColorImage(const Device& device, VkImage image, VkImageLayout layo
     back.dstAccessMask = 0;
     back.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
     back.newLayout = layout;
-    vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0,
-                         nullptr, 0, nullptr, 1, &back);
+    vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0,
+                         0, nullptr, 0, nullptr, 1, &back);
     barrierTransferToHost(commandBuffer, staging.buffer);
   });
 
@@ -92,16 +99,17 @@ RgbaImage readColorImage(const Device& device, VkImage image, VkImageLayout layo
 }
 
 std::vector<uint8_t> readBuffer(const Device& device, VkBuffer buffer, VkDeviceSize size) {
-  GpuBuffer staging = createGpuBuffer(device, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                      VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+  GpuBuffer staging =
+      createGpuBuffer(device, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                      VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
   runOneTimeCommands(device, [&](VkCommandBuffer commandBuffer) {
     // After any earlier device write to the buffer in submission order.
     VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     before.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
     before.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1,
-                         &before, 0, nullptr, 0, nullptr);
+    vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                         1, &before, 0, nullptr, 0, nullptr);
     const VkBufferCopy region{0, 0, size};
     vkCmdCopyBuffer(commandBuffer, buffer, staging.buffer, 1, &region);
     barrierTransferToHost(commandBuffer, staging.buffer);

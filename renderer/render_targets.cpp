@@ -74,12 +74,13 @@ VkRenderPass createRenderPass(const Device& device, VkFormat colorFormat, VkForm
   VkSubpassDependency& into = dependencies[0];
   into.srcSubpass = VK_SUBPASS_EXTERNAL;
   into.dstSubpass = 0;
-  into.srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
-                      VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT |
-                      (offscreen ? VkPipelineStageFlags{VK_PIPELINE_STAGE_TRANSFER_BIT} : VkPipelineStageFlags{0});
+  into.srcStageMask =
+      VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+      VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT |
+      (offscreen ? VkPipelineStageFlags{VK_PIPELINE_STAGE_TRANSFER_BIT} : VkPipelineStageFlags{0});
   into.srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
-  into.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
-                      VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+  into.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+                      VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
   into.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
                        VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
   // Out of the pass. Offscreen, a copy of the colour image recorded after the
@@ -130,7 +131,8 @@ void createImage(const Device& device, VkExtent2D extent, VkFormat format, VkIma
   if (memoryType == UINT32_MAX) {
     vkDestroyImage(device.device, *image, nullptr);
     *image = VK_NULL_HANDLE;
-    throw EnvironmentError("The Vulkan device '" + device.info.name + "' has no device-local memory for images.");
+    throw EnvironmentError("The Vulkan device '" + device.info.name +
+                           "' has no device-local memory for images.");
   }
   VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocateInfo.allocationSize = requirements.size;
@@ -213,7 +215,8 @@ VkPresentModeKHR choosePresentMode(const Device& device, VkSurfaceKHR surface, b
 // Destroys what depends on the swapchain's images (not the swapchain, the
 // render pass or the renderFinished semaphores).
 void destroySwapchainImages(const Device& device, SwapchainTarget& target) {
-  for (VkFramebuffer framebuffer : target.framebuffers) vkDestroyFramebuffer(device.device, framebuffer, nullptr);
+  for (VkFramebuffer framebuffer : target.framebuffers)
+    vkDestroyFramebuffer(device.device, framebuffer, nullptr);
   for (VkImageView view : target.views) vkDestroyImageView(device.device, view, nullptr);
   target.framebuffers.clear();
   target.views.clear();
@@ -238,7 +241,8 @@ void buildSwapchain(const Device& device, SwapchainTarget& target, VkExtent2D fr
   }
   if (extent.width == 0 || extent.height == 0)
     throw RuntimeFailure(
-        "The window has a 0x0 framebuffer (minimised): wait for a non-zero size before creating the swapchain.");
+        "The window has a 0x0 framebuffer (minimised): wait for a non-zero size before creating the "
+        "swapchain.");
 
   // One image more than the minimum, so the application need not wait for
   // the presentation engine to release one before acquiring the next.
@@ -247,7 +251,8 @@ void buildSwapchain(const Device& device, SwapchainTarget& target, VkExtent2D fr
 
   const VkSurfaceFormatKHR surfaceFormat = chooseSurfaceFormat(device, target.surface);
   VkImageUsageFlags usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
-  if (capabilities.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  if (capabilities.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT)
+    usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
   VkCompositeAlphaFlagBitsKHR compositeAlpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
   if (!(capabilities.supportedCompositeAlpha & compositeAlpha))
     for (VkCompositeAlphaFlagBitsKHR candidate :
@@ -349,12 +354,13 @@ OffscreenTarget createOffscreenTarget(const Device& device, VkExtent2D extent) {
   target.renderPass =
       createRenderPass(device, target.colorFormat, target.depthFormat, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
   createImage(device, extent, target.colorFormat,
-              VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
-              &target.color, &target.colorMemory, &target.colorView);
+              VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+              VK_IMAGE_ASPECT_COLOR_BIT, &target.color, &target.colorMemory, &target.colorView);
   const VkImageAspectFlags depthAspect = depthAspects(target.depthFormat);
   createImage(device, extent, target.depthFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, depthAspect,
               &target.depth, &target.depthMemory, &target.depthView);
-  target.framebuffer = createFramebuffer(device, target.renderPass, target.colorView, target.depthView, extent);
+  target.framebuffer =
+      createFramebuffer(device, target.renderPass, target.colorView, target.depthView, extent);
   return target;
 }
 
@@ -388,10 +394,10 @@ void destroySwapchainTarget(const Device& device, SwapchainTarget& target) {
   target = SwapchainTarget{};
 }
 
-SwapchainStatus acquireSwapchainImage(const Device& device, const SwapchainTarget& target, VkSemaphore imageAvailable,
-                                      uint64_t timeoutNs, uint32_t* imageIndex) {
-  const VkResult result =
-      vkAcquireNextImageKHR(device.device, target.swapchain, timeoutNs, imageAvailable, VK_NULL_HANDLE, imageIndex);
+SwapchainStatus acquireSwapchainImage(const Device& device, const SwapchainTarget& target,
+                                      VkSemaphore imageAvailable, uint64_t timeoutNs, uint32_t* imageIndex) {
+  const VkResult result = vkAcquireNextImageKHR(device.device, target.swapchain, timeoutNs, imageAvailable,
+                                                VK_NULL_HANDLE, imageIndex);
   switch (result) {
     case VK_SUCCESS:
       return SwapchainStatus::ok;
@@ -410,7 +416,8 @@ SwapchainStatus acquireSwapchainImage(const Device& device, const SwapchainTarge
   }
 }
 
-SwapchainStatus presentSwapchainImage(const Device& device, const SwapchainTarget& target, uint32_t imageIndex) {
+SwapchainStatus presentSwapchainImage(const Device& device, const SwapchainTarget& target,
+                                      uint32_t imageIndex) {
   VkPresentInfoKHR presentInfo{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
   presentInfo.waitSemaphoreCount = 1;
   presentInfo.pWaitSemaphores = &target.renderFinished[imageIndex];

@@ -34,7 +34,8 @@ SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize s
                                             bool exportable) {
   const std::string who = "The Vulkan device '" + device.info.name + "'";
   if (exportable && !device.exportMemory)
-    throw EnvironmentError(who + " was created without VK_KHR_external_memory_fd, so the vertex buffer cannot be exported.");
+    throw EnvironmentError(
+        who + " was created without VK_KHR_external_memory_fd, so the vertex buffer cannot be exported.");
   if (exportable && !device.info.vertexBufferExportable)
     throw EnvironmentError(who + " cannot export a vertex buffer's memory as an opaque fd.");
 
@@ -51,7 +52,8 @@ SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize s
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bufferInfo.pNext = exportable ? &externalInfo : nullptr;
   bufferInfo.size = size;
-  bufferInfo.usage = kVertexUsage;  // what listPhysicalDevices asked vkGetPhysicalDeviceExternalBufferProperties about
+  bufferInfo.usage =
+      kVertexUsage;  // what listPhysicalDevices asked vkGetPhysicalDeviceExternalBufferProperties about
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
 
@@ -109,7 +111,8 @@ void destroySharedVertexBuffer(const Device& device, SharedVertexBuffer& buffer)
 }
 
 int exportMemoryFd(const Device& device, const SharedVertexBuffer& buffer) {
-  if (!buffer.exportable) throw RuntimeFailure("exportMemoryFd: the vertex buffer was not created exportable");
+  if (!buffer.exportable)
+    throw RuntimeFailure("exportMemoryFd: the vertex buffer was not created exportable");
   // The handle type was named in VkExportMemoryAllocateInfo at allocation
   // (VUID-VkMemoryGetFdInfoKHR-handleType-00671). Each call returns a new fd
   // referencing the same payload; the caller owns it until a successful import
@@ -125,7 +128,8 @@ int exportMemoryFd(const Device& device, const SharedVertexBuffer& buffer) {
 SyncSemaphores createSyncSemaphores(const Device& device, bool exportable) {
   const std::string who = "The Vulkan device '" + device.info.name + "'";
   if (exportable && !device.exportSemaphores)
-    throw EnvironmentError(who + " was created without VK_KHR_external_semaphore_fd, so semaphores cannot be exported.");
+    throw EnvironmentError(
+        who + " was created without VK_KHR_external_semaphore_fd, so semaphores cannot be exported.");
   if (exportable && !device.info.timelineExportable)
     throw EnvironmentError(who + " cannot export a timeline semaphore as an opaque fd.");
   if (exportable && !device.info.binaryExportable)

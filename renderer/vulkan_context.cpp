@@ -34,15 +34,18 @@ VKAPI_ATTR VkBool32 VKAPI_CALL debugMessengerCallback(VkDebugUtilsMessageSeverit
   else
     ++validationCounts().warnings;
   std::fprintf(stderr, "vulkan %s [%s]: %s\n", error ? "error" : "warning",
-               data->pMessageIdName ? data->pMessageIdName : "no message ID", data->pMessage ? data->pMessage : "");
+               data->pMessageIdName ? data->pMessageIdName : "no message ID",
+               data->pMessage ? data->pMessage : "");
   // VK_FALSE: the spec reserves VK_TRUE (abort the call) for layer development.
   return VK_FALSE;
 }
 
 VkDebugUtilsMessengerCreateInfoEXT messengerCreateInfo() {
   VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-  info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-  info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+  info.messageSeverity =
+      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                      VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
   info.pfnUserCallback = debugMessengerCallback;
   return info;
@@ -162,7 +165,8 @@ PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t in
   info.vertexBufferExportable = (memoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT) != 0;
   info.vertexBufferDedicatedOnly = (memoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT) != 0;
 
-  if (info.timelineSemaphores) info.timelineExportable = semaphoreExportable(physical, VK_SEMAPHORE_TYPE_TIMELINE);
+  if (info.timelineSemaphores)
+    info.timelineExportable = semaphoreExportable(physical, VK_SEMAPHORE_TYPE_TIMELINE);
   info.binaryExportable = semaphoreExportable(physical, VK_SEMAPHORE_TYPE_BINARY);
 
   for (const VkQueueFamilyProperties& family : queueFamilies(physical))
@@ -190,7 +194,8 @@ Instance createInstance(const InstanceOptions& options) {
   // volk opens libvulkan.so.1 with dlopen: nothing links the loader, so a
   // machine without it gets this sentence instead of a dynamic-linker error.
   if (volkInitialize() != VK_SUCCESS)
-    throw EnvironmentError("No Vulkan loader (libvulkan.so.1) was found; install a Vulkan driver and loader.");
+    throw EnvironmentError(
+        "No Vulkan loader (libvulkan.so.1) was found; install a Vulkan driver and loader.");
   const uint32_t loaderVersion = volkGetInstanceVersion();
   if (loaderVersion < kRequiredApiVersion)
     throw EnvironmentError("The Vulkan loader offers version " + formatVersion(loaderVersion) +
@@ -204,12 +209,15 @@ Instance createInstance(const InstanceOptions& options) {
     layers.push_back(kValidationLayer);
   }
 
-  std::vector<const char*> extensions{VK_KHR_SURFACE_EXTENSION_NAME};
-  for (const std::string& extension : options.extraExtensions)
+  std::vector<const char*> extensions;
+  const auto addExtension = [&](const char* name) {
     if (std::none_of(extensions.begin(), extensions.end(),
-                     [&](const char* name) { return extension == name; }))
-      extensions.push_back(extension.c_str());
-  if (options.validation) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+                     [&](const char* e) { return std::strcmp(e, name) == 0; }))
+      extensions.push_back(name);
+  };
+  addExtension(VK_KHR_SURFACE_EXTENSION_NAME);
+  for (const std::string& extension : options.extraExtensions) addExtension(extension.c_str());
+  if (options.validation) addExtension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
 
   // An extension may come from the loader/driver or from an enabled layer
   // (the validation layer itself provides VK_EXT_debug_utils).
@@ -222,8 +230,8 @@ Instance createInstance(const InstanceOptions& options) {
   for (const char* name : extensions)
     if (!contains(available, name)) missing.push_back(name);
   if (!missing.empty())
-    throw EnvironmentError("The Vulkan loader lacks the instance extension" + std::string(missing.size() > 1 ? "s " : " ") +
-                           joinNames(missing) + ".");
+    throw EnvironmentError("The Vulkan loader lacks the instance extension" +
+                           std::string(missing.size() > 1 ? "s " : " ") + joinNames(missing) + ".");
 
   VkApplicationInfo application{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   application.pApplicationName = "vkcuda-sim";
@@ -261,7 +269,8 @@ Instance createInstance(const InstanceOptions& options) {
 }
 
 void destroyInstance(Instance& instance) {
-  if (instance.messenger != VK_NULL_HANDLE) vkDestroyDebugUtilsMessengerEXT(instance.instance, instance.messenger, nullptr);
+  if (instance.messenger != VK_NULL_HANDLE)
+    vkDestroyDebugUtilsMessengerEXT(instance.instance, instance.messenger, nullptr);
   if (instance.instance != VK_NULL_HANDLE) vkDestroyInstance(instance.instance, nullptr);
   instance = Instance{};
 }
@@ -307,10 +316,11 @@ std::string formatDriverVersion(const PhysicalDeviceInfo& info) {
     char text[32];
     const unsigned tertiary = v & 0x3fu;
     if (tertiary != 0)
-      std::snprintf(text, sizeof(text), "%u.%u.%02u.%u", (v >> 22) & 0x3ffu, (v >> 14) & 0xffu, (v >> 6) & 0xffu,
-                    tertiary);
+      std::snprintf(text, sizeof(text), "%u.%u.%02u.%u", (v >> 22) & 0x3ffu, (v >> 14) & 0xffu,
+                    (v >> 6) & 0xffu, tertiary);
     else
-      std::snprintf(text, sizeof(text), "%u.%u.%02u", (v >> 22) & 0x3ffu, (v >> 14) & 0xffu, (v >> 6) & 0xffu);
+      std::snprintf(text, sizeof(text), "%u.%u.%02u", (v >> 22) & 0x3ffu, (v >> 14) & 0xffu,
+                    (v >> 6) & 0xffu);
     return text;
   }
   // Mesa and most others use the Vulkan version macros.
@@ -335,8 +345,8 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   for (const char* name : extensions)
     if (!contains(available, name)) missing.push_back(name);
   if (!missing.empty())
-    throw EnvironmentError(who + " lacks the extension" + (missing.size() > 1 ? "s " : " ") + joinNames(missing) +
-                           ".");
+    throw EnvironmentError(who + " lacks the extension" + (missing.size() > 1 ? "s " : " ") +
+                           joinNames(missing) + ".");
 
   // One family for everything: the frame's graphics, the transfers and (when
   // there is a surface) present, so no queue-family ownership transfers exist.

@@ -59,7 +59,9 @@ bool initWindowing(std::string* reason) {
   return true;
 }
 
-void terminateWindowing() { glfwTerminate(); }
+void terminateWindowing() {
+  glfwTerminate();
+}
 
 std::vector<std::string> windowInstanceExtensions() {
   uint32_t count = 0;
@@ -76,7 +78,8 @@ Window createWindow(VkExtent2D size, const std::string& title) {
   Window window;
   window.handle = glfwCreateWindow(static_cast<int>(size.width), static_cast<int>(size.height), title.c_str(),
                                    nullptr, nullptr);
-  if (window.handle == nullptr) throw EnvironmentError("GLFW could not create a window (" + lastGlfwError() + ").");
+  if (window.handle == nullptr)
+    throw EnvironmentError("GLFW could not create a window (" + lastGlfwError() + ").");
   glfwSetFramebufferSizeCallback(window.handle, framebufferSizeCallback);
   return window;
 }

@@ -78,7 +78,8 @@ class RendererTest : public ::testing::Test {
     options.validation = true;
     instance_ = createInstance(options);
     std::optional<PhysicalDeviceInfo> device = findTestDevice(instance_);
-    if (!device) GTEST_SKIP() << "the test device (lavapipe unless VKSIM_RENDERER_TEST_DEVICE) is not installed";
+    if (!device)
+      GTEST_SKIP() << "the test device (lavapipe unless VKSIM_RENDERER_TEST_DEVICE) is not installed";
     testDevice_ = *device;
   }
 
@@ -157,9 +158,9 @@ TEST_F(RendererTest, ListPhysicalDevicesDescribesLavapipe) {
   EXPECT_GE(testDevice_.apiVersion, VK_API_VERSION_1_2);
   EXPECT_EQ(formatVersion(testDevice_.apiVersion).rfind("1.", 0), 0u);
   EXPECT_FALSE(formatDriverVersion(testDevice_).empty());
-  EXPECT_TRUE(std::any_of(testDevice_.deviceUuid.begin(), testDevice_.deviceUuid.end(),
-                          [](uint8_t byte) { return byte != 0; }))
-      << "deviceUUID is all zero";
+  EXPECT_TRUE(std::any_of(testDevice_.deviceUuid.begin(), testDevice_.deviceUuid.end(), [](uint8_t byte) {
+    return byte != 0;
+  })) << "deviceUUID is all zero";
   EXPECT_TRUE(testDevice_.timelineSemaphores);
   EXPECT_TRUE(testDevice_.externalMemoryFd);
   EXPECT_TRUE(testDevice_.vertexBufferExportable);
@@ -187,7 +188,8 @@ TEST_F(RendererTest, MissingInstanceExtensionIsAnEnvironmentError) {
     destroyInstance(instance);
     FAIL() << "createInstance accepted an unknown extension";
   } catch (const EnvironmentError& error) {
-    EXPECT_NE(std::string(error.what()).find("VK_VKSIM_no_such_extension"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("VK_VKSIM_no_such_extension"), std::string::npos)
+        << error.what();
   }
 }
 
@@ -216,7 +218,8 @@ TEST(RendererChecks, ResultNamesAndFailures) {
     FAIL() << "VK_CHECK did not throw";
   } catch (const RuntimeFailure& failure) {
     EXPECT_NE(std::string(failure.what()).find("test_renderer.cpp:"), std::string::npos) << failure.what();
-    EXPECT_NE(std::string(failure.what()).find("failed: VK_ERROR_DEVICE_LOST"), std::string::npos) << failure.what();
+    EXPECT_NE(std::string(failure.what()).find("failed: VK_ERROR_DEVICE_LOST"), std::string::npos)
+        << failure.what();
   }
 }
 
@@ -289,8 +292,8 @@ void barrierTransferToHost(VkCommandBuffer commandBuffer) {
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier, 0,
-                       nullptr, 0, nullptr);
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+                       &barrier, 0, nullptr, 0, nullptr);
 }
 
 TEST_F(RendererTest, ExportedHostVisibleMemoryReimportedSeesTheSameBytesBothWays) {
@@ -312,7 +315,8 @@ TEST_F(RendererTest, ExportedHostVisibleMemoryReimportedSeesTheSameBytesBothWays
   ASSERT_GE(fd, 0);
   ImportedBuffer imported = importBuffer(device_, fd, exported);  // owns fd from here
 
-  EXPECT_EQ(readBuffer(device_, imported.buffer, size), pattern) << "the import does not see the exporter's writes";
+  EXPECT_EQ(readBuffer(device_, imported.buffer, size), pattern)
+      << "the import does not see the exporter's writes";
 
   // And back: a device write through the import is seen through the
   // exporter's mapping.
@@ -361,12 +365,13 @@ TEST(RendererExport, CapableDevicesExportEverySharedResource) {
   Instance instance = createInstance(instanceOptions);
   int tested = 0;
   for (const PhysicalDeviceInfo& info : listPhysicalDevices(instance)) {
-    std::printf("device %u: %s (%s), driver %s %s, Vulkan %s, memory export %d (dedicated only %d), "
-                "timeline export %d, binary export %d\n",
-                info.index, info.name.c_str(), deviceTypeName(info.type), info.driverName.c_str(),
-                formatDriverVersion(info).c_str(), formatVersion(info.apiVersion).c_str(),
-                info.vertexBufferExportable, info.vertexBufferDedicatedOnly, info.timelineExportable,
-                info.binaryExportable);
+    std::printf(
+        "device %u: %s (%s), driver %s %s, Vulkan %s, memory export %d (dedicated only %d), "
+        "timeline export %d, binary export %d\n",
+        info.index, info.name.c_str(), deviceTypeName(info.type), info.driverName.c_str(),
+        formatDriverVersion(info).c_str(), formatVersion(info.apiVersion).c_str(),
+        info.vertexBufferExportable, info.vertexBufferDedicatedOnly, info.timelineExportable,
+        info.binaryExportable);
     if (!(info.externalMemoryFd && info.externalSemaphoreFd && info.vertexBufferExportable &&
           info.timelineExportable && info.binaryExportable))
       continue;
@@ -432,7 +437,8 @@ void writeTestGrid(Vertex* vertices, uint32_t grid) {
       const float dydx = 0.2f * std::cos(4.0f * x) * std::cos(3.0f * z);
       const float dydz = -0.15f * std::sin(4.0f * x) * std::sin(3.0f * z);
       const float length = std::sqrt(dydx * dydx + 1.0f + dydz * dydz);
-      vertices[row * grid + column] = {{x, y, z, 1.0f}, {-dydx / length, 1.0f / length, -dydz / length, 0.0f}};
+      vertices[row * grid + column] = {{x, y, z, 1.0f},
+                                       {-dydx / length, 1.0f / length, -dydz / length, 0.0f}};
     }
 }
 
@@ -482,8 +488,8 @@ TEST_F(RendererTest, OffscreenMeshRenderIsNotBlankAndCornersShowTheClearColour) 
   MeshPipeline pipeline = createMeshPipeline(device_, target.renderPass);
   GridIndexBuffer indices = createGridIndexBuffer(device_, kGrid);
   EXPECT_EQ(indices.indexCount, 6u * (kGrid - 1) * (kGrid - 1));
-  SharedVertexBuffer vertices =
-      createSharedVertexBuffer(device_, VkDeviceSize{kGrid} * kGrid * sizeof(Vertex), VertexMemory::hostVisible, false);
+  SharedVertexBuffer vertices = createSharedVertexBuffer(
+      device_, VkDeviceSize{kGrid} * kGrid * sizeof(Vertex), VertexMemory::hostVisible, false);
   ASSERT_NE(vertices.mapped, nullptr);
   writeTestGrid(static_cast<Vertex*>(vertices.mapped), kGrid);
   SyncSemaphores semaphores = createSyncSemaphores(device_, false);
@@ -516,7 +522,8 @@ TEST_F(RendererTest, OffscreenMeshRenderIsNotBlankAndCornersShowTheClearColour) 
   const std::array<uint8_t, 4> background = backgroundBytes();
   EXPECT_EQ(background, (std::array<uint8_t, 4>{15, 18, 23, 255}));
   for (uint32_t x : {0u, extent.width - 1})
-    for (uint32_t y : {0u, extent.height - 1}) EXPECT_TRUE(isBackground(image, x, y, background)) << x << "," << y;
+    for (uint32_t y : {0u, extent.height - 1})
+      EXPECT_TRUE(isBackground(image, x, y, background)) << x << "," << y;
   EXPECT_FALSE(isBackground(image, extent.width / 2, extent.height / 2, background));
   size_t covered = 0;
   for (uint32_t y = 0; y < extent.height; ++y)
@@ -646,9 +653,9 @@ TEST(RendererWindow, InitWindowingWithoutADisplayReturnsFalse) {
 // Renders `frames` frames into the swapchain; the last one is read back
 // (while still acquired: a presented image belongs to the presentation engine)
 // before it is presented. Returns that image.
-RgbaImage renderSwapchainFrames(const Device& device, const SwapchainTarget& target, const MeshPipeline& pipeline,
-                                const SharedVertexBuffer& vertices, const GridIndexBuffer& indices,
-                                FrameResources& frame, int frames) {
+RgbaImage renderSwapchainFrames(const Device& device, const SwapchainTarget& target,
+                                const MeshPipeline& pipeline, const SharedVertexBuffer& vertices,
+                                const GridIndexBuffer& indices, FrameResources& frame, int frames) {
   RgbaImage image;
   for (int i = 0; i < frames; ++i) {
     EXPECT_TRUE(waitForFence(device, frame.inFlight, 5 * kSecondNs));
@@ -663,7 +670,8 @@ RgbaImage renderSwapchainFrames(const Device& device, const SwapchainTarget& tar
     beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     VK_CHECK(vkBeginCommandBuffer(frame.commandBuffer, &beginInfo));
     beginRenderPass(frame.commandBuffer, target.renderPass, target.framebuffers[imageIndex], target.extent);
-    recordMeshDraw(frame.commandBuffer, pipeline, vertices.buffer, indices, topDownConstants(), target.extent);
+    recordMeshDraw(frame.commandBuffer, pipeline, vertices.buffer, indices, topDownConstants(),
+                   target.extent);
     vkCmdEndRenderPass(frame.commandBuffer);
     VK_CHECK(vkEndCommandBuffer(frame.commandBuffer));
     const SemaphoreWait wait{frame.imageAvailable, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT};
@@ -671,8 +679,8 @@ RgbaImage renderSwapchainFrames(const Device& device, const SwapchainTarget& tar
     submitToQueue(device, frame.commandBuffer, {&wait, 1}, {&signal, 1}, frame.inFlight);
     if (i + 1 == frames) {
       EXPECT_TRUE(waitForFence(device, frame.inFlight, 5 * kSecondNs));
-      image = readColorImage(device, target.images[imageIndex], VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, target.colorFormat,
-                             target.extent);
+      image = readColorImage(device, target.images[imageIndex], VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                             target.colorFormat, target.extent);
     }
     const SwapchainStatus presented = presentSwapchainImage(device, target, imageIndex);
     EXPECT_NE(presented, SwapchainStatus::timeout);
@@ -716,8 +724,8 @@ TEST(RendererWindow, SwapchainRendersPresentsAndResizesUnderXvfb) {
   constexpr uint32_t kGrid = 32;
   MeshPipeline pipeline = createMeshPipeline(device, target.renderPass);
   GridIndexBuffer indices = createGridIndexBuffer(device, kGrid);
-  SharedVertexBuffer vertices =
-      createSharedVertexBuffer(device, VkDeviceSize{kGrid} * kGrid * sizeof(Vertex), VertexMemory::hostVisible, false);
+  SharedVertexBuffer vertices = createSharedVertexBuffer(device, VkDeviceSize{kGrid} * kGrid * sizeof(Vertex),
+                                                         VertexMemory::hostVisible, false);
   writeTestGrid(static_cast<Vertex*>(vertices.mapped), kGrid);
   FrameResources frame = createFrameResources(device);
 
