@@ -17,9 +17,9 @@ void main() {
   vec3 h = normalize(l + v);
   // Water-like base colour that brightens with height, so the waves read even
   // where the lighting is flat.
-  vec3 base = mix(vec3(0.05, 0.22, 0.45), vec3(0.35, 0.75, 0.95), clamp(worldPosition.y * 4.0 + 0.5, 0.0, 1.0));
+  vec3 base = mix(vec3(0.05, 0.22, 0.45), vec3(0.35, 0.75, 0.95), clamp(worldPosition.y * 6.0 + 0.5, 0.0, 1.0));
   float diffuse = max(dot(n, l), 0.0);
-  float specular = pow(max(dot(n, h), 0.0), 64.0);
-  vec3 color = base * (0.25 + 0.75 * diffuse) + vec3(0.6) * specular;
+  float specular = pow(max(dot(n, h), 0.0), 60.0);
+  vec3 color = base * (0.25 + 0.75 * diffuse) + vec3(0.5) * specular;
   outColor = vec4(color, 1.0);
 }
