@@ -47,11 +47,7 @@ class CpuSimulation final : public Simulation {
   }
 
   void setParams(const ModelParams& params) override {
-    // model and grid decide the shared buffer's size and the state: kept.
-    ModelParams next = clampModelParams(params);
-    next.model = params_.model;
-    next.grid = params_.grid;
-    params_ = next;
+    params_ = changeParams(params_, params);
     if (ripple_) ripple_->setParams(params_);
   }
   const ModelParams& params() const override { return params_; }

@@ -104,10 +104,16 @@ __global__ void heightFieldVerticesKernel(const float* __restrict__ heights, uin
   storeVertex(vertices, cell.j * grid + cell.i, heightFieldVertex(heights, grid, cell.i, cell.j));
 }
 
-// The fds handed to createCudaSimulation that nobody owns yet. simulation.h:
-// an fd that CUDA imported belongs to CUDA (never closed: the driver closes it
-// when the imported object is destroyed); every other one is closed here, on
-// success and on failure alike.
+// The one sentence for *error when a CUDA call fails.
+std::string cudaFailure(const std::string& what, cudaError_t result) {
+  return "CUDA could not " + what + " (" + cudaGetErrorName(result) + ")";
+}
+
+// The fds handed to createCudaSimulation that nobody owns yet. simulation.h
+// and the CUDA runtime's rule for opaque fds: a successful import transfers the
+// fd to the driver, and any later use of it (close included) is undefined; an
+// fd whose import failed, or was never tried, is still ours and is closed here,
+// on success and on failure alike.
 struct PendingFds {
   int vertices, timeline, renderDone, simDone;
 
@@ -166,24 +172,23 @@ class CudaSimulation final : public Simulation {
              std::to_string(kMaxGrid) + "]";
     const uint64_t needed = uint64_t(n) * n * sizeof(Vertex);
     if (vertices.fd < 0) return "no vertex buffer fd was given";
-    if (vertices.size < needed || vertices.allocationSize < vertices.size)
-      return "the vertex buffer (" + std::to_string(vertices.size) + " bytes in an allocation of " +
-             std::to_string(vertices.allocationSize) + ") is smaller than the " + std::to_string(needed) +
-             " bytes that a grid of " + std::to_string(n) + " needs";
+    if (vertices.size < needed)
+      return "the vertex buffer holds " + std::to_string(vertices.size) + " bytes, less than the " +
+             std::to_string(needed) + " that a grid of " + std::to_string(n) + " needs";
+    if (vertices.allocationSize < vertices.size)
+      return "the vertex buffer's allocation size (" + std::to_string(vertices.allocationSize) +
+             " bytes) is less than its size (" + std::to_string(vertices.size) + " bytes)";
 
     if (cudaError_t result = CUDA_CHECK(cudaSetDevice(ordinal_)))
-      return "CUDA could not select device " + std::to_string(ordinal_) + " (" + cudaGetErrorName(result) +
-             ")";
+      return cudaFailure("select device " + std::to_string(ordinal_), result);
     cudaDeviceProp properties{};
     if (cudaError_t result = CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal_)))
-      return "CUDA could not query device " + std::to_string(ordinal_) + " (" + cudaGetErrorName(result) +
-             ")";
+      return cudaFailure("query device " + std::to_string(ordinal_), result);
     deviceName_ = properties.name;
     int timelineSupported = 0;
     if (cudaError_t result = CUDA_CHECK(cudaDeviceGetAttribute(
             &timelineSupported, cudaDevAttrTimelineSemaphoreInteropSupported, ordinal_)))
-      return "CUDA could not query timeline semaphore support (" + std::string(cudaGetErrorName(result)) +
-             ")";
+      return cudaFailure("query timeline semaphore support", result);
     if (semaphores.timelineFd >= 0 && !timelineSupported)
       return "CUDA device " + std::to_string(ordinal_) + " (" + deviceName_ +
              ") cannot import timeline semaphores (cudaDevAttrTimelineSemaphoreInteropSupported is 0)";
@@ -191,7 +196,7 @@ class CudaSimulation final : public Simulation {
     // Non-blocking: no implicit ordering with the legacy default stream, which
     // nothing here uses; everything of a frame is ordered by this stream alone.
     if (cudaError_t result = CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)))
-      return "CUDA could not create a stream (" + std::string(cudaGetErrorName(result)) + ")";
+      return cudaFailure("create a stream", result);
 
     // The import must name the allocation's size (VkMemoryRequirements::size,
     // not the size the buffer asked for) and, for a dedicated allocation,
@@ -202,8 +207,7 @@ class CudaSimulation final : public Simulation {
     memoryDesc.size = vertices.allocationSize;
     memoryDesc.flags = vertices.dedicated ? cudaExternalMemoryDedicated : 0u;
     if (cudaError_t result = CUDA_CHECK(cudaImportExternalMemory(&vertexMemory_, &memoryDesc)))
-      return "CUDA could not import the vertex buffer's memory (" + std::string(cudaGetErrorName(result)) +
-             ")";
+      return cudaFailure("import the vertex buffer's memory", result);
     PendingFds::handOver(fds.vertices);
     // The buffer sits at offset 0 of its own allocation.
     cudaExternalMemoryBufferDesc bufferDesc{};
@@ -211,7 +215,7 @@ class CudaSimulation final : public Simulation {
     bufferDesc.size = vertices.size;
     if (cudaError_t result =
             CUDA_CHECK(cudaExternalMemoryGetMappedBuffer(&mappedVertices_, vertexMemory_, &bufferDesc)))
-      return "CUDA could not map the imported vertex buffer (" + std::string(cudaGetErrorName(result)) + ")";
+      return cudaFailure("map the imported vertex buffer", result);
 
     if (std::string failure = importSemaphore(
             fds.timeline, cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd, "timeline", &timeline_);
@@ -233,8 +237,8 @@ class CudaSimulation final : public Simulation {
       // previous in place (each cell reads only its own previous height), so a
       // third field would only cost memory.
       if (cudaError_t result = CUDA_CHECK(cudaMalloc(&heights_, ownedBytes())))
-        return "CUDA could not allocate " + std::to_string(ownedBytes()) + " bytes for the ripple state (" +
-               cudaGetErrorName(result) + ")";
+        return cudaFailure("allocate " + std::to_string(ownedBytes()) + " bytes for the ripple state",
+                           result);
       previous_ = heights_;
       current_ = heights_ + size_t(n) * n;
     }
@@ -244,15 +248,18 @@ class CudaSimulation final : public Simulation {
     // semaphore blocks this thread until the wait is satisfied, and this thread
     // is the one that would let it be. cudaFuncGetAttributes loads the kernel,
     // so every kernel is loaded here, before any wait is enqueued.
-    cudaFuncAttributes attributes{};
-    if (cudaError_t result = CUDA_CHECK(cudaFuncGetAttributes(&attributes, sinewaveKernel)))
-      return "CUDA could not load the sinewave kernel (" + std::string(cudaGetErrorName(result)) + ")";
-    if (cudaError_t result = CUDA_CHECK(cudaFuncGetAttributes(&attributes, addDropsKernel)))
-      return "CUDA could not load the drop kernel (" + std::string(cudaGetErrorName(result)) + ")";
-    if (cudaError_t result = CUDA_CHECK(cudaFuncGetAttributes(&attributes, rippleStepKernel)))
-      return "CUDA could not load the ripple kernel (" + std::string(cudaGetErrorName(result)) + ")";
-    if (cudaError_t result = CUDA_CHECK(cudaFuncGetAttributes(&attributes, heightFieldVerticesKernel)))
-      return "CUDA could not load the vertex kernel (" + std::string(cudaGetErrorName(result)) + ")";
+    const struct {
+      const void* function;
+      const char* name;
+    } kernels[] = {{reinterpret_cast<const void*>(&sinewaveKernel), "sinewaveKernel"},
+                   {reinterpret_cast<const void*>(&addDropsKernel), "addDropsKernel"},
+                   {reinterpret_cast<const void*>(&rippleStepKernel), "rippleStepKernel"},
+                   {reinterpret_cast<const void*>(&heightFieldVerticesKernel), "heightFieldVerticesKernel"}};
+    for (const auto& kernel : kernels) {
+      cudaFuncAttributes attributes{};
+      if (cudaError_t result = CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel.function)))
+        return cudaFailure(std::string("load ") + kernel.name, result);
+    }
     return "";
   }
 
@@ -321,13 +328,7 @@ class CudaSimulation final : public Simulation {
     return StepStatus::ok;
   }
 
-  void setParams(const ModelParams& params) override {
-    // model and grid decide the shared buffer's size and the state: kept.
-    ModelParams next = clampModelParams(params);
-    next.model = params_.model;
-    next.grid = params_.grid;
-    params_ = next;
-  }
+  void setParams(const ModelParams& params) override { params_ = changeParams(params_, params); }
   const ModelParams& params() const override { return params_; }
 
   void addDrop(const Drop& drop) override {
@@ -360,16 +361,17 @@ class CudaSimulation final : public Simulation {
     desc.handle.fd = fd;
     if (cudaError_t result = CUDA_CHECK(cudaImportExternalSemaphore(semaphore, &desc))) {
       *semaphore = nullptr;
-      return std::string("CUDA could not import the ") + name + " semaphore (" + cudaGetErrorName(result) +
-             ")";
+      return cudaFailure(std::string("import the ") + name + " semaphore", result);
     }
     PendingFds::handOver(fd);
     return "";
   }
 
-  // cudaGetLastError returns the oldest error not yet fetched on this thread:
-  // drop what earlier calls left (each was already reported by CUDA_CHECK),
-  // so that the check after a launch reports that launch.
+  // cudaGetLastError returns the last error recorded on this thread by any
+  // runtime call, not only by launches: drop what earlier calls left (each was
+  // already reported by CUDA_CHECK), so that the check after a launch reports
+  // that launch. (cudaStreamQuery's cudaErrorNotReady is not recorded: seen on
+  // an H200 with CUDA 13.0.)
   static void clearStaleError() { (void)cudaGetLastError(); }
 
   static dim3 gridBlocks(uint32_t n) {

@@ -15,6 +15,13 @@ ModelParams clampModelParams(const ModelParams& params) {
   return clamped;
 }
 
+ModelParams changeParams(const ModelParams& current, const ModelParams& requested) {
+  ModelParams next = clampModelParams(requested);
+  next.model = current.model;
+  next.grid = current.grid;
+  return next;
+}
+
 uint64_t splitMix64(uint64_t value) {
   uint64_t z = value + 0x9E3779B97F4A7C15ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -105,10 +112,7 @@ void RippleModel::reset() {
 }
 
 void RippleModel::setParams(const ModelParams& params) {
-  ModelParams next = clampModelParams(params);
-  next.model = params_.model;
-  next.grid = params_.grid;
-  params_ = next;
+  params_ = changeParams(params_, params);
 }
 
 void RippleModel::applyDrop(const Drop& drop) {

@@ -26,6 +26,11 @@ inline constexpr float kMinDropRadius = 1.0e-3f;
 // Structural fields (model, grid) are returned unchanged.
 ModelParams clampModelParams(const ModelParams& params);
 
+// What setParams keeps and changes: `requested` clamped, with the model and
+// grid of `current` (they decide the shared buffer and the state; changing
+// them takes a new Simulation).
+ModelParams changeParams(const ModelParams& current, const ModelParams& requested);
+
 // splitmix64 (Steele, Lea, Flood 2014; the seeder of xoshiro): a bijective
 // mix of a 64-bit counter. Spelled out here so that every compiler and standard
 // library gives the same drops (std:: distributions are not specified bit for
