@@ -28,9 +28,9 @@ class CpuSimulation final : public Simulation {
   StepStatus step(const StepSync& sync, bool advance, uint64_t timeoutNs) override {
     // The schedule: the vertices may only be written once the render that
     // reads them has finished (timeline value 2k+1, or renderDone's signal),
-    // and the signal may only come once every write is done, since the host
-    // signal makes the writes visible to the waiting render. A paused frame
-    // still takes its turn, or the next render would wait for ever.
+    // and the signal may only come once every write is done, since the render
+    // that waits for it reads the buffer. A paused frame still takes its turn,
+    // or the next render would wait for ever.
     const bool waited = sync.mode == SyncMode::timeline ? hostOps_.waitTimeline(sync.waitValue, timeoutNs)
                                                         : hostOps_.waitRenderDone(timeoutNs);
     if (!waited) return StepStatus::timeout;
