@@ -1,6 +1,7 @@
 // The orbit camera and the view-projection it gives the mesh pipeline.
 #pragma once
 #include <cstdint>
+#include <optional>
 
 #include "shared_layout.h"
 
@@ -24,5 +25,18 @@ MeshPushConstants makeMeshPushConstants(const OrbitCamera& camera, uint32_t widt
 void orbitCamera(OrbitCamera& camera, float deltaXPixels, float deltaYPixels);
 void zoomCamera(OrbitCamera& camera, float wheelSteps);
 void resetCamera(OrbitCamera& camera);
+
+// A point on the y = 0 plane, world units.
+struct GroundPoint {
+  float x = 0.0f, z = 0.0f;
+};
+
+// Where the ray from the eye through window position (cursorX, cursorY)
+// meets the y = 0 plane. Window coordinates: origin at the top-left corner,
+// x right, y down, in the same units as width and height (GLFW's window
+// size). None when the ray is parallel to the plane or meets it behind the
+// eye. The caller decides whether the point lies on the grid ([-1, 1]^2).
+std::optional<GroundPoint> groundPointUnderCursor(const OrbitCamera& camera, double cursorX, double cursorY,
+                                                  uint32_t width, uint32_t height);
 
 }  // namespace vksim
