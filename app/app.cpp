@@ -10,6 +10,7 @@
 
 #include "app/frame_loop.h"
 #include "app/image_file.h"
+#include "app/script_player.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"
 #include "sim/cuda_simulation.h"
@@ -51,12 +52,13 @@ std::string summaryLine(const App& app, double seconds) {
   char line[512];
   std::snprintf(line, sizeof line,
                 "vkcuda-sim: frames=%llu seconds=%.3f mean_frame_ms=%.3f backend=%s sync=%s model=%s grid=%u "
-                "switches=%llu timeline_value=%llu validation_warnings=%u validation_errors=%u\n",
+                "switches=%llu timeline_value=%llu steps=%llu validation_warnings=%u validation_errors=%u\n",
                 static_cast<unsigned long long>(app.schedule.totalFrames), seconds, mean,
                 app.devices.useCuda ? "cuda" : "cpu", toString(app.schedule.mode),
                 toString(app.shared.simulation ? app.shared.simulation->params().model : app.options.model.model),
                 app.shared.simulation ? app.shared.simulation->params().grid : app.options.model.grid,
                 static_cast<unsigned long long>(app.schedule.switches), static_cast<unsigned long long>(timeline),
+                static_cast<unsigned long long>(app.shared.simulation ? app.shared.simulation->stepCount() : 0),
                 validationCounts().warnings.load(), validationCounts().errors.load());
   return line;
 }
@@ -67,6 +69,7 @@ void createApp(App& app, const Options& options) {
   app.options = options;
   app.schedule.mode = options.sync;
   app.schedule.switchEvery = options.switchSyncEvery;
+  app.camera = options.camera;
 
   InstanceOptions instanceOptions;
   instanceOptions.validation = validationRequested();
@@ -97,6 +100,10 @@ void createApp(App& app, const Options& options) {
   app.pipeline = createMeshPipeline(app.device, app.renderPass);
   app.frame = createFrameResources(app.device);
   createSharedState(app, options.model);
+  // ImGui: always with a window; headless only when asked (--overlay), so
+  // that plain headless runs and their screenshots stay free of it.
+  if (!app.headless || options.overlay) createOverlay(app);
+  if (!app.headless) installInputCallbacks(app);
 }
 
 void createSharedState(App& app, const ModelParams& params) {
@@ -144,6 +151,7 @@ void rebuildSharedState(App& app, const ModelParams& params) {
 void destroyApp(App& app) {
   if (app.device.device) {
     destroySharedState(app);
+    destroyOverlay(app);
     destroyFrameResources(app.device, app.frame);
     destroyMeshPipeline(app.device, app.pipeline);
     if (app.headless)
@@ -154,7 +162,10 @@ void destroyApp(App& app) {
   }
   if (app.surface) vkDestroySurfaceKHR(app.instance.instance, app.surface, nullptr);
   app.surface = VK_NULL_HANDLE;
-  if (app.window.handle) destroyWindow(app.window);
+  if (app.window.handle) {
+    removeInputCallbacks(app);
+    destroyWindow(app.window);
+  }
   if (app.instance.instance) destroyInstance(app.instance);
 }
 
@@ -188,13 +199,22 @@ int runApplication(const Options& options) {
     std::fflush(stdout);
     RgbaImage screenshot;
     const bool wantScreenshot = !options.screenshotPath.empty();
+    ScriptPlayer script = createScriptPlayer(options.inputScript);
+    RgbaImage scriptScreenshot;
     const auto start = std::chrono::steady_clock::now();
     auto previous = start;
     while (!interrupted) {
-      const bool closing = !app.headless && glfwWindowShouldClose(app.window.handle);
+      const bool closing = app.quitRequested || (!app.headless && glfwWindowShouldClose(app.window.handle));
       const bool last = closing || (frames > 0 && int64_t(app.schedule.totalFrames) + 1 >= frames);
-      if (!app.headless) glfwPollEvents();
-      const FrameStatus status = runFrame(app, (last && wantScreenshot) ? &screenshot : nullptr);
+      if (!app.headless) pollWindowEvents(app.window);
+      // The frame boundary: input (real and scripted), then what it asked
+      // for (rebuilds, swapchain), then the overlay's widgets for this frame.
+      playInputScript(script, app);
+      applyFrameBoundaryRequests(app);
+      buildOverlay(app);
+      RgbaImage* capture = (last && wantScreenshot) ? &screenshot : screenshotDue(script) ? &scriptScreenshot : nullptr;
+      const FrameStatus status = runFrame(app, capture);
+      if (status == FrameStatus::rendered && screenshotDue(script)) writeDueScreenshots(script, *capture);
       if (status == FrameStatus::skipped) {
         if (!app.headless) glfwWaitEventsTimeout(0.05);
         if (closing) break;

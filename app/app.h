@@ -11,6 +11,8 @@
 #include "app/camera.h"
 #include "app/cli.h"
 #include "app/devices.h"
+#include "app/input.h"
+#include "app/overlay.h"
 #include "renderer/frame_sync.h"
 #include "renderer/host_semaphores.h"
 #include "renderer/mesh_renderer.h"
@@ -66,6 +68,8 @@ struct App {
   bool paused = false;
   bool quitRequested = false;
   std::vector<double> frameMilliseconds;  // host time of each frame
+  InputState input;  // app/input.h: mouse state and the requests for the next frame boundary
+  Overlay overlay;   // app/overlay.h: ImGui (windowed runs, or headless with --overlay)
 };
 
 // Creates instance, device, target, pipeline, frame resources and the shared

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <map>
 
+#include "app/scene.h"
+
 namespace vksim {
 namespace {
 
@@ -85,6 +87,14 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--vsync", options.vsync, "Wait for vertical blank when presenting")
       ->transform(CLI::CheckedTransformer(onOff, CLI::ignore_case));
+  std::string scene;
+  app.add_option("--scene", scene,
+                 "Scene preset (a name from assets/scenes, or a .json path): model parameters and camera; "
+                 "--sim, --grid and --seed given as well override it");
+  app.add_flag("--overlay", options.overlay, "Draw the ImGui overlay in headless runs too (screenshots include it)");
+  app.add_option("--input-script", options.inputScriptPath,
+                 "Timed keyboard and mouse commands, a test and demo facility (docs/interactive.md)")
+      ->check(CLI::ExistingFile);
 
   ParseOutcome outcome;
   try {
@@ -101,6 +111,35 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
     return outcome;
   }
   if (!size.empty()) std::sscanf(size.c_str(), "%u%*c%u", &options.width, &options.height);
+  auto usageError = [&](const std::string& message) {
+    outcome.exitCode = kExitUsage;
+    outcome.message = "vkcuda-sim: " + message + "\n";
+    return outcome;
+  };
+  if (!scene.empty()) {
+    // The loader's message is one line naming the file and the field.
+    const SceneResult loaded = loadScene(scene);
+    if (!loaded.ok()) return usageError("--scene: " + loaded.error);
+    ModelParams params = loaded.scene->params;
+    if (app.count("--sim")) params.model = options.model.model;
+    if (app.count("--grid")) params.grid = options.model.grid;
+    if (app.count("--seed")) params.seed = options.model.seed;
+    options.model = params;
+    options.camera = loaded.scene->camera;
+    options.sceneName = loaded.scene->name;
+  }
+  if (!options.inputScriptPath.empty()) {
+    InputScriptResult loaded = loadInputScript(options.inputScriptPath);
+    if (!loaded.script) return usageError("--input-script: " + loaded.error);
+    // Screenshots are written during the run; refuse an unwritable path
+    // before the first frame, as --screenshot does.
+    for (const ScriptCommand& command : loaded.script->commands)
+      if (command.action == ScriptAction::screenshot)
+        if (const std::string problem = checkOutputPath(command.text, ".png"); !problem.empty())
+          return usageError("--input-script: " + options.inputScriptPath + ":" + std::to_string(command.line) +
+                            ": screenshot " + command.text + ": " + problem);
+    options.inputScript = std::move(*loaded.script);
+  }
   outcome.options = options;
   return outcome;
 }

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "app/camera.h"
+#include "app/input_script.h"
 #include "sim/sim_types.h"
 
 namespace vksim {
@@ -31,6 +33,11 @@ struct Options {
   bool listDevices = false;
   uint32_t switchSyncEvery = 0;   // 0 = never
   bool vsync = true;
+  bool overlay = false;        // --overlay: draw the ImGui overlay in headless runs too (windows always have it)
+  std::string sceneName;       // --scene: the loaded scene's name (empty: none)
+  OrbitCamera camera;          // the starting view: the scene's camera, else the default; R returns to it
+  std::string inputScriptPath;  // --input-script
+  InputScript inputScript;      // parsed from inputScriptPath (empty without one)
 };
 
 inline constexpr int64_t kDefaultHeadlessFrames = 600;

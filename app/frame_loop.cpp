@@ -58,6 +58,7 @@ void recordFrame(const App& app, VkFramebuffer framebuffer, VkExtent2D extent) {
   vkCmdBeginRenderPass(commandBuffer, &pass, VK_SUBPASS_CONTENTS_INLINE);
   recordMeshDraw(commandBuffer, app.pipeline, app.shared.vertices.buffer, app.shared.indices,
                  makeMeshPushConstants(app.camera, extent.width, extent.height), extent);
+  recordOverlay(app, commandBuffer);  // same pass, after the mesh: ImGui draws over it without depth
   vkCmdEndRenderPass(commandBuffer);
 
   if (external) recordExternalOwnership(app, commandBuffer, false);
