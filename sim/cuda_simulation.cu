@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/cuda_check.h"
+#include "sim/cuda_kernels.cuh"
 #include "sim/cuda_simulation.h"
 #include "sim/model_math.h"
 #include "sim/models.h"
@@ -23,86 +24,9 @@
 namespace vksim {
 namespace {
 
-// Drops travel to addDropsKernel by value in the kernel parameters (no copy
-// to device memory, nothing to synchronise); a step with more is split into
-// several launches, applied in order.
-constexpr uint32_t kMaxDropsPerLaunch = 8;
-struct DropBatch {
-  DropShape drops[kMaxDropsPerLaunch];
-  uint32_t count;
-};
-
 // The teardown's bound on finishing outstanding work: generous against a
 // slow frame, short enough that a wait nobody will signal ends in a message.
 constexpr uint64_t kTeardownTimeoutNs = 5'000'000'000ull;
-
-// 32 threads along x (one warp per row segment: consecutive threads write
-// consecutive vertices and read consecutive heights), 8 rows per block.
-constexpr uint32_t kBlockX = 32, kBlockY = 8;
-
-struct CellIndex {
-  uint32_t i, j;
-};
-__device__ inline CellIndex threadCell() {
-  return {blockIdx.x * blockDim.x + threadIdx.x, blockIdx.y * blockDim.y + threadIdx.y};
-}
-
-// Two aligned 16-byte stores per 32-byte vertex (shared_layout.h): one warp's
-// two store instructions together cover 1 KiB of contiguous memory.
-__device__ inline void storeVertex(float4* vertices, uint32_t cell, const Vertex& vertex) {
-  vertices[2 * cell] =
-      make_float4(vertex.position.x, vertex.position.y, vertex.position.z, vertex.position.w);
-  vertices[2 * cell + 1] = make_float4(vertex.normal.x, vertex.normal.y, vertex.normal.z, vertex.normal.w);
-}
-
-__global__ void sinewaveKernel(float4* __restrict__ vertices, SinewaveFrame frame) {
-  const CellIndex cell = threadCell();
-  if (cell.i >= frame.grid || cell.j >= frame.grid) return;
-  const NeighbourPair alongX = slopeNeighbours(cell.i, frame.grid);
-  const NeighbourPair alongZ = slopeNeighbours(cell.j, frame.grid);
-  const AxisFactors x{sinewaveFactorX(frame, alongX.lower), sinewaveFactorX(frame, cell.i),
-                      sinewaveFactorX(frame, alongX.upper)};
-  const AxisFactors z{sinewaveFactorZ(frame, alongZ.lower), sinewaveFactorZ(frame, cell.j),
-                      sinewaveFactorZ(frame, alongZ.upper)};
-  storeVertex(vertices, cell.j * frame.grid + cell.i, sinewaveVertex(frame, cell.i, cell.j, x, z));
-}
-
-// Adds the batch's drops, in order, to both fields of every interior cell: the
-// same sequence of additions per cell as RippleModel::applyDrop.
-__global__ void addDropsKernel(float* __restrict__ current, float* __restrict__ previous, uint32_t grid,
-                               DropBatch batch) {
-  const CellIndex cell = threadCell();
-  if (!isInteriorCell(cell.i, cell.j, grid)) return;
-  const float x = gridCoordinate(cell.i, grid);
-  const float z = gridCoordinate(cell.j, grid);
-  const uint32_t index = cell.j * grid + cell.i;
-  float currentHeight = current[index];
-  float previousHeight = previous[index];
-  for (uint32_t d = 0; d < batch.count; ++d) {
-    const float height = dropHeight(batch.drops[d], x, z);
-    currentHeight += height;
-    previousHeight += height;
-  }
-  current[index] = currentHeight;
-  previous[index] = previousHeight;
-}
-
-// One leapfrog step, the new heights written over `previous` in place (each
-// cell reads only its own previous height).
-__global__ void rippleStepKernel(const float* __restrict__ current, float* __restrict__ previous,
-                                 uint32_t grid, RippleCoefficients coefficients) {
-  const CellIndex cell = threadCell();
-  if (cell.i >= grid || cell.j >= grid) return;
-  const uint32_t index = cell.j * grid + cell.i;
-  previous[index] = rippleNextHeight(current, previous[index], grid, cell.i, cell.j, coefficients);
-}
-
-__global__ void heightFieldVerticesKernel(const float* __restrict__ heights, uint32_t grid,
-                                          float4* __restrict__ vertices) {
-  const CellIndex cell = threadCell();
-  if (cell.i >= grid || cell.j >= grid) return;
-  storeVertex(vertices, cell.j * grid + cell.i, heightFieldVertex(heights, grid, cell.i, cell.j));
-}
 
 // The one sentence for *error when a CUDA call fails.
 std::string cudaFailure(const std::string& what, cudaError_t result) {
@@ -347,6 +271,19 @@ class CudaSimulation final : public Simulation {
     return deviceName_ + " (CUDA device " + std::to_string(ordinal_) + ")";
   }
 
+  // Reads the vertices through CUDA's own mapping of the imported memory (for
+  // the test that Vulkan and CUDA see one memory). Enqueued after every step
+  // so far on the same stream, then waited for within timeoutNs.
+  bool copyVerticesToHost(void* destination, uint64_t bytes, uint64_t timeoutNs) {
+    const uint64_t available = uint64_t(params_.grid) * params_.grid * sizeof(Vertex);
+    if (failed_ || !mappedVertices_ || bytes > available) return false;
+    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return false;
+    if (CUDA_CHECK(cudaMemcpyAsync(destination, mappedVertices_, bytes, cudaMemcpyDeviceToHost, stream_)) !=
+        cudaSuccess)
+      return false;
+    return waitForStream(timeoutNs);
+  }
+
   // Device memory allocated here, beyond the imported vertex buffer.
   uint64_t ownedBytes() const {
     return params_.model == ModelKind::ripple ? 2 * uint64_t(params_.grid) * params_.grid * sizeof(float) : 0;
@@ -374,9 +311,6 @@ class CudaSimulation final : public Simulation {
   // an H200 with CUDA 13.0.)
   static void clearStaleError() { (void)cudaGetLastError(); }
 
-  static dim3 gridBlocks(uint32_t n) {
-    return dim3((n + kBlockX - 1) / kBlockX, (n + kBlockY - 1) / kBlockY);
-  }
   float4* vertexPointer() const { return static_cast<float4*>(mappedVertices_); }
 
   void enqueueSinewave() {
@@ -467,6 +401,11 @@ std::unique_ptr<Simulation> createCudaSimulation(const ModelParams& params, int 
 uint64_t cudaOwnedDeviceBytes(const Simulation& simulation) {
   const auto* cuda = dynamic_cast<const CudaSimulation*>(&simulation);
   return cuda ? cuda->ownedBytes() : 0;
+}
+
+bool copyCudaVerticesToHost(Simulation& simulation, void* destination, uint64_t bytes, uint64_t timeoutNs) {
+  auto* cuda = dynamic_cast<CudaSimulation*>(&simulation);
+  return cuda && cuda->copyVerticesToHost(destination, bytes, timeoutNs);
 }
 
 }  // namespace vksim

@@ -64,4 +64,11 @@ std::unique_ptr<Simulation> createCudaSimulation(const ModelParams& params, int 
 // current height fields), 0 for sinewave. 0 for a simulation of another backend.
 uint64_t cudaOwnedDeviceBytes(const Simulation& simulation);
 
+// Copies the first `bytes` of the shared vertex buffer to host memory through
+// CUDA's mapping of it (cudaMemcpy from the pointer that
+// cudaExternalMemoryGetMappedBuffer returned), after all enqueued steps; waits
+// at most timeoutNs. False for another backend, a failed simulation or a
+// timeout. For tests that compare it with Vulkan's read-back of the same memory.
+bool copyCudaVerticesToHost(Simulation& simulation, void* destination, uint64_t bytes, uint64_t timeoutNs);
+
 }  // namespace vksim

@@ -46,7 +46,7 @@ TEST_P(HeadlessRun, RunsEveryFrameWithTheValidationLayerSilent) {
 INSTANTIATE_TEST_SUITE_P(ModelsAndSyncModes, HeadlessRun,
                          ::testing::Values(RunCase{"ripple", "timeline"}, RunCase{"ripple", "binary"},
                                            RunCase{"sinewave", "timeline"}, RunCase{"sinewave", "binary"}),
-                         [](const auto& info) { return std::string(info.param.model) + "_" + info.param.sync; });
+                         [](const auto& testInfo) { return std::string(testInfo.param.model) + "_" + testInfo.param.sync; });
 
 TEST(HeadlessRun, CounterIsTwoNForOtherFrameCounts) {
   for (int frames : {1, 7, 250}) {
