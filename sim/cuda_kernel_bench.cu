@@ -1,0 +1,126 @@
+#include "sim/cuda_kernel_bench.h"
+
+#include <cuda_runtime.h>
+
+#include "sim/cuda_check.h"
+#include "sim/cuda_kernels.cuh"
+
+namespace vksim {
+
+uint64_t minimumStepBytes(ModelKind model, uint32_t grid) {
+  const uint64_t vertices = uint64_t(grid) * grid;
+  return model == ModelKind::ripple ? vertices * (2 * sizeof(float) + sizeof(float) + sizeof(Vertex))
+                                    : vertices * sizeof(Vertex);
+}
+
+namespace {
+
+class CudaKernelBench final : public KernelBench {
+ public:
+  ~CudaKernelBench() override {
+    for (void* p : {static_cast<void*>(vertices_), static_cast<void*>(heights_), copySource_, copyDestination_})
+      if (p) CUDA_CHECK(cudaFree(p));
+    if (start_) CUDA_CHECK(cudaEventDestroy(start_));
+    if (stop_) CUDA_CHECK(cudaEventDestroy(stop_));
+    if (stream_) CUDA_CHECK(cudaStreamDestroy(stream_));
+  }
+
+  std::string init(int ordinal, uint32_t grid) {
+    grid_ = grid;
+    ModelParams params;
+    params.grid = grid;
+    params_ = clampModelParams(params);
+    const uint64_t cells = uint64_t(grid) * grid;
+    cudaDeviceProp properties{};
+    if (CUDA_CHECK(cudaSetDevice(ordinal)) || CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal)))
+      return "no CUDA device " + std::to_string(ordinal);
+    name_ = properties.name;
+    copyBytes_ = minimumStepBytes(ModelKind::ripple, grid);
+    if (CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)) ||
+        CUDA_CHECK(cudaEventCreate(&start_)) || CUDA_CHECK(cudaEventCreate(&stop_)) ||
+        CUDA_CHECK(cudaMalloc(&vertices_, cells * sizeof(Vertex))) ||
+        CUDA_CHECK(cudaMalloc(&heights_, 2 * cells * sizeof(float))) ||
+        CUDA_CHECK(cudaMalloc(&copySource_, copyBytes_)) || CUDA_CHECK(cudaMalloc(&copyDestination_, copyBytes_)))
+      return "CUDA could not allocate the benchmark buffers";
+    // Real data, not zeros: a centred drop, as the backend starts.
+    if (CUDA_CHECK(cudaMemsetAsync(heights_, 0, 2 * cells * sizeof(float), stream_))) return "cudaMemset failed";
+    DropBatch batch{};
+    batch.drops[0] = makeDropShape(initialDrop(params_));
+    batch.count = 1;
+    addDropsKernel<<<gridBlocks(grid), dim3(kBlockX, kBlockY), 0, stream_>>>(heights_ + cells, heights_, grid, batch);
+    if (CUDA_CHECK(cudaGetLastError()) || CUDA_CHECK(cudaStreamSynchronize(stream_))) return "warm-up failed";
+    return {};
+  }
+
+  double timeRippleStepMs(int repetitions) override {
+    const uint64_t cells = uint64_t(grid_) * grid_;
+    const RippleCoefficients coefficients = rippleCoefficients(params_);
+    return timeMs(repetitions, [&] {
+      // The backend's step without drops: leapfrog into `previous`, then the
+      // vertices from the new heights (cuda_simulation.cu, enqueueRippleStep).
+      float* current = heights_ + (swapped_ ? 0 : cells);
+      float* previous = heights_ + (swapped_ ? cells : 0);
+      rippleStepKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(current, previous, grid_,
+                                                                                  coefficients);
+      heightFieldVerticesKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(previous, grid_,
+                                                                                          vertices_);
+      swapped_ = !swapped_;
+    });
+  }
+
+  double timeSinewaveStepMs(int repetitions) override {
+    uint64_t step = 0;
+    return timeMs(repetitions, [&] {
+      sinewaveKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(vertices_,
+                                                                               sinewaveFrame(params_, ++step));
+    });
+  }
+
+  double timeDeviceCopyMs(uint64_t bytes, int repetitions) override {
+    if (bytes > copyBytes_) bytes = copyBytes_;
+    return timeMs(repetitions, [&] {
+      CUDA_CHECK(cudaMemcpyAsync(copyDestination_, copySource_, bytes, cudaMemcpyDeviceToDevice, stream_));
+    });
+  }
+
+  std::string deviceName() const override { return name_; }
+
+ private:
+  template <typename Launch>
+  double timeMs(int repetitions, Launch&& launch) {
+    launch();  // warm-up: module load, first-touch, clocks
+    if (CUDA_CHECK(cudaGetLastError())) return -1.0;
+    CUDA_CHECK(cudaEventRecord(start_, stream_));
+    for (int r = 0; r < repetitions; ++r) launch();
+    CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    if (CUDA_CHECK(cudaGetLastError()) || CUDA_CHECK(cudaEventSynchronize(stop_))) return -1.0;
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return double(ms) / repetitions;
+  }
+
+  uint32_t grid_ = 0;
+  ModelParams params_;
+  std::string name_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  float4* vertices_ = nullptr;
+  float* heights_ = nullptr;
+  void* copySource_ = nullptr;
+  void* copyDestination_ = nullptr;
+  uint64_t copyBytes_ = 0;
+  bool swapped_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<KernelBench> KernelBench::create(int ordinal, uint32_t grid, std::string* error) {
+  auto bench = std::make_unique<CudaKernelBench>();
+  if (std::string failure = bench->init(ordinal, grid); !failure.empty()) {
+    if (error) *error = failure;
+    return nullptr;
+  }
+  return bench;
+}
+
+}  // namespace vksim

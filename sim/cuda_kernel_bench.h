@@ -1,0 +1,35 @@
+// Timing of the simulation kernels against the card's own device-to-device
+// copy bandwidth, for the kernel benchmark (tests/gpu/kernel_bench.cpp). No
+// CUDA types: the benchmark program includes only this.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "sim/sim_types.h"
+
+namespace vksim {
+
+// Fewest bytes a step must move through device memory, each input read once
+// and each output written once (docs/interop-walkthrough.md, "Kernel speed"):
+//   ripple:   read current and previous heights (8), write the next heights (4)
+//             and the vertex (32): 44 bytes a vertex
+//   sinewave: write the vertex (32): 32 bytes a vertex (nothing is read)
+uint64_t minimumStepBytes(ModelKind model, uint32_t grid);
+
+// Buffers for one grid on CUDA device `ordinal`: a vertex buffer and the
+// ripple's height fields in plain cudaMalloc'd memory (the imported memory is
+// device memory of the same kind), plus two copy buffers of the same total size.
+class KernelBench {
+ public:
+  static std::unique_ptr<KernelBench> create(int ordinal, uint32_t grid, std::string* error);
+  virtual ~KernelBench() = default;
+  // Milliseconds per launch sequence, averaged over `repetitions` back-to-back
+  // sequences between two CUDA events (after one warm-up sequence).
+  virtual double timeRippleStepMs(int repetitions) = 0;    // the backend's kernels for one ripple step
+  virtual double timeSinewaveStepMs(int repetitions) = 0;  // one sinewave step
+  virtual double timeDeviceCopyMs(uint64_t bytes, int repetitions) = 0;  // cudaMemcpyAsync device to device
+  virtual std::string deviceName() const = 0;
+};
+
+}  // namespace vksim
