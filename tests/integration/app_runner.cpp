@@ -18,9 +18,16 @@ extern char** environ;
 
 namespace vksim::testing {
 
+std::string appPath() {
+  if (const char* overridden = std::getenv("VKSIM_APP"); overridden && *overridden) return overridden;
+  if (std::filesystem::exists(VKSIM_APP_PATH)) return VKSIM_APP_PATH;
+  // A packed copy (../shared/gpu/pack.sh) keeps the test beside the app.
+  return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "vkcuda-sim").string();
+}
+
 AppResult runApp(const std::vector<std::string>& args, const std::vector<std::string>& env, int timeoutSeconds,
                  const std::string& program) {
-  const std::string path = program.empty() ? std::string(VKSIM_APP_PATH) : program;
+  const std::string path = program.empty() ? appPath() : program;
   std::vector<std::string> argStrings{path};
   argStrings.insert(argStrings.end(), args.begin(), args.end());
   std::vector<char*> argv;

@@ -14,7 +14,11 @@ struct AppResult {
   std::string err;       // stderr
 };
 
-// Runs VKSIM_APP_PATH (or `program` if not empty) with args; env entries are
+// The app under test: $VKSIM_APP if set, else the build tree's, else the one
+// beside the test executable (a packed copy on the NVIDIA machine).
+std::string appPath();
+
+// Runs appPath() (or `program` if not empty) with args; env entries are
 // "NAME=value" added to the inherited environment.
 AppResult runApp(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
                  int timeoutSeconds = 120, const std::string& program = "");
