@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <numeric>
 
 #include "app/app.h"
 #include "app/frame_loop.h"
@@ -180,10 +179,10 @@ void drawSimulationSection(App& app) {
                           1.0 / (double(params.dropInterval) * params.timeStep));
     ImGui::Checkbox("drop mode (D): left click drops", &app.input.dropMode);
     ImGui::TextDisabled("right click drops a ripple at the cursor");
-    if (!app.input.lastDrop.empty()) ImGui::TextUnformatted(app.input.lastDrop.c_str());
   } else {
     if (ImGui::SliderFloat("amplitude", &params.amplitude, 0.0f, 0.5f, "%.3f")) changeParams(app, params);
   }
+  if (!app.input.lastDrop.empty()) ImGui::TextUnformatted(app.input.lastDrop.c_str());
 }
 
 void drawViewSection(App& app) {
