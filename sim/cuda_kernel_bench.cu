@@ -39,11 +39,11 @@ class CudaKernelBench final : public KernelBench {
     if (CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)) ||
         CUDA_CHECK(cudaEventCreate(&start_)) || CUDA_CHECK(cudaEventCreate(&stop_)) ||
         CUDA_CHECK(cudaMalloc(&vertices_, cells * sizeof(Vertex))) ||
-        CUDA_CHECK(cudaMalloc(&heights_, 2 * cells * sizeof(float))) ||
+        CUDA_CHECK(cudaMalloc(&heights_, 3 * cells * sizeof(float))) ||
         CUDA_CHECK(cudaMalloc(&copySource_, copyBytes_)) || CUDA_CHECK(cudaMalloc(&copyDestination_, copyBytes_)))
       return "CUDA could not allocate the benchmark buffers";
     // Real data, not zeros: a centred drop, as the backend starts.
-    if (CUDA_CHECK(cudaMemsetAsync(heights_, 0, 2 * cells * sizeof(float), stream_))) return "cudaMemset failed";
+    if (CUDA_CHECK(cudaMemsetAsync(heights_, 0, 3 * cells * sizeof(float), stream_))) return "cudaMemset failed";
     DropBatch batch{};
     batch.drops[0] = makeDropShape(initialDrop(params_));
     batch.count = 1;
@@ -52,23 +52,38 @@ class CudaKernelBench final : public KernelBench {
     return {};
   }
 
+  // The fields rotate as in the backend: previous <- current <- next <- previous.
+  float* field(int which) { return heights_ + size_t((which + rotation_) % 3) * grid_ * grid_; }
+
   double timeRippleStepMs(int repetitions) override {
-    const uint64_t cells = uint64_t(grid_) * grid_;
     const RippleCoefficients coefficients = rippleCoefficients(params_);
     return timeMs(repetitions, [&] {
-      // The backend's step without drops: leapfrog into `previous`, then the
-      // vertices from the new heights (cuda_simulation.cu, enqueueRippleStep).
-      float* current = heights_ + (swapped_ ? 0 : cells);
-      float* previous = heights_ + (swapped_ ? cells : 0);
-      rippleStepKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(current, previous, grid_,
+      rippleStepRowKernel<<<rowBlocks(grid_), kRowThreads, 0, stream_>>>(field(1), field(0), field(2), grid_,
+                                                                         coefficients, vertices_);
+      rotation_ = (rotation_ + 1) % 3;
+    });
+  }
+
+  double timeRippleTwoPassMs(int repetitions) override {
+    const RippleCoefficients coefficients = rippleCoefficients(params_);
+    return timeMs(repetitions, [&] {
+      // Leapfrog into `previous` in place, then the vertices from it (the
+      // fields need not rotate for timing: the same work every launch).
+      rippleStepKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(field(1), field(0), grid_,
                                                                                   coefficients);
-      heightFieldVerticesKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(previous, grid_,
+      heightFieldVerticesKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(field(0), grid_,
                                                                                           vertices_);
-      swapped_ = !swapped_;
     });
   }
 
   double timeSinewaveStepMs(int repetitions) override {
+    uint64_t step = 0;
+    return timeMs(repetitions, [&] {
+      sinewaveRowKernel<<<rowBlocks(grid_), kRowThreads, 0, stream_>>>(vertices_, sinewaveFrame(params_, ++step));
+    });
+  }
+
+  double timeSinewaveTiledMs(int repetitions) override {
     uint64_t step = 0;
     return timeMs(repetitions, [&] {
       sinewaveKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(vertices_,
@@ -109,7 +124,7 @@ class CudaKernelBench final : public KernelBench {
   void* copySource_ = nullptr;
   void* copyDestination_ = nullptr;
   uint64_t copyBytes_ = 0;
-  bool swapped_ = false;
+  int rotation_ = 0;
 };
 
 }  // namespace

@@ -18,7 +18,7 @@ namespace vksim {
 uint64_t minimumStepBytes(ModelKind model, uint32_t grid);
 
 // Buffers for one grid on CUDA device `ordinal`: a vertex buffer and the
-// ripple's height fields in plain cudaMalloc'd memory (the imported memory is
+// ripple's three height fields in plain cudaMalloc'd memory (the imported memory is
 // device memory of the same kind), plus two copy buffers of the same total size.
 class KernelBench {
  public:
@@ -26,8 +26,13 @@ class KernelBench {
   virtual ~KernelBench() = default;
   // Milliseconds per launch sequence, averaged over `repetitions` back-to-back
   // sequences between two CUDA events (after one warm-up sequence).
-  virtual double timeRippleStepMs(int repetitions) = 0;    // the backend's kernels for one ripple step
-  virtual double timeSinewaveStepMs(int repetitions) = 0;  // one sinewave step
+  virtual double timeRippleStepMs(int repetitions) = 0;    // the backend's ripple step (one fused row pass)
+  virtual double timeSinewaveStepMs(int repetitions) = 0;  // the backend's sinewave step (row kernel)
+  // Baselines, to show what the row kernels gain: the ripple as two passes
+  // (leapfrog, then vertices from the new heights; 48 bytes a vertex moved)
+  // and the sinewave with 2D blocks and per-thread stores.
+  virtual double timeRippleTwoPassMs(int repetitions) = 0;
+  virtual double timeSinewaveTiledMs(int repetitions) = 0;
   virtual double timeDeviceCopyMs(uint64_t bytes, int repetitions) = 0;  // cudaMemcpyAsync device to device
   virtual std::string deviceName() const = 0;
 };
