@@ -81,6 +81,13 @@ bool waitForFence(const Device& device, VkFence fence, uint64_t timeoutNs) {
   failVulkanCall("vkWaitForFences", result, __FILE__, __LINE__);
 }
 
+bool isFenceSignalled(const Device& device, VkFence fence) {
+  const VkResult result = vkGetFenceStatus(device.device, fence);
+  if (result == VK_SUCCESS) return true;
+  if (result == VK_NOT_READY) return false;
+  failVulkanCall("vkGetFenceStatus", result, __FILE__, __LINE__);
+}
+
 VkCommandBuffer beginOneTimeCommands(const Device& device) {
   VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   allocateInfo.commandPool = device.commandPool;

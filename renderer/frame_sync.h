@@ -45,6 +45,10 @@ void submitToQueue(const Device& device, VkCommandBuffer commandBuffer, std::spa
 // reset the fence.
 bool waitForFence(const Device& device, VkFence fence, uint64_t timeoutNs);
 
+// vkGetFenceStatus: true when signalled, false when not yet; never waits.
+// Device loss throws RuntimeFailure.
+bool isFenceSignalled(const Device& device, VkFence fence);
+
 // A one-off command buffer, submitted and waited for (bounded) before
 // returning. For uploads and read-backs outside the frame loop. The wait uses
 // its own fence (not vkQueueWaitIdle) and gives up after 5 s with

@@ -107,6 +107,23 @@ bool semaphoreExportable(VkPhysicalDevice physical, VkSemaphoreType type) {
   return (properties.externalSemaphoreFeatures & VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT) != 0;
 }
 
+// GPU timestamps can be placed on the host clock only when the device can
+// sample its own time domain together with CLOCK_MONOTONIC, the clock behind
+// std::chrono::steady_clock on Linux.
+bool offersHostCalibration(VkPhysicalDevice physical) {
+  if (!vkGetPhysicalDeviceCalibrateableTimeDomainsEXT) return false;
+  uint32_t count = 0;
+  if (vkGetPhysicalDeviceCalibrateableTimeDomainsEXT(physical, &count, nullptr) != VK_SUCCESS) return false;
+  std::vector<VkTimeDomainEXT> domains(count);
+  if (vkGetPhysicalDeviceCalibrateableTimeDomainsEXT(physical, &count, domains.data()) != VK_SUCCESS)
+    return false;
+  domains.resize(count);
+  const auto has = [&](VkTimeDomainEXT domain) {
+    return std::find(domains.begin(), domains.end(), domain) != domains.end();
+  };
+  return has(VK_TIME_DOMAIN_DEVICE_EXT) && has(VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT);
+}
+
 PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t index) {
   PhysicalDeviceInfo info;
   info.index = index;
@@ -149,6 +166,9 @@ PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t in
   vkGetPhysicalDeviceFeatures2(physical, &features);
   info.timelineSemaphores =
       vulkan12 ? features12.timelineSemaphore == VK_TRUE : timelineFeatures.timelineSemaphore == VK_TRUE;
+  info.hostQueryReset = vulkan12 && features12.hostQueryReset == VK_TRUE;
+  info.calibratedTimestamps =
+      contains(extensions, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) && offersHostCalibration(physical);
 
   info.externalMemoryFd = contains(extensions, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
   info.externalSemaphoreFd = contains(extensions, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
@@ -347,6 +367,9 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   if (!missing.empty())
     throw EnvironmentError(who + " lacks the extension" + (missing.size() > 1 ? "s " : " ") +
                            joinNames(missing) + ".");
+  // Optional: GPU timers place their spans on the host clock with it, and
+  // fall back to an anchor at the fence without it (renderer/gpu_timer.h).
+  if (info.calibratedTimestamps) extensions.push_back(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
 
   // One family for everything: the frame's graphics, the transfers and (when
   // there is a surface) present, so no queue-family ownership transfers exist.
@@ -377,6 +400,9 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   // VkPhysicalDeviceFeatures2 in pNext, so pEnabledFeatures stays null.
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   features12.timelineSemaphore = VK_TRUE;
+  // Query pools reset from the host (vkResetQueryPool) need no command in the
+  // frame's command buffer; without the feature the timer resets in it instead.
+  features12.hostQueryReset = info.hostQueryReset ? VK_TRUE : VK_FALSE;
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   features.pNext = &features12;
 
@@ -408,6 +434,8 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   device.timestampValidBits = families[familyIndex].timestampValidBits;
   device.exportMemory = options.exportMemory;
   device.exportSemaphores = options.exportSemaphores;
+  device.hostQueryReset = info.hostQueryReset;
+  device.calibratedTimestamps = info.calibratedTimestamps;
   return device;
 }
 

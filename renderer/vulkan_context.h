@@ -61,6 +61,10 @@ struct PhysicalDeviceInfo {
   bool timelineExportable = false;
   bool binaryExportable = false;
   bool hasGraphicsQueue = false;
+  bool hostQueryReset = false;  // feature hostQueryReset (core 1.2): vkResetQueryPool from the host
+  // VK_EXT_calibrated_timestamps offering both the device's time domain and
+  // CLOCK_MONOTONIC (std::chrono::steady_clock's clock on Linux):
+  bool calibratedTimestamps = false;
 };
 
 // Every physical device, described. Never throws for a device that lacks
@@ -90,14 +94,16 @@ struct Device {
   float timestampPeriod = 0.0f;     // ns per tick
   uint32_t timestampValidBits = 0;  // of queueFamily; 0 = no timestamps
   bool exportMemory = false, exportSemaphores = false;
+  bool hostQueryReset = false;        // enabled when the device has it (renderer/gpu_timer.h uses it)
+  bool calibratedTimestamps = false;  // VK_EXT_calibrated_timestamps enabled (see PhysicalDeviceInfo)
 };
 
 // Creates the logical device with timeline semaphores enabled and the
-// extensions asked for. Throws EnvironmentError if the device lacks them (or
-// Vulkan 1.2, or a graphics + compute family that can present to surface).
-// Loads the device's entry points with volkLoadDevice: volk keeps one global
-// table, so a process drives one Device at a time (create the next one after
-// destroying the previous).
+// extensions asked for; also enables, when the device offers them, the
+// hostQueryReset feature and VK_EXT_calibrated_timestamps (for GPU timers). Throws EnvironmentError if the
+// device lacks them (or Vulkan 1.2, or a graphics + compute family that can present to surface). Loads the
+// device's entry points with volkLoadDevice: volk keeps one global table, so a process drives one Device at a
+// time (create the next one after destroying the previous).
 Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, const DeviceOptions& options);
 // After vkDeviceWaitIdle and after every object made from the device is gone.
 void destroyDevice(Device& device);
