@@ -1,10 +1,15 @@
 // The CPU backend: the reference models (models.h) run on the calling thread
 // and write straight into the renderer's host-visible, coherent vertex memory.
 // Its turn in the value schedule goes through HostSemaphoreOps, so it follows
-// the same waits and signals as the CUDA backend without any CUDA.
+// the same waits and signals as the CUDA backend without any CUDA. On the copy
+// path it writes into a host array of its own and takes no part in the
+// schedule: the frame loop copies that array to Vulkan itself.
+#include <chrono>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/models.h"
 #include "sim/simulation.h"
@@ -12,39 +17,76 @@
 namespace vksim {
 namespace {
 
+// Timings kept for takeStepTiming: the frame loop takes each within a frame.
+constexpr size_t kKeptTimings = 4;
+
+int64_t hostNowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 class CpuSimulation final : public Simulation {
  public:
-  CpuSimulation(const ModelParams& params, Vertex* vertices, HostSemaphoreOps& hostOps)
+  // hostOps null: the copy path, writing into ownVertices_ with no waits or signals.
+  CpuSimulation(const ModelParams& params, Vertex* vertices, HostSemaphoreOps* hostOps)
       : params_(clampModelParams(params)), vertices_(vertices), hostOps_(hostOps) {
+    if (!vertices_) {
+      ownVertices_.resize(size_t(params_.grid) * params_.grid);
+      vertices_ = ownVertices_.data();
+    }
     if (params_.model == ModelKind::ripple) ripple_.emplace(params_);
   }
 
   void writeInitialState() override {
     stepCount_ = 0;
+    sequence_ = 0;
+    timings_.clear();
     if (ripple_) ripple_->reset();
     writeVertices();
   }
 
   StepStatus step(const StepSync& sync, bool advance, uint64_t timeoutNs) override {
+    StepTiming timing;
+    timing.sequence = sequence_++;
+    timing.waitBeginNs = hostNowNs();
     // The schedule: the vertices may only be written once the render that
     // reads them has finished (timeline value 2k+1, or renderDone's signal),
     // and the signal may only come once every write is done, since the render
     // that waits for it reads the buffer. A paused frame still takes its turn,
-    // or the next render would wait for ever.
-    const bool waited = sync.mode == SyncMode::timeline ? hostOps_.waitTimeline(sync.waitValue, timeoutNs)
-                                                        : hostOps_.waitRenderDone(timeoutNs);
-    if (!waited) return StepStatus::timeout;
+    // or the next render would wait for ever. The copy path writes memory of
+    // its own, which no render reads: nothing to wait for or signal.
+    if (hostOps_) {
+      const bool waited = sync.mode == SyncMode::timeline ? hostOps_->waitTimeline(sync.waitValue, timeoutNs)
+                                                          : hostOps_->waitRenderDone(timeoutNs);
+      if (!waited) return StepStatus::timeout;
+    }
+    timing.waitEndNs = timing.workBeginNs = hostNowNs();
     if (advance) {
       ++stepCount_;
       if (ripple_) ripple_->step();
       writeVertices();
     }
-    if (sync.mode == SyncMode::timeline)
-      hostOps_.signalTimeline(sync.signalValue);
-    else
-      hostOps_.signalSimDone();
+    timing.workEndNs = hostNowNs();
+    if (hostOps_) {
+      if (sync.mode == SyncMode::timeline)
+        hostOps_->signalTimeline(sync.signalValue);
+      else
+        hostOps_->signalSimDone();
+    }
+    if (timings_.size() == kKeptTimings) timings_.pop_front();
+    timings_.push_back(timing);
     return StepStatus::ok;
   }
+
+  bool takeStepTiming(StepTiming* timing) override {
+    if (timings_.empty()) return false;
+    *timing = timings_.front();
+    timings_.pop_front();
+    return true;
+  }
+
+  const void* hostVertices() const override { return hostOps_ ? nullptr : vertices_; }
 
   void setParams(const ModelParams& params) override {
     params_ = changeParams(params_, params);
@@ -74,9 +116,12 @@ class CpuSimulation final : public Simulation {
 
   ModelParams params_;
   Vertex* vertices_;
-  HostSemaphoreOps& hostOps_;
+  HostSemaphoreOps* hostOps_;          // null on the copy path
+  std::vector<Vertex> ownVertices_;    // the copy path's vertices
   std::optional<RippleModel> ripple_;  // ripple only
   uint64_t stepCount_ = 0;
+  uint64_t sequence_ = 0;           // step() calls since writeInitialState
+  std::deque<StepTiming> timings_;  // not yet taken, oldest first
 };
 
 }  // namespace
@@ -84,7 +129,12 @@ class CpuSimulation final : public Simulation {
 std::unique_ptr<Simulation> createCpuSimulation(const ModelParams& params, void* mappedVertices,
                                                 HostSemaphoreOps& hostOps) {
   if (!mappedVertices || params.grid < kMinGrid || params.grid > kMaxGrid) return nullptr;
-  return std::make_unique<CpuSimulation>(params, static_cast<Vertex*>(mappedVertices), hostOps);
+  return std::make_unique<CpuSimulation>(params, static_cast<Vertex*>(mappedVertices), &hostOps);
+}
+
+std::unique_ptr<Simulation> createCpuCopySimulation(const ModelParams& params) {
+  if (params.grid < kMinGrid || params.grid > kMaxGrid) return nullptr;
+  return std::make_unique<CpuSimulation>(params, nullptr, nullptr);
 }
 
 }  // namespace vksim

@@ -1,7 +1,10 @@
 // The CUDA backend: imports the renderer's vertex buffer and semaphores (opaque
 // fds), and runs every frame's turn of the value schedule as
 //   wait (external semaphore) -> kernels -> signal (external semaphore)
-// on one non-blocking stream, so the host never waits inside a frame. The
+// on one non-blocking stream, so the host never waits inside a frame. The copy
+// path (createCudaCopySimulation) is the same step without interop: kernels
+// into memory of its own, then a copy to pinned host memory, no semaphores.
+// Events around each step (sim/cuda_step_timer.cuh) time it. The
 // per-vertex arithmetic is sim/model_math.h, the same as the CPU reference's;
 // the host side of each step (time, coefficients, drops) is sim/models.h.
 #include <cuda_runtime.h>
@@ -18,6 +21,7 @@
 #include "sim/cuda_check.h"
 #include "sim/cuda_kernels.cuh"
 #include "sim/cuda_simulation.h"
+#include "sim/cuda_step_timer.cuh"
 #include "sim/model_math.h"
 #include "sim/models.h"
 
@@ -81,6 +85,9 @@ class CudaSimulation final : public Simulation {
     for (cudaExternalSemaphore_t semaphore : {timeline_, renderDone_, simDone_})
       if (semaphore) CUDA_CHECK(cudaDestroyExternalSemaphore(semaphore));
     if (heights_) CUDA_CHECK(cudaFree(heights_));
+    if (ownVertices_) CUDA_CHECK(cudaFree(ownVertices_));
+    if (pinnedVertices_) CUDA_CHECK(cudaFreeHost(pinnedVertices_));
+    timer_.destroy();
     CUDA_CHECK(cudaStreamDestroy(stream_));
   }
 
@@ -90,11 +97,9 @@ class CudaSimulation final : public Simulation {
   // Everything createCudaSimulation promises, in the order that lets the
   // destructor undo a partial result. Returns "" or the sentence for *error.
   std::string create(const ExternalBuffer& vertices, const ExternalSemaphores& semaphores, PendingFds& fds) {
+    if (std::string failure = checkGrid(); !failure.empty()) return failure;
+    const uint64_t needed = vertexBytes();
     const uint32_t n = params_.grid;
-    if (n < kMinGrid || n > kMaxGrid)
-      return "grid " + std::to_string(n) + " is outside [" + std::to_string(kMinGrid) + ", " +
-             std::to_string(kMaxGrid) + "]";
-    const uint64_t needed = uint64_t(n) * n * sizeof(Vertex);
     if (vertices.fd < 0) return "no vertex buffer fd was given";
     if (vertices.size < needed)
       return "the vertex buffer holds " + std::to_string(vertices.size) + " bytes, less than the " +
@@ -103,12 +108,7 @@ class CudaSimulation final : public Simulation {
       return "the vertex buffer's allocation size (" + std::to_string(vertices.allocationSize) +
              " bytes) is less than its size (" + std::to_string(vertices.size) + " bytes)";
 
-    if (cudaError_t result = CUDA_CHECK(cudaSetDevice(ordinal_)))
-      return cudaFailure("select device " + std::to_string(ordinal_), result);
-    cudaDeviceProp properties{};
-    if (cudaError_t result = CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal_)))
-      return cudaFailure("query device " + std::to_string(ordinal_), result);
-    deviceName_ = properties.name;
+    if (std::string failure = selectDeviceAndCreateStream(); !failure.empty()) return failure;
     int timelineSupported = 0;
     if (cudaError_t result = CUDA_CHECK(cudaDeviceGetAttribute(
             &timelineSupported, cudaDevAttrTimelineSemaphoreInteropSupported, ordinal_)))
@@ -116,11 +116,6 @@ class CudaSimulation final : public Simulation {
     if (semaphores.timelineFd >= 0 && !timelineSupported)
       return "CUDA device " + std::to_string(ordinal_) + " (" + deviceName_ +
              ") cannot import timeline semaphores (cudaDevAttrTimelineSemaphoreInteropSupported is 0)";
-
-    // Non-blocking: no implicit ordering with the legacy default stream, which
-    // nothing here uses; everything of a frame is ordered by this stream alone.
-    if (cudaError_t result = CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)))
-      return cudaFailure("create a stream", result);
 
     // The import must name the allocation's size (VkMemoryRequirements::size,
     // not the size the buffer asked for) and, for a dedicated allocation,
@@ -155,16 +150,39 @@ class CudaSimulation final : public Simulation {
       return failure;
     if (!timeline_ && !(renderDone_ && simDone_))
       return "neither a timeline semaphore nor both binary semaphores were given";
+    return createOwnState();
+  }
 
+  // The copy path: the vertices go to memory of this backend's own, then to
+  // pinned host memory (cudaMallocHost: the only kind a cudaMemcpyAsync to the
+  // host is asynchronous with), where the frame loop picks them up.
+  std::string createCopyPath() {
+    if (std::string failure = checkGrid(); !failure.empty()) return failure;
+    if (std::string failure = selectDeviceAndCreateStream(); !failure.empty()) return failure;
+    copyPath_ = true;
+    if (cudaError_t result = CUDA_CHECK(cudaMalloc(&ownVertices_, vertexBytes())))
+      return cudaFailure("allocate " + std::to_string(vertexBytes()) + " bytes of vertices", result);
+    if (cudaError_t result = CUDA_CHECK(cudaMallocHost(&pinnedVertices_, vertexBytes())))
+      return cudaFailure("allocate " + std::to_string(vertexBytes()) + " bytes of pinned host memory",
+                         result);
+    return createOwnState();
+  }
+
+  // What both paths need once the vertices have a home: the ripple state, the
+  // kernels loaded, the step timer's events.
+  std::string createOwnState() {
+    const uint32_t n = params_.grid;
     if (params_.model == ModelKind::ripple) {
-      // Two fields (previous, current): the step writes the next heights over
-      // previous in place (each cell reads only its own previous height), so a
-      // third field would only cost memory.
+      // Three fields (previous, current, next): the one-pass step
+      // (rippleStepRowKernel) also computes its neighbours' next heights,
+      // which read their previous heights, so next cannot overwrite previous
+      // in place. 4 more bytes a vertex buy one pass over memory instead of two.
       if (cudaError_t result = CUDA_CHECK(cudaMalloc(&heights_, ownedBytes())))
         return cudaFailure("allocate " + std::to_string(ownedBytes()) + " bytes for the ripple state",
                            result);
       previous_ = heights_;
       current_ = heights_ + size_t(n) * n;
+      next_ = heights_ + 2 * size_t(n) * n;
     }
 
     // The lazy-loading trap (design.md): with lazy module loading, the first
@@ -175,15 +193,16 @@ class CudaSimulation final : public Simulation {
     const struct {
       const void* function;
       const char* name;
-    } kernels[] = {{reinterpret_cast<const void*>(&sinewaveKernel), "sinewaveKernel"},
+    } kernels[] = {{reinterpret_cast<const void*>(&sinewaveRowKernel), "sinewaveRowKernel"},
                    {reinterpret_cast<const void*>(&addDropsKernel), "addDropsKernel"},
-                   {reinterpret_cast<const void*>(&rippleStepKernel), "rippleStepKernel"},
+                   {reinterpret_cast<const void*>(&rippleStepRowKernel), "rippleStepRowKernel"},
                    {reinterpret_cast<const void*>(&heightFieldVerticesKernel), "heightFieldVerticesKernel"}};
     for (const auto& kernel : kernels) {
       cudaFuncAttributes attributes{};
       if (cudaError_t result = CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel.function)))
         return cudaFailure(std::string("load ") + kernel.name, result);
     }
+    if (std::string failure = timer_.create(); !failure.empty()) return "CUDA could not " + failure;
     return "";
   }
 
@@ -201,22 +220,28 @@ class CudaSimulation final : public Simulation {
       enqueueSinewave();
     }
     if (CUDA_CHECK(cudaGetLastError()) != cudaSuccess) return;
+    if (copyPath_ && !enqueueCopyToHost()) return;
     // Outside the frame loop: frame 0's render reads what this wrote, and no
     // semaphore orders it, so the host waits here.
-    failed_ = CUDA_CHECK(cudaStreamSynchronize(stream_)) != cudaSuccess;
+    if (CUDA_CHECK(cudaStreamSynchronize(stream_)) != cudaSuccess) return;
+    failed_ = false;
+    timer_.restart(stream_);  // the stream is idle: the anchor's host time is accurate
   }
 
   StepStatus step(const StepSync& sync, bool advance,
                   uint64_t /*timeoutNs: the host never blocks here*/) override {
     if (failed_) return StepStatus::failed;
+    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return StepStatus::failed;
+    if (copyPath_) return copyPathStep(advance);
     const bool timeline = sync.mode == SyncMode::timeline;
     if (timeline ? !timeline_ : !(renderDone_ && simDone_)) {
       std::fprintf(stderr, "vkcuda-sim: the CUDA backend was given no %s semaphore%s\n",
                    timeline ? "timeline" : "binary", timeline ? "" : "s");
       return StepStatus::failed;
     }
-    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return StepStatus::failed;
 
+    timer_.reanchorIfDue(stream_);
+    timer_.beginStep(stream_);
     // Sim k waits for render k: timeline value >= 2k+1 (fence.value), or the
     // binary renderDone signal that render k's submission carries (its value
     // is ignored). Enqueued only: the stream, not the host, waits.
@@ -225,6 +250,7 @@ class CudaSimulation final : public Simulation {
     if (CUDA_CHECK(cudaWaitExternalSemaphoresAsync(timeline ? &timeline_ : &renderDone_, &waitParams, 1,
                                                    stream_)) != cudaSuccess)
       return StepStatus::failed;
+    timer_.endWait(stream_);
 
     bool launched = true;
     if (advance) {
@@ -236,6 +262,7 @@ class CudaSimulation final : public Simulation {
         enqueueSinewave();
       launched = CUDA_CHECK(cudaGetLastError()) == cudaSuccess && launched;
     }
+    timer_.endWork(stream_);
 
     // Then signal 2k+2 (or simDone) behind the kernels in stream order: the
     // render of frame k+1 waits on it and sees every write. Signalled even when
@@ -245,6 +272,9 @@ class CudaSimulation final : public Simulation {
     if (CUDA_CHECK(cudaSignalExternalSemaphoresAsync(timeline ? &timeline_ : &simDone_, &signalParams, 1,
                                                      stream_)) != cudaSuccess)
       return StepStatus::failed;
+    // After the signal in stream order: when this event has completed, so has
+    // the signal, and a render waiting on it is enqueued already satisfied.
+    timer_.endStep(stream_);
     if (!launched) {
       failed_ = true;
       return StepStatus::failed;
@@ -271,14 +301,27 @@ class CudaSimulation final : public Simulation {
     return deviceName_ + " (CUDA device " + std::to_string(ordinal_) + ")";
   }
 
+  bool isStepComplete() override {
+    if (failed_) return true;  // nothing more will complete; the caller learns of the failure from step()
+    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return true;
+    return timer_.lastStepComplete();
+  }
+
+  bool takeStepTiming(StepTiming* timing) override {
+    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return false;
+    return timer_.take(timing);
+  }
+
+  const void* hostVertices() const override { return pinnedVertices_; }
+
   // Reads the vertices through CUDA's own mapping of the imported memory (for
   // the test that Vulkan and CUDA see one memory). Enqueued after every step
   // so far on the same stream, then waited for within timeoutNs.
   bool copyVerticesToHost(void* destination, uint64_t bytes, uint64_t timeoutNs) {
     const uint64_t available = uint64_t(params_.grid) * params_.grid * sizeof(Vertex);
-    if (failed_ || !mappedVertices_ || bytes > available) return false;
+    if (failed_ || !vertexPointer() || bytes > available) return false;
     if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return false;
-    if (CUDA_CHECK(cudaMemcpyAsync(destination, mappedVertices_, bytes, cudaMemcpyDeviceToHost, stream_)) !=
+    if (CUDA_CHECK(cudaMemcpyAsync(destination, vertexPointer(), bytes, cudaMemcpyDeviceToHost, stream_)) !=
         cudaSuccess)
       return false;
     return waitForStream(timeoutNs);
@@ -286,7 +329,7 @@ class CudaSimulation final : public Simulation {
 
   // Device memory allocated here, beyond the imported vertex buffer.
   uint64_t ownedBytes() const {
-    return params_.model == ModelKind::ripple ? 2 * uint64_t(params_.grid) * params_.grid * sizeof(float) : 0;
+    return params_.model == ModelKind::ripple ? 3 * uint64_t(params_.grid) * params_.grid * sizeof(float) : 0;
   }
 
  private:
@@ -311,11 +354,68 @@ class CudaSimulation final : public Simulation {
   // an H200 with CUDA 13.0.)
   static void clearStaleError() { (void)cudaGetLastError(); }
 
-  float4* vertexPointer() const { return static_cast<float4*>(mappedVertices_); }
+  // Where the kernels write: the imported buffer, or (copy path) our own.
+  float4* vertexPointer() const { return static_cast<float4*>(copyPath_ ? ownVertices_ : mappedVertices_); }
+  uint64_t vertexBytes() const { return uint64_t(params_.grid) * params_.grid * sizeof(Vertex); }
+
+  std::string checkGrid() const {
+    const uint32_t n = params_.grid;
+    if (n >= kMinGrid && n <= kMaxGrid) return "";
+    return "grid " + std::to_string(n) + " is outside [" + std::to_string(kMinGrid) + ", " +
+           std::to_string(kMaxGrid) + "]";
+  }
+
+  std::string selectDeviceAndCreateStream() {
+    if (cudaError_t result = CUDA_CHECK(cudaSetDevice(ordinal_)))
+      return cudaFailure("select device " + std::to_string(ordinal_), result);
+    cudaDeviceProp properties{};
+    if (cudaError_t result = CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal_)))
+      return cudaFailure("query device " + std::to_string(ordinal_), result);
+    deviceName_ = properties.name;
+    // Non-blocking: no implicit ordering with the legacy default stream, which
+    // nothing here uses; everything of a frame is ordered by this stream alone.
+    if (cudaError_t result = CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)))
+      return cudaFailure("create a stream", result);
+    return "";
+  }
+
+  // Device-to-host into the pinned buffer, behind the kernels in stream
+  // order. The host reads that buffer only once the step's done event has
+  // completed, and the next copy is enqueued only after the host has read it
+  // (the frame loop copies before it calls step()): no race either way.
+  bool enqueueCopyToHost() {
+    return CUDA_CHECK(cudaMemcpyAsync(pinnedVertices_, ownVertices_, vertexBytes(), cudaMemcpyDeviceToHost,
+                                      stream_)) == cudaSuccess;
+  }
+
+  // The copy path's step: no semaphores (the host orders everything), the
+  // same kernels, then the copy to host memory. The "wait" span is empty.
+  StepStatus copyPathStep(bool advance) {
+    timer_.reanchorIfDue(stream_);
+    timer_.beginStep(stream_);
+    timer_.endWait(stream_);
+    bool launched = true;
+    if (advance) {
+      ++stepCount_;
+      clearStaleError();
+      if (params_.model == ModelKind::ripple)
+        launched = enqueueRippleStep();
+      else
+        enqueueSinewave();
+      launched = CUDA_CHECK(cudaGetLastError()) == cudaSuccess && launched;
+    }
+    if (!launched || !enqueueCopyToHost()) {
+      failed_ = true;
+      return StepStatus::failed;
+    }
+    timer_.endWork(stream_);
+    timer_.endStep(stream_);
+    return StepStatus::ok;
+  }
 
   void enqueueSinewave() {
-    sinewaveKernel<<<gridBlocks(params_.grid), dim3(kBlockX, kBlockY), 0, stream_>>>(
-        vertexPointer(), sinewaveFrame(params_, stepCount_));
+    sinewaveRowKernel<<<rowBlocks(params_.grid), kRowThreads, 0, stream_>>>(vertexPointer(),
+                                                                            sinewaveFrame(params_, stepCount_));
   }
 
   bool enqueueDrops(const std::vector<Drop>& drops) {
@@ -340,12 +440,14 @@ class CudaSimulation final : public Simulation {
     const std::vector<Drop> drops = stepDrops(params_, stepCount_, queued_);
     queued_.clear();
     if (!enqueueDrops(drops)) return false;
-    rippleStepKernel<<<gridBlocks(params_.grid), dim3(kBlockX, kBlockY), 0, stream_>>>(
-        current_, previous_, params_.grid, rippleCoefficients(params_));
-    // The new heights are in previous_: the swap is host bookkeeping only,
-    // ordered with the kernels by the stream that every launch uses.
-    std::swap(previous_, current_);
-    enqueueRippleVertices();
+    rippleStepRowKernel<<<rowBlocks(params_.grid), kRowThreads, 0, stream_>>>(
+        current_, previous_, next_, params_.grid, rippleCoefficients(params_), vertexPointer());
+    // previous <- current <- next: host bookkeeping only, ordered with the
+    // kernels by the stream that every launch uses.
+    float* oldPrevious = previous_;
+    previous_ = current_;
+    current_ = next_;
+    next_ = oldPrevious;
     return true;
   }
 
@@ -373,9 +475,14 @@ class CudaSimulation final : public Simulation {
   cudaExternalMemory_t vertexMemory_ = nullptr;
   void* mappedVertices_ = nullptr;  // from cudaExternalMemoryGetMappedBuffer
   cudaExternalSemaphore_t timeline_ = nullptr, renderDone_ = nullptr, simDone_ = nullptr;
-  float* heights_ = nullptr;  // ripple: one allocation holding both fields
+  void* ownVertices_ = nullptr;     // copy path: the kernels' output (cudaMalloc)
+  void* pinnedVertices_ = nullptr;  // copy path: its copy in host memory (cudaMallocHost)
+  bool copyPath_ = false;
+  CudaStepTimer timer_;
+  float* heights_ = nullptr;  // ripple: one allocation holding the three fields
   float* previous_ = nullptr;
   float* current_ = nullptr;
+  float* next_ = nullptr;
   std::vector<Drop> queued_;
   uint64_t stepCount_ = 0;
   bool failed_ = false;  // an earlier enqueue failed: the stream's results are not trusted
@@ -391,6 +498,17 @@ std::unique_ptr<Simulation> createCudaSimulation(const ModelParams& params, int 
   PendingFds fds{vertices.fd, semaphores.timelineFd, semaphores.renderDoneFd, semaphores.simDoneFd};
   auto simulation = std::make_unique<CudaSimulation>(params, ordinal);
   std::string failure = simulation->create(vertices, semaphores, fds);
+  if (!failure.empty()) {
+    if (error) *error = failure;
+    return nullptr;
+  }
+  return simulation;
+}
+
+std::unique_ptr<Simulation> createCudaCopySimulation(const ModelParams& params, int ordinal,
+                                                     std::string* error) {
+  auto simulation = std::make_unique<CudaSimulation>(params, ordinal);
+  std::string failure = simulation->createCopyPath();
   if (!failure.empty()) {
     if (error) *error = failure;
     return nullptr;

@@ -55,13 +55,30 @@ CudaDeviceList listCudaDevices();
 //   sentence goes to stderr. Call finish() first.
 // - Every entry point makes device `ordinal` current on the calling thread.
 // - Parameters are clamped as clampModelParams (sim/models.h) says.
+// - Timing: events around each step's external wait and its kernels, read
+//   without blocking by takeStepTiming a frame or more later, on the host's
+//   clock through an anchor event (docs/captures.md). isStepComplete() asks
+//   (cudaEventQuery) whether the last step's signal has executed.
 std::unique_ptr<Simulation> createCudaSimulation(const ModelParams& params, int ordinal,
                                                  const ExternalBuffer& vertices,
                                                  const ExternalSemaphores& semaphores, std::string* error);
 
+// The copy path's CUDA backend (transfer "copy": what a program without
+// interop does): the kernels write device memory of its own (cudaMalloc), and
+// each step ends with cudaMemcpyAsync into pinned host memory
+// (cudaMallocHost), which hostVertices() returns. No semaphores: step()
+// ignores `sync` and only enqueues; isStepComplete() says when hostVertices()
+// holds the step's result. The host must have finished reading
+// hostVertices() before it calls step() again (the next copy overwrites it).
+// writeInitialState() blocks until the initial state is in host memory.
+// Otherwise as createCudaSimulation (device, teardown, timing, clamping).
+std::unique_ptr<Simulation> createCudaCopySimulation(const ModelParams& params, int ordinal,
+                                                     std::string* error);
+
 // Bytes of device memory that a CUDA simulation allocated for itself, beyond
-// the imported vertex buffer: 2 * grid^2 floats for ripple (the previous and
-// current height fields), 0 for sinewave. 0 for a simulation of another backend.
+// the imported vertex buffer: 3 * grid^2 floats for ripple (the previous,
+// current and next height fields of the one-pass step), 0 for sinewave. 0 for
+// a simulation of another backend.
 uint64_t cudaOwnedDeviceBytes(const Simulation& simulation);
 
 // Copies the first `bytes` of the shared vertex buffer to host memory through

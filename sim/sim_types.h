@@ -59,4 +59,14 @@ struct StepSync {
 
 enum class StepStatus { ok, timeout, failed };
 
+// Where one simulation step ran, on the host's clock: nanoseconds of
+// std::chrono::steady_clock since its epoch (the CUDA backend converts its
+// events through an anchor event recorded at a known host time).
+struct StepTiming {
+  uint64_t sequence = 0;                   // 0 for the first step() after writeInitialState, then 1, 2, ...
+  int64_t waitBeginNs = 0, waitEndNs = 0;  // the step's wait on the other side (equal when it had none)
+  int64_t workBeginNs = 0,
+          workEndNs = 0;  // the model step and the vertex write (copy path: and the copy to host)
+};
+
 }  // namespace vksim

@@ -64,6 +64,28 @@ class Simulation {
   // "cpu" or "cuda", and the device it runs on, for reports.
   virtual std::string backendName() const = 0;
   virtual std::string deviceName() const = 0;
+
+  // Whether everything the last step() (or writeInitialState) enqueued has
+  // completed, its semaphore signal included; never blocks. The frame loop
+  // polls it before submitting a render that waits on simDone, so that the
+  // wait is already satisfied when Vulkan sees it. The CPU backends finish
+  // inside step(): always true.
+  virtual bool isStepComplete() { return true; }
+
+  // The timing of the oldest finished step not yet taken; never blocks.
+  // False when there is none (yet). Steps come out in order; a backend keeps
+  // a few steps' timings (CUDA: kStepTimingSlots) and drops the oldest that
+  // nobody took. Backends without timers always return false.
+  virtual bool takeStepTiming(StepTiming* timing) {
+    (void)timing;
+    return false;
+  }
+
+  // The copy path (transfer "copy", no shared memory): the backend writes
+  // grid*grid vertices into host memory that it owns, and this is that memory.
+  // Valid to read once isStepComplete() is true, until the next step() or
+  // writeInitialState(). nullptr for a backend that writes shared memory.
+  virtual const void* hostVertices() const { return nullptr; }
 };
 
 // CPU backend: writes through mappedVertices (host-visible, coherent memory of
@@ -74,5 +96,13 @@ class Simulation {
 // clampModelParams (sim/models.h) says; params() returns the clamped values.
 std::unique_ptr<Simulation> createCpuSimulation(const ModelParams& params, void* mappedVertices,
                                                 HostSemaphoreOps& hostOps);
+
+// CPU backend for the copy path: writes into a host array of its own
+// (hostVertices()) instead of shared memory, and takes no part in the value
+// schedule: step() ignores `sync`, since the host orders everything (the frame
+// loop copies hostVertices() into a staging buffer before each render). Same
+// results, step for step, as createCpuSimulation. nullptr for a grid outside
+// [kMinGrid, kMaxGrid].
+std::unique_ptr<Simulation> createCpuCopySimulation(const ModelParams& params);
 
 }  // namespace vksim
