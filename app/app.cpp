@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "app/bench.h"
 #include "app/frame_loop.h"
 #include "app/image_file.h"
 #include "app/script_player.h"
@@ -45,21 +46,40 @@ std::unique_ptr<Simulation> importIntoCuda(App& app, const ModelParams& params) 
   return simulation;
 }
 
+// The copy path: nothing crosses between the APIs but bytes through the host.
+std::unique_ptr<Simulation> createCopySimulation(App& app, const ModelParams& params) {
+  if (!app.devices.useCuda) return createCpuCopySimulation(params);
+  std::string error;
+  auto simulation = createCudaCopySimulation(params, app.devices.cuda->ordinal, &error);
+  if (!simulation) throw EnvironmentError("CUDA backend (copy path): " + error);
+  return simulation;
+}
+
+// A capture that finished during the run (the overlay's Record with a frame
+// count) says so in one line; one that failed too, without stopping the run.
+void reportCapture(const FileResult& finished) {
+  if (!finished) std::fprintf(stderr, "vkcuda-sim: %s\n", finished.message.c_str());
+}
+
 std::string summaryLine(const App& app, double seconds) {
   const double total = std::accumulate(app.frameMilliseconds.begin(), app.frameMilliseconds.end(), 0.0);
   const double mean = app.frameMilliseconds.empty() ? 0.0 : total / double(app.frameMilliseconds.size());
   const uint64_t timeline = app.shared.semaphores.timeline ? readTimelineCounter(app.device, app.shared.semaphores) : 0;
   char line[512];
-  std::snprintf(line, sizeof line,
-                "vkcuda-sim: frames=%llu seconds=%.3f mean_frame_ms=%.3f backend=%s sync=%s model=%s grid=%u "
-                "switches=%llu timeline_value=%llu steps=%llu validation_warnings=%u validation_errors=%u\n",
-                static_cast<unsigned long long>(app.schedule.totalFrames), seconds, mean,
-                app.devices.useCuda ? "cuda" : "cpu", toString(app.schedule.mode),
-                toString(app.shared.simulation ? app.shared.simulation->params().model : app.options.model.model),
-                app.shared.simulation ? app.shared.simulation->params().grid : app.options.model.grid,
-                static_cast<unsigned long long>(app.schedule.switches), static_cast<unsigned long long>(timeline),
-                static_cast<unsigned long long>(app.shared.simulation ? app.shared.simulation->stepCount() : 0),
-                validationCounts().warnings.load(), validationCounts().errors.load());
+  std::snprintf(
+      line, sizeof line,
+      "vkcuda-sim: frames=%llu seconds=%.3f mean_frame_ms=%.3f backend=%s sync=%s model=%s grid=%u "
+      "switches=%llu timeline_value=%llu steps=%llu transfer=%s wait=%s validation_warnings=%u "
+      "validation_errors=%u\n",
+      static_cast<unsigned long long>(app.schedule.totalFrames), seconds, mean,
+      app.devices.useCuda ? "cuda" : "cpu", toString(app.schedule.mode),
+      toString(app.shared.simulation ? app.shared.simulation->params().model : app.options.model.model),
+      app.shared.simulation ? app.shared.simulation->params().grid : app.options.model.grid,
+      static_cast<unsigned long long>(app.schedule.switches), static_cast<unsigned long long>(timeline),
+      static_cast<unsigned long long>(app.shared.simulation ? app.shared.simulation->stepCount() : 0),
+      toString(app.shared.transfer),
+      app.shared.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy),
+      validationCounts().warnings.load(), validationCounts().errors.load());
   return line;
 }
 
@@ -99,6 +119,7 @@ void createApp(App& app, const Options& options) {
   }
   app.pipeline = createMeshPipeline(app.device, app.renderPass);
   app.frame = createFrameResources(app.device);
+  app.gpuTimer = createGpuTimer(app.device, kFramesInFlight);
   createSharedState(app, options.model);
   // ImGui: always with a window; headless only when asked (--overlay), so
   // that plain headless runs and their screenshots stay free of it.
@@ -110,11 +131,24 @@ void createSharedState(App& app, const ModelParams& params) {
   SharedState& shared = app.shared;
   const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
   const bool cuda = app.devices.useCuda;
-  shared.vertices = createSharedVertexBuffer(app.device, bytes, cuda ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
-                                             /*exportable=*/cuda);
-  shared.semaphores = createSyncSemaphores(app.device, /*exportable=*/cuda);
+  shared.transfer = app.options.transfer;
+  const bool copyPath = shared.transfer == TransferMode::copy;
+  const bool exported = cuda && !copyPath;
+  // Zero-copy: CUDA writes exported device-local memory, the CPU backend
+  // host-visible memory it maps. Copy: a plain device-local buffer that only
+  // the frame's upload writes, fed by a host-visible staging buffer.
+  shared.vertices = createSharedVertexBuffer(
+      app.device, bytes, cuda || copyPath ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
+      /*exportable=*/exported);
+  if (copyPath)
+    shared.staging =
+        createGpuBuffer(app.device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  shared.semaphores = createSyncSemaphores(app.device, /*exportable=*/exported);
   shared.indices = createGridIndexBuffer(app.device, params.grid);
-  if (cuda) {
+  if (copyPath) {
+    shared.simulation = createCopySimulation(app, params);
+  } else if (cuda) {
     shared.simulation = importIntoCuda(app, params);
   } else {
     shared.hostOps = std::make_unique<VulkanHostSemaphores>(app.device, shared.semaphores);
@@ -134,10 +168,13 @@ void destroySharedState(App& app) {
     // CUDA first (design notes): no wait or signal outstanding, then the
     // imported objects go before Vulkan frees what they alias.
     if (!shared.simulation->finish(kWaitTimeoutNs)) throw RuntimeFailure("timeout: the simulation did not finish");
+    // Everything has completed: the last frames' timings are all there is.
+    settleFrameTimings(app);
     shared.simulation.reset();
   }
   shared.hostOps.reset();
   if (app.device.device) VK_CHECK(vkDeviceWaitIdle(app.device.device));
+  destroyGpuBuffer(app.device, shared.staging);
   destroyGridIndexBuffer(app.device, shared.indices);
   destroySyncSemaphores(app.device, shared.semaphores);
   destroySharedVertexBuffer(app.device, shared.vertices);
@@ -152,6 +189,7 @@ void destroyApp(App& app) {
   if (app.device.device) {
     destroySharedState(app);
     destroyOverlay(app);
+    destroyGpuTimer(app.device, app.gpuTimer);
     destroyFrameResources(app.device, app.frame);
     destroyMeshPipeline(app.device, app.pipeline);
     if (app.headless)
@@ -176,6 +214,7 @@ int runApplication(const Options& options) {
     destroyInstance(instance);
     return kExitSuccess;
   }
+  if (options.bench) return runBenchmark(options);
 
   App app;
   app.headless = options.headless;
@@ -197,6 +236,12 @@ int runApplication(const Options& options) {
                 toString(app.schedule.mode), toString(options.model.model), options.model.grid,
                 frames == 0 ? "until closed" : (std::to_string(frames) + " frames").c_str());
     std::fflush(stdout);
+    if (!options.capturePath.empty() || !options.tracePath.empty()) {
+      // The whole run, warm-up rows included (the summary leaves them out).
+      const CaptureRequest request{options.capturePath, options.tracePath, options.warmupFrames, 0};
+      if (const FileResult started = startCapture(app, request); !started)
+        throw RuntimeFailure(started.message);
+    }
     RgbaImage screenshot;
     const bool wantScreenshot = !options.screenshotPath.empty();
     ScriptPlayer script = createScriptPlayer(options.inputScript);
@@ -215,6 +260,7 @@ int runApplication(const Options& options) {
       RgbaImage* capture = (last && wantScreenshot) ? &screenshot : screenshotDue(script) ? &scriptScreenshot : nullptr;
       const FrameStatus status = runFrame(app, capture);
       if (status == FrameStatus::rendered && screenshotDue(script)) writeDueScreenshots(script, *capture);
+      if (status == FrameStatus::rendered) reportCapture(recordFinishedFrames(app, /*flush=*/false));
       if (status == FrameStatus::skipped) {
         if (!app.headless) glfwWaitEventsTimeout(0.05);
         if (closing) break;
@@ -228,8 +274,14 @@ int runApplication(const Options& options) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     drainSchedule(app);
+    if (!app.shared.simulation->finish(kWaitTimeoutNs))
+      throw RuntimeFailure("timeout: the simulation did not finish");
+    // Nothing is in flight now: every frame's timings are in, or never will be.
+    settleFrameTimings(app);
+    if (const FileResult finished = recordFinishedFrames(app, /*flush=*/true); !finished)
+      throw RuntimeFailure(finished.message);
+    if (!app.capture.lastResult.empty()) std::printf("%s\n", app.capture.lastResult.c_str());
     if (!options.dumpVerticesPath.empty()) {
-      if (!app.shared.simulation->finish(kWaitTimeoutNs)) throw RuntimeFailure("timeout: the simulation did not finish");
       const auto bytes = readBuffer(app.device, app.shared.vertices.buffer, app.shared.vertices.size);
       if (const std::string error = writeBinaryFile(options.dumpVerticesPath, bytes); !error.empty())
         throw RuntimeFailure(error);

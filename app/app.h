@@ -9,11 +9,15 @@
 #include <vector>
 
 #include "app/camera.h"
+#include "app/capture_session.h"
 #include "app/cli.h"
 #include "app/devices.h"
+#include "app/frame_timing.h"
 #include "app/input.h"
 #include "app/overlay.h"
 #include "renderer/frame_sync.h"
+#include "renderer/gpu_buffer.h"
+#include "renderer/gpu_timer.h"
 #include "renderer/host_semaphores.h"
 #include "renderer/mesh_renderer.h"
 #include "renderer/render_targets.h"
@@ -27,13 +31,19 @@ namespace vksim {
 // Seconds any single wait may take before the run is declared stalled (exit 4).
 inline constexpr uint64_t kWaitTimeoutNs = 5'000'000'000ull;
 
+// One frame in flight: the single vertex buffer makes the two sides take
+// turns anyway, so a second frame's command buffer would only wait.
+inline constexpr uint32_t kFramesInFlight = 1;
+
 // The resources that belong to one grid size: rebuilt together when the grid
 // or model changes (CUDA first on the way down, as the design notes require).
 struct SharedState {
-  SharedVertexBuffer vertices;
+  TransferMode transfer = TransferMode::zeroCopy;  // app.options.transfer when it was built
+  SharedVertexBuffer vertices;                     // copy path: device-local, not exported
+  GpuBuffer staging;  // copy path only: host-visible, the simulation's vertices land here first
   SyncSemaphores semaphores;
   GridIndexBuffer indices;
-  std::unique_ptr<VulkanHostSemaphores> hostOps;  // CPU backend only
+  std::unique_ptr<VulkanHostSemaphores> hostOps;  // CPU backend, zero-copy only
   std::unique_ptr<Simulation> simulation;
 };
 
@@ -70,6 +80,9 @@ struct App {
   std::vector<double> frameMilliseconds;  // host time of each frame
   InputState input;  // app/input.h: mouse state and the requests for the next frame boundary
   Overlay overlay;   // app/overlay.h: ImGui (windowed runs, or headless with --overlay)
+  GpuTimer gpuTimer;        // render timestamps, one slot per frame in flight (renderer/gpu_timer.h)
+  FrameTimingQueue timing;  // frames waiting for their GPU results (app/frame_timing.h)
+  CaptureSession capture;   // --capture / --trace, or the overlay's Record (app/capture_session.h)
 };
 
 // Creates instance, device, target, pipeline, frame resources and the shared
@@ -78,7 +91,9 @@ void createApp(App& app, const Options& options);
 
 // Builds the shared vertex buffer, semaphores, index buffer and simulation for
 // `params`, hands the exported fds to CUDA when that backend runs, and writes
-// the initial state.
+// the initial state. With app.options.transfer == copy nothing is exported:
+// the vertex buffer is a plain device-local one with a staging buffer, and the
+// simulation writes host memory of its own (the copy path).
 void createSharedState(App& app, const ModelParams& params);
 
 // Finishes the schedule (drain), then tears the shared state down: the

@@ -174,6 +174,11 @@ nlohmann::ordered_json makeSummary(const CaptureOptions& options, const CaptureE
       {"cudaVersion", textOrNull(environment.cudaVersion)},
       {"presentMode", textOrNull(environment.presentMode)},
       {"resolution", {{"width", environment.width}, {"height", environment.height}}},
+      {"presentPoint", textOrNull(environment.presentPoint)},
+      {"gpuTimeBase", textOrNull(environment.gpuTimeBase)},
+      {"backend", textOrNull(environment.backend)},
+      {"transfer", textOrNull(environment.transfer)},
+      {"waitStrategy", textOrNull(environment.waitStrategy)},
   };
   summary["frameTimeColumn"] = "MsBetweenPresents";
   summary["rows"] = rows;

@@ -83,6 +83,11 @@ struct CaptureEnvironment {
   std::string cudaVersion;         // CUDA driver/runtime, "12.4"; empty for the CPU backend
   std::string presentMode;         // "FIFO", "MAILBOX", "IMMEDIATE", or "headless"
   uint32_t width = 0, height = 0;  // render target, pixels
+  std::string presentPoint;  // what TimeInSeconds marks: the present call, or (headless) the submission's end
+  std::string gpuTimeBase;   // how GPU spans were placed on the host clock
+  std::string backend;       // "cuda" or "cpu"
+  std::string transfer;      // "zero-copy" or "copy"
+  std::string waitStrategy;  // "poll" or "enqueue" ("none" on the copy path)
 };
 
 // One frame, as the frame loop measured it. Times in milliseconds unless the

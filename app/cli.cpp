@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 
+#include "app/capture_writer.h"
 #include "app/scene.h"
 
 namespace vksim {
@@ -32,7 +33,82 @@ CLI::Validator outputFile(const std::string& extension) {
                         "FILE" + extension, "writable output file");
 }
 
+// Files written during the run and renamed into place at its end (captures,
+// traces, the bench table): besides the path check, a probe file is created
+// and removed at once, so an unwritable directory fails here, leaving nothing.
+CLI::Validator probedOutputFile(const std::string& extension, bool withSummary) {
+  return CLI::Validator(
+      [extension, withSummary](std::string& value) {
+        if (std::string problem = checkOutputPath(value, extension); !problem.empty()) return problem;
+        const FileResult probed = withSummary ? checkCapturePath(value) : checkWritable(value);
+        return probed ? std::string() : probed.message;
+      },
+      "FILE" + extension, "writable output file");
+}
+
+// "both" (every value, in the order `values` holds by default) or one value of
+// `choices`, as the list of values that a bench dimension runs.
+template <typename T>
+CLI::Option* addDimension(CLI::App& command, const std::string& name, std::vector<T>& values,
+                          const std::map<std::string, T>& choices, const std::string& description) {
+  std::vector<std::string> names{"both"};
+  for (const auto& [choice, value] : choices) names.push_back(choice);
+  return command
+      .add_option_function<std::string>(
+          name,
+          [&values, choices, all = values](const std::string& given) {
+            values = given == "both" ? all : std::vector<T>{choices.at(given)};
+          },
+          description)
+      ->check(CLI::IsMember(names, CLI::ignore_case));
+}
+
+// `vkcuda-sim bench`: the options of the benchmark matrix (docs/benchmarks.md).
+CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench) {
+  CLI::App* command = app.add_subcommand(
+      "bench",
+      "Run a headless benchmark matrix (grids x sync x transfer x wait strategy) and print one table");
+  command->add_option("--grids", bench.grids, "Grid sizes (vertices per side), comma-separated")
+      ->delimiter(',')
+      ->check(CLI::Range(kMinGrid, kMaxGrid));
+  addDimension<SyncMode>(*command, "--sync", bench.syncModes,
+                         {{"binary", SyncMode::binary}, {"timeline", SyncMode::timeline}},
+                         "Sync modes: both, timeline or binary");
+  addDimension<TransferMode>(*command, "--transfer", bench.transfers,
+                             {{"copy", TransferMode::copy}, {"zero-copy", TransferMode::zeroCopy}},
+                             "Transfers: both, zero-copy or copy");
+  addDimension<WaitStrategy>(*command, "--wait-strategy", bench.waitStrategies,
+                             {{"enqueue", WaitStrategy::enqueue}, {"poll", WaitStrategy::poll}},
+                             "Wait strategies (zero-copy only): both, poll or enqueue");
+  command->add_option("--frames", bench.frames, "Frames measured per configuration, after the warm-up")
+      ->check(CLI::Range(1u, 1'000'000u));
+  command->add_option("--warmup", bench.warmupFrames, "Frames run and not measured after each rebuild")
+      ->check(CLI::NonNegativeNumber);
+  command->add_option("--json", bench.jsonPath, "Write the table as JSON (schema in docs/captures.md)")
+      ->check(probedOutputFile(".json", false));
+  const std::map<std::string, BackendChoice> backends{
+      {"auto", BackendChoice::automatic}, {"cuda", BackendChoice::cuda}, {"cpu", BackendChoice::cpu}};
+  command->add_option("--backend", options.backend, "Simulation backend")
+      ->transform(CLI::CheckedTransformer(backends, CLI::ignore_case));
+  const std::map<std::string, ModelKind> models{{"sinewave", ModelKind::sinewave},
+                                                {"ripple", ModelKind::ripple}};
+  command->add_option("--sim", options.model.model, "Simulation model")
+      ->transform(CLI::CheckedTransformer(models, CLI::ignore_case));
+  command->add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)");
+  return command;
+}
+
 }  // namespace
+
+const char* toString(TransferMode transfer) {
+  switch (transfer) {
+    case TransferMode::zeroCopy:
+      return "zero-copy";
+    case TransferMode::copy:
+      return "copy";
+  }
+  return "?";
+}
 
 const char* toString(BackendChoice backend) {
   switch (backend) {
@@ -95,6 +171,30 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
   app.add_option("--input-script", options.inputScriptPath,
                  "Timed keyboard and mouse commands, a test and demo facility (docs/interactive.md)")
       ->check(CLI::ExistingFile);
+  const std::map<std::string, TransferMode> transfers{{"zero-copy", TransferMode::zeroCopy},
+                                                      {"copy", TransferMode::copy}};
+  app.add_option(
+         "--transfer", options.transfer,
+         "zero-copy: the simulation writes the shared buffer; copy: through host memory and a staging "
+         "buffer, as without interop (docs/benchmarks.md)")
+      ->transform(CLI::CheckedTransformer(transfers, CLI::ignore_case));
+  const std::map<std::string, WaitStrategy> strategies{{"poll", WaitStrategy::poll},
+                                                       {"enqueue", WaitStrategy::enqueue}};
+  app.add_option("--wait-strategy", options.waitStrategy,
+                 "poll: enqueue each semaphore wait once the host sees its value reached; enqueue: at once, "
+                 "still pending (docs/benchmarks.md)")
+      ->transform(CLI::CheckedTransformer(strategies, CLI::ignore_case));
+  app.add_option("--capture", options.capturePath,
+                 "Record one CSV row per frame, and PATH.summary.json beside it (docs/captures.md)")
+      ->check(probedOutputFile(".csv", true));
+  app.add_option("--trace", options.tracePath,
+                 "Record a Chrome trace of host and GPU spans (docs/captures.md)")
+      ->check(probedOutputFile(".json", false));
+  app.add_option("--warmup", options.warmupFrames,
+                 "First frames left out of the capture's statistics (still in its CSV)")
+      ->check(CLI::NonNegativeNumber);
+  BenchOptions bench;
+  CLI::App* benchCommand = addBenchCommand(app, options, bench);
 
   ParseOutcome outcome;
   try {
@@ -111,6 +211,10 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
     return outcome;
   }
   if (!size.empty()) std::sscanf(size.c_str(), "%u%*c%u", &options.width, &options.height);
+  if (benchCommand->parsed()) {
+    options.bench = bench;
+    options.headless = true;  // the benchmark measures the schedule, not a display
+  }
   auto usageError = [&](const std::string& message) {
     outcome.exitCode = kExitUsage;
     outcome.message = "vkcuda-sim: " + message + "\n";

@@ -4,15 +4,43 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/camera.h"
 #include "app/input_script.h"
+#include "app/wait_strategy.h"
 #include "sim/sim_types.h"
 
 namespace vksim {
 
 enum class BackendChoice { automatic, cuda, cpu };
 const char* toString(BackendChoice backend);
+
+// How the vertices reach the renderer (docs/benchmarks.md):
+//   zeroCopy: the simulation writes the renderer's exported buffer in place,
+//             ordered by the value schedule's semaphores;
+//   copy:     what a program without interop does: the simulation writes
+//             memory of its own, the host copies it into a staging buffer and
+//             the frame's command buffer copies that into the vertex buffer.
+enum class TransferMode { zeroCopy, copy };
+const char* toString(TransferMode transfer);  // "zero-copy", "copy"
+
+// Frames left out of a capture's or a benchmark's statistics by default (their
+// rows are still in a capture's CSV): the first frames pay for first-use costs
+// (module loading, page faults in fresh buffers, clocks ramping up).
+inline constexpr uint32_t kDefaultWarmupFrames = 30;
+
+// `vkcuda-sim bench`: the matrix it runs (every combination, headless) and
+// where the table goes as JSON (docs/benchmarks.md).
+struct BenchOptions {
+  std::vector<uint32_t> grids{64, 256, 1024, 2048, 4096};
+  std::vector<SyncMode> syncModes{SyncMode::timeline, SyncMode::binary};
+  std::vector<TransferMode> transfers{TransferMode::zeroCopy, TransferMode::copy};
+  std::vector<WaitStrategy> waitStrategies{WaitStrategy::poll, WaitStrategy::enqueue};
+  uint32_t frames = 300;  // measured per configuration, after the warm-up
+  uint32_t warmupFrames = kDefaultWarmupFrames;
+  std::string jsonPath;  // --json, empty: table only
+};
 
 // Exit codes, documented in README.md.
 inline constexpr int kExitSuccess = 0;
@@ -38,6 +66,12 @@ struct Options {
   OrbitCamera camera;          // the starting view: the scene's camera, else the default; R returns to it
   std::string inputScriptPath;  // --input-script
   InputScript inputScript;      // parsed from inputScriptPath (empty without one)
+  TransferMode transfer = TransferMode::zeroCopy;  // --transfer
+  WaitStrategy waitStrategy = WaitStrategy::poll;  // --wait-strategy
+  std::string capturePath;                         // --capture, .csv (the summary goes beside it)
+  std::string tracePath;                           // --trace, .json
+  uint32_t warmupFrames = kDefaultWarmupFrames;    // --warmup: of the capture's statistics
+  std::optional<BenchOptions> bench;               // the bench subcommand was given
 };
 
 inline constexpr int64_t kDefaultHeadlessFrames = 600;

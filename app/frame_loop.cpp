@@ -4,9 +4,11 @@
 
 #include <array>
 #include <chrono>
+#include <cstring>
 #include <string>
 
 #include "app/value_schedule.h"
+#include "app/wait_strategy.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"
 
@@ -37,14 +39,42 @@ void recordExternalOwnership(const App& app, VkCommandBuffer commandBuffer, bool
   vkCmdPipelineBarrier(commandBuffer, src, dst, 0, 0, nullptr, 1, &barrier, 0, nullptr);
 }
 
-void recordFrame(const App& app, VkFramebuffer framebuffer, VkExtent2D extent) {
+// The copy path's upload, before the render pass: staging -> vertex buffer.
+// Two barriers: the copy may only overwrite the vertices once the previous
+// frame's vertex reads are done (write after read: an execution dependency;
+// a barrier's first scope covers earlier submissions on the queue too), and
+// the draw may only read them once the copy's writes are available
+// (TRANSFER_WRITE -> VERTEX_ATTRIBUTE_READ). The staging buffer's host writes
+// need no barrier: vkQueueSubmit makes them visible (host write ordering).
+void recordVertexUpload(const App& app, VkCommandBuffer commandBuffer) {
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                       0, nullptr, 0, nullptr, 0, nullptr);
+  const VkBufferCopy region{0, 0, app.shared.vertices.size};
+  vkCmdCopyBuffer(commandBuffer, app.shared.staging.buffer, app.shared.vertices.buffer, 1, &region);
+  VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
+  barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.buffer = app.shared.vertices.buffer;
+  barrier.offset = 0;
+  barrier.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0,
+                       0, nullptr, 1, &barrier, 0, nullptr);
+}
+
+void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent) {
   VkCommandBuffer commandBuffer = app.frame.commandBuffer;
   VK_CHECK(vkResetCommandBuffer(commandBuffer, 0));
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   VK_CHECK(vkBeginCommandBuffer(commandBuffer, &begin));
-  const bool external = app.devices.useCuda;
+  // The timed region is the whole command buffer (the copy path's upload
+  // included). Slot 0: one frame in flight, whose fence the caller waited for.
+  beginGpuTimer(app.device, app.gpuTimer, 0, commandBuffer);
+  const bool copyPath = app.shared.transfer == TransferMode::copy;
+  const bool external = app.devices.useCuda && !copyPath;
   if (external) recordExternalOwnership(app, commandBuffer, true);
+  if (copyPath) recordVertexUpload(app, commandBuffer);
 
   std::array<VkClearValue, 2> clears{};
   clears[0].color = {{0.06f, 0.07f, 0.09f, 1.0f}};
@@ -62,7 +92,74 @@ void recordFrame(const App& app, VkFramebuffer framebuffer, VkExtent2D extent) {
   vkCmdEndRenderPass(commandBuffer);
 
   if (external) recordExternalOwnership(app, commandBuffer, false);
+  endGpuTimer(app.gpuTimer, 0, commandBuffer);
   VK_CHECK(vkEndCommandBuffer(commandBuffer));
+}
+
+// The poll strategy's two host waits (app/wait_strategy.h has the measured
+// reason): each side's wait is handed over only once the value it waits for
+// is reached, so that neither the CUDA stream nor the Vulkan queue sits in a
+// pending wait, which wakes ~0.3 ms after its signal on the H200 where an
+// already-satisfied one costs ~10 us. The schedule is unchanged: the
+// semaphore wait is still submitted and still carries the dependency.
+
+// Before render k's submission: what sim k-1 signalled. Timeline: the host
+// reads the counter (vkGetSemaphoreCounterValue sees a CUDA signal within a
+// few microseconds, where a blocking vkWaitSemaphores took ~5 ms). Binary:
+// the counter does not move, so the simulation's event recorded after its
+// simDone signal is asked instead (Simulation::isStepComplete).
+void waitUntilSimulationSignalled(const App& app, const RenderSync& sync) {
+  if (sync.wait == RenderSync::Wait::timeline) {
+    const auto reached = [&] {
+      return readTimelineCounter(app.device, app.shared.semaphores) >= sync.waitValue;
+    };
+    if (!waitUntilReached(reached, kWaitTimeoutNs))
+      stall(app, "simulation signal of timeline value " + std::to_string(sync.waitValue));
+  } else if (sync.wait == RenderSync::Wait::simDone) {
+    if (!waitUntilReached([&] { return app.shared.simulation->isStepComplete(); }, kWaitTimeoutNs))
+      stall(app, "simulation signal of simDone");
+  }
+}
+
+// Before sim k's step: render k's signal. Timeline: the counter reaches 2k+1.
+// Binary: the render's fence, which signals once the whole batch (its
+// renderDone signal included) has completed.
+void waitUntilRenderSignalled(const App& app, const StepSync& sync) {
+  if (sync.mode == SyncMode::timeline) {
+    const auto reached = [&] {
+      return readTimelineCounter(app.device, app.shared.semaphores) >= sync.waitValue;
+    };
+    if (!waitUntilReached(reached, kWaitTimeoutNs))
+      stall(app, "render signal of timeline value " + std::to_string(sync.waitValue));
+  } else {
+    if (!waitUntilReached([&] { return isFenceSignalled(app.device, app.frame.inFlight); }, kWaitTimeoutNs))
+      stall(app, "render fence before the simulation's renderDone wait");
+  }
+}
+
+// The copy path's host step before render k: sim k-1's copy to host memory
+// must be complete (bounded poll of its completion event), then the host
+// copies it into the staging buffer, which the previous frame's upload no
+// longer reads (its fence was waited for at the top of the frame).
+void stageSimulationOutput(const App& app) {
+  Simulation& simulation = *app.shared.simulation;
+  if (!waitUntilReached([&] { return simulation.isStepComplete(); }, kWaitTimeoutNs))
+    stall(app, "simulation copy to host memory");
+  std::memcpy(app.shared.staging.mapped, simulation.hostVertices(), app.shared.vertices.size);
+}
+
+// The copy path's drain: the last step's output uploaded as a frame would
+// upload it, so that the vertex buffer ends, as on the zero-copy path, with
+// the state after the last step. The last render's upload must be done before
+// the staging buffer is written again.
+void drainCopyPath(App& app) {
+  // The last render's upload must be done before the staging buffer is
+  // written again, and the last step's copy to host memory before it is read.
+  if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs))
+    stall(app, "render fence before the drain");
+  stageSimulationOutput(app);
+  runOneTimeCommands(app.device,
+                     [&](VkCommandBuffer commandBuffer) { recordVertexUpload(app, commandBuffer); });
 }
 
 }  // namespace
@@ -72,11 +169,22 @@ void requestSyncMode(App& app, SyncMode mode) { app.schedule.pendingMode = mode;
 FrameStatus runFrame(App& app, RgbaImage* capture) {
   ScheduleState& schedule = app.schedule;
   const uint64_t k = schedule.scheduleFrame;
+  const bool copyPath = app.shared.transfer == TransferMode::copy;
+  // The copy path has no semaphores to poll: the host orders it anyway.
+  const bool poll = app.options.waitStrategy == WaitStrategy::poll && !copyPath;
+  FrameTiming timing;
+  timing.hostFrame.beginNs = hostNowNs();
 
   // 1. The previous frame's render must be done before its command buffer is
   //    recorded again (one frame in flight: the single vertex buffer makes the
-  //    two sides alternate anyway).
+  //    two sides alternate anyway). With the poll strategy the host already
+  //    saw that render complete before it enqueued the previous sim step, so
+  //    this returns at once; with enqueue it blocks, but the previous sim
+  //    step is already enqueued behind that render, so the GPU never waits
+  //    for the host here. Its timestamps are then available.
   if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "render fence of the previous frame");
+  noteRenderSeenDone(app, hostNowNs());
+  collectGpuTimings(app);
 
   // 2. A swapchain image (window only). Nothing has been submitted yet, so
   //    skipping here advances no semaphore value.
@@ -103,28 +211,39 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
     extent = app.swapchain.extent;
   }
 
-  // 3. Render k: waits for what sim k-1 signalled, signals for sim k.
+  // 3. Render k: waits for what sim k-1 signalled, signals for sim k. The copy
+  //    path instead copies sim k-1's output into the staging buffer, and its
+  //    command buffer uploads it: no semaphores.
+  if (copyPath) stageSimulationOutput(app);
   recordFrame(app, framebuffer, extent);
   const RenderSync renderSync = renderSyncForFrame(k, schedule.mode, schedule.previousSimMode);
   std::array<SemaphoreWait, 2> waits{};
   uint32_t waitCount = 0;
   std::array<SemaphoreSignal, 2> signals{};
   uint32_t signalCount = 0;
-  if (renderSync.wait == RenderSync::Wait::timeline)
-    waits[waitCount++] = {app.shared.semaphores.timeline, renderSync.waitValue, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
-  else if (renderSync.wait == RenderSync::Wait::simDone)
-    waits[waitCount++] = {app.shared.semaphores.simDone, 0, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
-  if (renderSync.signal == RenderSync::Signal::timeline)
-    signals[signalCount++] = {app.shared.semaphores.timeline, renderSync.signalValue};
-  else
-    signals[signalCount++] = {app.shared.semaphores.renderDone, 0};
+  if (!copyPath) {
+    if (renderSync.wait == RenderSync::Wait::timeline)
+      waits[waitCount++] = {app.shared.semaphores.timeline, renderSync.waitValue,
+                            VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
+    else if (renderSync.wait == RenderSync::Wait::simDone)
+      waits[waitCount++] = {app.shared.semaphores.simDone, 0, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
+    if (renderSync.signal == RenderSync::Signal::timeline)
+      signals[signalCount++] = {app.shared.semaphores.timeline, renderSync.signalValue};
+    else
+      signals[signalCount++] = {app.shared.semaphores.renderDone, 0};
+  }
   if (!app.headless) {
     waits[waitCount++] = {app.frame.imageAvailable, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT};
     signals[signalCount++] = {app.swapchain.renderFinished[imageIndex], 0};
   }
+  // Recording happened while sim k-1 ran; only now does the host wait for it.
+  if (poll) waitUntilSimulationSignalled(app, renderSync);
   VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
   submitToQueue(app.device, app.frame.commandBuffer, std::span(waits.data(), waitCount),
                 std::span(signals.data(), signalCount), app.frame.inFlight);
+  // Headless there is no present: the end of the submission stands in for it
+  // (docs/captures.md).
+  timing.present.beginNs = timing.present.endNs = hostNowNs();
 
   if (capture) {
     if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "render fence before the screenshot");
@@ -134,13 +253,20 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
                                              VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, app.swapchain.colorFormat, extent);
   }
   if (!app.headless) {
+    timing.present.beginNs = hostNowNs();
     const SwapchainStatus presented = presentSwapchainImage(app.device, app.swapchain, imageIndex);
+    timing.present.endNs = hostNowNs();
     if (presented == SwapchainStatus::outOfDate || presented == SwapchainStatus::suboptimal)
       app.window.framebufferResized = true;
   }
 
   // 4. Sim k: waits for render k, writes state k+1, signals for render k+1.
+  //    (Copy path: writes its own memory and copies it to the host; no waits.)
   const StepSync simSync = simSyncForFrame(k, schedule.mode);
+  if (poll) {
+    waitUntilRenderSignalled(app, simSync);
+    timing.renderSeenDoneNs = hostNowNs();
+  }
   const StepStatus status = app.shared.simulation->step(simSync, !app.paused, kWaitTimeoutNs);
   if (status == StepStatus::timeout)
     stall(app, schedule.mode == SyncMode::timeline
@@ -148,8 +274,23 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
                    : std::string("simulation wait for renderDone"));
   if (status == StepStatus::failed) throw RuntimeFailure("the simulation step failed");
 
-  // 5. Frame boundary: the only place the mode may change.
-  schedule.previousSimMode = schedule.mode;
+  timing.frame = schedule.totalFrames;
+  timing.scheduleFrame = k;
+  timing.syncMode = schedule.mode;
+  timing.copyPath = copyPath;
+  timing.model = app.shared.simulation->params().model;
+  timing.grid = app.shared.simulation->params().grid;
+  if (!app.headless) {
+    timing.swapchainHandle = uint64_t(app.swapchain.swapchain);
+    timing.syncInterval = app.swapchain.presentMode == VK_PRESENT_MODE_FIFO_KHR ? 1 : 0;
+  }
+  if (!copyPath && schedule.mode == SyncMode::timeline) timing.timelineValue = simSync.signalValue;
+  timing.hostFrame.endNs = hostNowNs();
+  addFrameTiming(app, timing);
+
+  // 5. Frame boundary: the only place the mode may change. The copy path
+  //    leaves no signal for a drain to consume.
+  if (!copyPath) schedule.previousSimMode = schedule.mode;
   ++schedule.scheduleFrame;
   ++schedule.totalFrames;
   if (schedule.switchEvery > 0 && schedule.totalFrames % schedule.switchEvery == 0)
@@ -163,6 +304,10 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
 }
 
 void drainSchedule(App& app) {
+  if (app.shared.transfer == TransferMode::copy) {
+    drainCopyPath(app);
+    return;
+  }
   if (!app.schedule.previousSimMode) return;  // no sim step since the initial state
   // A submission that only waits: it consumes the last binary simDone signal
   // (a binary semaphore must not be left signalled with nobody to wait) and

@@ -1,0 +1,69 @@
+// `vkcuda-sim bench`: the benchmark matrix, run headless in one process. Each
+// configuration rebuilds the shared state (rebuildSharedState: new buffers,
+// semaphores and simulation, the schedule back at frame 0), runs its warm-up
+// frames, then measures its frames through the same frame records as a
+// capture (app/frame_timing.h). One table on stdout, and the same as JSON in
+// the schema scripts/plot-bench reads (docs/benchmarks.md, docs/captures.md).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/cli.h"
+
+namespace vksim {
+
+// One cell of the matrix. The copy path has no semaphores, so it runs once
+// per grid, with no sync mode or wait strategy of its own.
+struct BenchConfiguration {
+  uint32_t grid = 0;
+  TransferMode transfer = TransferMode::zeroCopy;
+  SyncMode sync = SyncMode::timeline;      // zero-copy only
+  WaitStrategy wait = WaitStrategy::poll;  // zero-copy only
+};
+
+// The matrix in the order it runs: grids as given, zero-copy (every sync mode
+// x every wait strategy) before copy.
+std::vector<BenchConfiguration> benchMatrix(const BenchOptions& options);
+
+// "sync" and "waitStrategy" as the table and the JSON name them ("none" on the copy path).
+const char* syncName(const BenchConfiguration& configuration);
+const char* waitName(const BenchConfiguration& configuration);
+
+// What one configuration measured: means over its measured frames, ms.
+struct BenchResult {
+  BenchConfiguration configuration;
+  std::string backend;  // "cuda" or "cpu"
+  uint32_t frames = 0;  // frames measured (after the warm-up)
+  double meanMs = 0.0;  // mean frame time: present point to present point (MsBetweenPresents)
+  double p99Ms = 0.0;   // its 99th percentile (capture_stats.h's interpolation)
+  std::optional<double> simGpuMs, renderGpuMs, simWaitMs;  // means of the frames that have them
+  double cpuFrameMs = 0.0;                                 // mean host time of runFrame's body
+  double unexplainedMs = 0.0;  // meanMs - renderGpuMs - simGpuMs (docs/benchmarks.md)
+};
+
+// The frame times and GPU spans of one configuration's measured frames.
+struct BenchSamples {
+  std::vector<double> frameMs, cpuFrameMs, renderGpuMs, simGpuMs, simWaitMs;
+};
+BenchResult summarizeBench(const BenchConfiguration& configuration, const std::string& backend,
+                           const BenchSamples& samples);
+
+// The table printed at the end, one line per result, with a header.
+std::string formatBenchTable(const std::vector<BenchResult>& results);
+
+// The JSON document: {"schema", "machine", "settings", "results": [...]}.
+nlohmann::ordered_json benchJson(const nlohmann::ordered_json& machine,
+                                 const nlohmann::ordered_json& settings,
+                                 const std::vector<BenchResult>& results);
+
+// "model name" of the first processor in /proc/cpuinfo; empty when unknown.
+std::string cpuModelName();
+
+// The whole `bench` run after parsing: returns the process exit code.
+int runBenchmark(const Options& options);
+
+}  // namespace vksim

@@ -1,0 +1,202 @@
+#include "app/capture_session.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+
+#include "app/app.h"
+#include "app/wait_strategy.h"
+
+namespace vksim {
+namespace {
+
+const char* presentModeName(const App& app) {
+  if (app.headless) return "headless";
+  switch (app.swapchain.presentMode) {
+    case VK_PRESENT_MODE_FIFO_KHR:
+      return "FIFO";
+    case VK_PRESENT_MODE_MAILBOX_KHR:
+      return "MAILBOX";
+    case VK_PRESENT_MODE_IMMEDIATE_KHR:
+      return "IMMEDIATE";
+    case VK_PRESENT_MODE_FIFO_RELAXED_KHR:
+      return "FIFO_RELAXED";
+    default:
+      return "other";
+  }
+}
+
+std::string cudaVersionText(int version) {
+  if (version <= 0) return "";
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+double microsecondsSince(int64_t startNs, int64_t ns) {
+  return double(ns - startNs) * 1.0e-3;
+}
+
+FrameRecord csvRow(const CaptureSession& session, const FrameTiming& timing, const char* backend) {
+  FrameRecord row;
+  row.backend = backend;
+  row.frame = timing.frame;
+  row.swapchainHandle = timing.swapchainHandle;
+  row.syncInterval = timing.syncInterval;
+  row.timeInSeconds = double(timing.present.beginNs - session.startNs) * 1.0e-9;
+  // The first frame of a run has no present before it: its frame time is its
+  // own host span.
+  const int64_t previous =
+      timing.previousPresentNs != 0 ? timing.previousPresentNs : timing.hostFrame.beginNs;
+  row.msBetweenPresents = double(timing.present.beginNs - previous) * 1.0e-6;
+  row.msInPresentApi = timing.present.milliseconds();
+  if (timing.renderGpu)
+    row.msUntilRenderComplete =
+        std::max(0.0, double(timing.renderGpu->endNs - timing.present.beginNs) * 1.0e-6);
+  row.syncMode = timing.copyPath ? "none" : toString(timing.syncMode);
+  row.model = toString(timing.model);
+  row.grid = timing.grid;
+  row.msCpuFrame = timing.hostFrame.milliseconds();
+  if (timing.renderGpu) row.msRenderGpu = timing.renderGpu->milliseconds();
+  if (timing.simWork) row.msSimGpu = timing.simWork->milliseconds();
+  if (timing.simWait) row.msSimWait = timing.simWait->milliseconds();
+  row.timelineValue = timing.timelineValue;
+  return row;
+}
+
+void addTraceSpans(CaptureSession& session, const FrameTiming& timing) {
+  TraceWriter& trace = session.trace;
+  const auto add = [&](TraceTrack track, const TimeSpan& span) {
+    trace.addSpan(track, timing.frame, microsecondsSince(session.startNs, span.beginNs),
+                  double(span.endNs - span.beginNs) * 1.0e-3);
+  };
+  const SyncMode mode = timing.syncMode;
+  if (session.previousMode && *session.previousMode != mode && !timing.copyPath)
+    trace.addInstant(std::string("sync mode: ") + toString(mode),
+                     microsecondsSince(session.startNs, timing.hostFrame.beginNs));
+  session.previousMode = mode;
+  add(TraceTrack::hostFrame, timing.hostFrame);
+  if (timing.renderGpu) add(TraceTrack::renderGpu, *timing.renderGpu);
+  if (timing.simWork) add(TraceTrack::simGpu, *timing.simWork);
+  if (timing.simWait) add(TraceTrack::simWait, *timing.simWait);
+}
+
+FileResult finishSession(App& app) {
+  CaptureSession& session = app.capture;
+  session.recording = false;
+  FileResult result;
+  std::string written;
+  if (session.csv.isOpen()) {
+    result = session.csv.finish(captureEnvironment(app));
+    if (result)
+      written = session.request.csvPath + " (" + std::to_string(session.framesRecorded) + " frames)";
+  }
+  if (session.trace.isOpen()) {
+    FileResult traced = session.trace.finish();
+    if (traced && result) written += (written.empty() ? "" : " and ") + session.request.tracePath;
+    if (!traced && result) result = traced;
+  }
+  session.lastResult = result ? "wrote " + written : result.message;
+  return result;
+}
+
+}  // namespace
+
+FileResult startCapture(App& app, const CaptureRequest& request) {
+  CaptureSession& session = app.capture;
+  if (session.recording) return FileResult{false, "a capture is already recording"};
+  if (request.csvPath.empty() && request.tracePath.empty())
+    return FileResult{false, "no capture file was named"};
+  session = CaptureSession{};
+  session.request = request;
+  if (!request.csvPath.empty()) {
+    CaptureOptions options;
+    options.csvPath = request.csvPath;
+    options.warmupFrames = request.warmupFrames;
+    options.processId = uint32_t(getpid());
+    options.expectedFrames = request.frames;
+    if (FileResult opened = session.csv.open(options); !opened) return opened;
+  }
+  if (!request.tracePath.empty()) {
+    if (FileResult opened = session.trace.open(request.tracePath); !opened) {
+      session.csv.discard();
+      return opened;
+    }
+  }
+  session.recording = true;
+  session.startFrame = app.schedule.totalFrames;
+  session.startNs = hostNowNs();
+  return {};
+}
+
+void stopCapture(App& app) {
+  CaptureSession& session = app.capture;
+  if (!session.recording || session.lastFrame) return;
+  // Frames up to the last one run are recorded; none after. With nothing run
+  // since the start, the next boundary finishes an empty capture.
+  session.lastFrame = app.schedule.totalFrames;  // exclusive
+}
+
+CaptureProgress captureProgress(const App& app) {
+  const CaptureSession& session = app.capture;
+  CaptureProgress progress;
+  progress.recording = session.recording;
+  progress.stopping = session.recording && session.lastFrame.has_value();
+  progress.framesRecorded = session.framesRecorded;
+  progress.framesWanted = session.request.frames;
+  progress.csvPath = session.request.csvPath;
+  progress.tracePath = session.request.tracePath;
+  progress.lastResult = session.lastResult;
+  return progress;
+}
+
+FileResult recordFinishedFrames(App& app, bool flush) {
+  CaptureSession& session = app.capture;
+  FileResult finished;
+  while (std::optional<FrameTiming> timing = takeFinishedFrame(app, flush)) {
+    if (!session.recording || timing->frame < session.startFrame) continue;
+    if (session.lastFrame && timing->frame >= *session.lastFrame) continue;
+    if (session.csv.isOpen())
+      session.csv.addFrame(csvRow(session, *timing, app.devices.useCuda ? "cuda" : "cpu"));
+    if (session.trace.isOpen()) addTraceSpans(session, *timing);
+    ++session.framesRecorded;
+    if (session.request.frames > 0 && session.framesRecorded >= session.request.frames)
+      finished = finishSession(app);
+  }
+  // A stopped capture is complete once every frame before its end has left
+  // the queue (written, or run before the capture started).
+  const bool stoppedAndWritten =
+      session.recording && session.lastFrame &&
+      (app.timing.pending.empty() || app.timing.pending.front().frame >= *session.lastFrame);
+  if (session.recording && (flush || stoppedAndWritten)) finished = finishSession(app);
+  return finished;
+}
+
+CaptureEnvironment captureEnvironment(const App& app) {
+  CaptureEnvironment environment;
+  const PhysicalDeviceInfo& info = app.device.info;
+  environment.gpu = info.name;
+  environment.driver =
+      info.driverName.empty()
+          ? formatDriverVersion(info)
+          : info.driverName + " " + (info.driverInfo.empty() ? formatDriverVersion(info) : info.driverInfo);
+  environment.vulkanVersion = formatVersion(info.apiVersion);
+  if (app.devices.useCuda) {
+    const CudaDeviceList cuda = listCudaDevices();
+    environment.cudaVersion = cudaVersionText(cuda.driverVersion);
+  }
+  environment.presentMode = presentModeName(app);
+  const VkExtent2D extent = app.headless ? app.offscreen.extent : app.swapchain.extent;
+  environment.width = extent.width;
+  environment.height = extent.height;
+  environment.presentPoint = app.headless
+                                 ? "end of the frame's vkQueueSubmit (headless: nothing is presented)"
+                                 : "vkQueuePresentKHR call";
+  environment.gpuTimeBase = describe(app.timing.timeBase);
+  environment.backend = app.devices.useCuda ? "cuda" : "cpu";
+  environment.transfer = toString(app.options.transfer);
+  environment.waitStrategy =
+      app.options.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy);
+  return environment;
+}
+
+}  // namespace vksim

@@ -1,0 +1,85 @@
+// What each frame cost, on one clock: the host's steady_clock (CLOCK_MONOTONIC)
+// in nanoseconds. The host's own spans are taken directly; the render's GPU
+// span comes from Vulkan timestamps (renderer/gpu_timer.h) and the
+// simulation's from its StepTiming (CUDA events, or the CPU backend's host
+// clock). Neither GPU result is ready when the frame ends, so a frame's record
+// waits in a queue until they arrive (normally at the start of the next
+// frame) and leaves it complete, or with the missing parts empty after
+// kMaxPendingFrames. Nothing here ever blocks. docs/captures.md describes the
+// clocks and how GPU spans are placed on the host's.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <optional>
+
+#include "renderer/gpu_timer.h"
+#include "sim/sim_types.h"
+
+namespace vksim {
+
+struct App;
+
+// [beginNs, endNs) on steady_clock, nanoseconds since its epoch.
+struct TimeSpan {
+  int64_t beginNs = 0, endNs = 0;
+  double milliseconds() const { return double(endNs - beginNs) * 1.0e-6; }
+};
+
+struct FrameTiming {
+  uint64_t frame = 0;          // app.schedule.totalFrames when the frame ran (0-based over the run)
+  uint64_t scheduleFrame = 0;  // k of the value schedule: also the sequence of the frame's sim step
+  SyncMode syncMode = SyncMode::timeline;
+  bool copyPath = false;  // transfer "copy": no semaphores, the host orders everything
+  ModelKind model = ModelKind::ripple;
+  uint32_t grid = 0;
+  uint64_t swapchainHandle = 0;  // VkSwapchainKHR as an integer; 0 headless
+  int32_t syncInterval = 0;      // 1 for FIFO, 0 otherwise
+  TimeSpan hostFrame;            // runFrame's body
+  // The present point: the vkQueuePresentKHR call; headless (no present) the
+  // end of the frame's vkQueueSubmit, as an empty span.
+  TimeSpan present;
+  int64_t previousPresentNs = 0;          // the present point of the frame before; 0 for the first
+  std::optional<TimeSpan> renderGpu;      // the render commands (timestamps), on the host clock
+  std::optional<TimeSpan> simWait;        // the sim step's wait on the render
+  std::optional<TimeSpan> simWork;        // the sim step's work
+  std::optional<uint64_t> timelineValue;  // what the frame's sim step signals (timeline mode only)
+  // Host time at which the render was first seen complete (counter, fence):
+  // where the render span ends when GPU timestamps cannot be calibrated.
+  int64_t renderSeenDoneNs = 0;
+  bool renderPending = false, simPending = false;  // results still to come
+};
+
+// A record waits at most this many frames for its GPU results.
+inline constexpr uint64_t kMaxPendingFrames = 4;
+
+// How GPU timestamps reach the host clock: calibrated, or anchored at the
+// moment the host saw the render complete (an upper bound on its end).
+enum class GpuTimeBase { calibrated, anchoredAtCompletion, none };
+const char* describe(GpuTimeBase base);  // one phrase for the capture summary
+
+struct FrameTimingQueue {
+  std::deque<FrameTiming> pending;  // oldest first
+  int64_t lastPresentNs = 0;
+  std::optional<uint64_t> timerSlotFrame;  // the frame whose render timestamps slot 0 holds
+  std::optional<GpuClockCalibration> calibration;
+  int64_t calibratedAtNs = 0;
+  GpuTimeBase timeBase = GpuTimeBase::none;
+};
+
+// The frame loop's calls. addFrameTiming queues a frame that was rendered;
+// collectGpuTimings attaches what has arrived (call it once the previous
+// frame's fence is known signalled: its timestamps are then available); it
+// never waits. settleFrameTimings collects once more and gives up on anything
+// still missing: before the simulation or the timer goes away.
+void addFrameTiming(App& app, const FrameTiming& timing);
+// The host has just seen the last queued frame's render complete (its fence
+// waited for): kept as that frame's renderSeenDoneNs unless it has one.
+void noteRenderSeenDone(App& app, int64_t hostNs);
+void collectGpuTimings(App& app);
+void settleFrameTimings(App& app);
+
+// The oldest record that is complete (or has waited kMaxPendingFrames, or
+// everything when flush is set), removed from the queue; nothing otherwise.
+std::optional<FrameTiming> takeFinishedFrame(App& app, bool flush);
+
+}  // namespace vksim
