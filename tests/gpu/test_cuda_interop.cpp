@@ -85,10 +85,10 @@ TEST(CudaZeroCopy, VulkanReadsBackExactlyWhatCudaWrote) {
     float w = 0;
     std::memcpy(&w, throughVulkan.data() + 12, sizeof w);
     EXPECT_EQ(w, 1.0f);
-    // Memory the simulation owns beyond the shared buffer: ripple's two height
-    // fields, nothing for sinewave.
+    // Memory the simulation owns beyond the shared buffer: ripple's three
+    // height fields, nothing for sinewave.
     EXPECT_EQ(cudaOwnedDeviceBytes(*app.shared.simulation),
-              model == ModelKind::ripple ? 2u * 300u * 300u * sizeof(float) : 0u);
+              model == ModelKind::ripple ? 3u * 300u * 300u * sizeof(float) : 0u);
     destroyApp(app);
   }
 }
