@@ -15,6 +15,32 @@ uint64_t minimumStepBytes(ModelKind model, uint32_t grid) {
 
 namespace {
 
+// ---- Baselines: the first versions of the kernels, kept to show what the
+// row kernels in cuda_kernels.cuh gain. 2D blocks of 32x8, each thread
+// storing its own vertex.
+
+__global__ void sinewaveKernel(float4* __restrict__ vertices, SinewaveFrame frame) {
+  const CellIndex cell = threadCell();
+  if (cell.i >= frame.grid || cell.j >= frame.grid) return;
+  const NeighbourPair alongX = slopeNeighbours(cell.i, frame.grid);
+  const NeighbourPair alongZ = slopeNeighbours(cell.j, frame.grid);
+  const AxisFactors x{sinewaveFactorX(frame, alongX.lower), sinewaveFactorX(frame, cell.i),
+                      sinewaveFactorX(frame, alongX.upper)};
+  const AxisFactors z{sinewaveFactorZ(frame, alongZ.lower), sinewaveFactorZ(frame, cell.j),
+                      sinewaveFactorZ(frame, alongZ.upper)};
+  storeVertex(vertices, cell.j * frame.grid + cell.i, sinewaveVertex(frame, cell.i, cell.j, x, z));
+}
+
+// One leapfrog step, the new heights written over `previous` in place (each
+// cell reads only its own previous height).
+__global__ void rippleStepKernel(const float* __restrict__ current, float* __restrict__ previous,
+                                 uint32_t grid, RippleCoefficients coefficients) {
+  const CellIndex cell = threadCell();
+  if (cell.i >= grid || cell.j >= grid) return;
+  const uint32_t index = cell.j * grid + cell.i;
+  previous[index] = rippleNextHeight(current, previous[index], grid, cell.i, cell.j, coefficients);
+}
+
 class CudaKernelBench final : public KernelBench {
  public:
   ~CudaKernelBench() override {

@@ -40,18 +40,6 @@ __device__ inline void storeVertex(float4* vertices, uint32_t cell, const Vertex
   vertices[2 * cell + 1] = make_float4(vertex.normal.x, vertex.normal.y, vertex.normal.z, vertex.normal.w);
 }
 
-__global__ void sinewaveKernel(float4* __restrict__ vertices, SinewaveFrame frame) {
-  const CellIndex cell = threadCell();
-  if (cell.i >= frame.grid || cell.j >= frame.grid) return;
-  const NeighbourPair alongX = slopeNeighbours(cell.i, frame.grid);
-  const NeighbourPair alongZ = slopeNeighbours(cell.j, frame.grid);
-  const AxisFactors x{sinewaveFactorX(frame, alongX.lower), sinewaveFactorX(frame, cell.i),
-                      sinewaveFactorX(frame, alongX.upper)};
-  const AxisFactors z{sinewaveFactorZ(frame, alongZ.lower), sinewaveFactorZ(frame, cell.j),
-                      sinewaveFactorZ(frame, alongZ.upper)};
-  storeVertex(vertices, cell.j * frame.grid + cell.i, sinewaveVertex(frame, cell.i, cell.j, x, z));
-}
-
 // Adds the batch's drops, in order, to both fields of every interior cell: the
 // same sequence of additions per cell as RippleModel::applyDrop.
 __global__ void addDropsKernel(float* __restrict__ current, float* __restrict__ previous, uint32_t grid,
@@ -70,16 +58,6 @@ __global__ void addDropsKernel(float* __restrict__ current, float* __restrict__ 
   }
   current[index] = currentHeight;
   previous[index] = previousHeight;
-}
-
-// One leapfrog step, the new heights written over `previous` in place (each
-// cell reads only its own previous height).
-__global__ void rippleStepKernel(const float* __restrict__ current, float* __restrict__ previous,
-                                 uint32_t grid, RippleCoefficients coefficients) {
-  const CellIndex cell = threadCell();
-  if (cell.i >= grid || cell.j >= grid) return;
-  const uint32_t index = cell.j * grid + cell.i;
-  previous[index] = rippleNextHeight(current, previous[index], grid, cell.i, cell.j, coefficients);
 }
 
 __global__ void heightFieldVerticesKernel(const float* __restrict__ heights, uint32_t grid,
