@@ -1,0 +1,266 @@
+// Captures, traces, the copy path and the benchmark, through the app binary
+// on lavapipe with the CPU backend and the validation layer on. No timing
+// thresholds: only what was written and whether it is consistent.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app_runner.h"
+
+namespace vksim::testing {
+namespace {
+
+const std::vector<std::string> kValidation{"VKSIM_VALIDATION=1"};
+
+void expectCleanRun(const AppResult& result) {
+  ASSERT_FALSE(result.timedOut) << result.out << result.err;
+  ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
+  EXPECT_EQ(result.err.find("vulkan "), std::string::npos) << result.err;  // the messenger's prefix
+}
+
+std::vector<std::string> splitLine(const std::string& line) {
+  std::vector<std::string> fields;
+  std::stringstream stream(line);
+  std::string field;
+  while (std::getline(stream, field, ',')) fields.push_back(field);
+  return fields;
+}
+
+std::vector<std::vector<std::string>> readCsv(const std::string& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::stringstream stream(readFile(path));
+  std::string line;
+  while (std::getline(stream, line))
+    if (!line.empty()) rows.push_back(splitLine(line));
+  return rows;
+}
+
+// Every span ("X") of one track lies inside the one before it or after it.
+void expectNestedTracks(const nlohmann::json& trace) {
+  std::map<int, std::vector<std::pair<double, double>>> tracks;
+  for (const auto& event : trace.at("traceEvents"))
+    if (event.at("ph") == "X")
+      tracks[event.at("tid").get<int>()].push_back(
+          {event.at("ts").get<double>(), event.at("dur").get<double>()});
+  EXPECT_EQ(tracks.size(), 4u) << "host frame, render GPU, sim GPU and sim wait";
+  for (auto& [track, spans] : tracks) {
+    std::vector<double> openEnds;
+    double previousStart = -1e300;
+    for (const auto& [start, duration] : spans) {
+      EXPECT_GE(start, previousStart) << "track " << track << ": spans out of order";
+      EXPECT_GE(duration, 0.0);
+      previousStart = start;
+      while (!openEnds.empty() && start >= openEnds.back()) openEnds.pop_back();
+      if (!openEnds.empty()) {
+        EXPECT_LE(start + duration, openEnds.back()) << "track " << track << " straddles";
+      }
+      openEnds.push_back(start + duration);
+    }
+  }
+}
+
+TEST(Capture, CsvHasEveryColumnAndOneRowPerFrameAndTheSummaryLeavesOutTheWarmup) {
+  const std::string dir = makeTempDir("capture");
+  const AppResult result =
+      runApp({"--headless", "--backend", "cpu", "--grid", "48", "--frames", "70", "--size", "96x96",
+              "--switch-sync-every", "25", "--warmup", "10", "--capture", dir + "/run.csv"},
+             kValidation);
+  expectCleanRun(result);
+  const auto rows = readCsv(dir + "/run.csv");
+  ASSERT_EQ(rows.size(), 71u) << "header and 70 frames";
+  const std::vector<std::string> header = rows[0];
+  const std::vector<std::string> expected{"Application",
+                                          "ProcessID",
+                                          "SwapChainAddress",
+                                          "Runtime",
+                                          "SyncInterval",
+                                          "PresentFlags",
+                                          "Dropped",
+                                          "TimeInSeconds",
+                                          "MsBetweenPresents",
+                                          "MsBetweenDisplayChange",
+                                          "MsInPresentAPI",
+                                          "MsUntilRenderComplete",
+                                          "Frame",
+                                          "SyncMode",
+                                          "Backend",
+                                          "Model",
+                                          "Grid",
+                                          "MsCpuFrame",
+                                          "MsRenderGpu",
+                                          "MsSimGpu",
+                                          "MsSimWait",
+                                          "TimelineValue"};
+  EXPECT_EQ(header, expected);
+  std::map<std::string, size_t> column;
+  for (size_t i = 0; i < header.size(); ++i) column[header[i]] = i;
+  for (size_t frame = 0; frame < 70; ++frame) {
+    const auto& row = rows[frame + 1];
+    ASSERT_EQ(row.size(), header.size()) << "row " << frame;
+    EXPECT_EQ(row[column["Frame"]], std::to_string(frame));
+    EXPECT_EQ(row[column["Backend"]], "cpu");
+    EXPECT_EQ(row[column["Grid"]], "48");
+    // 25 timeline frames, then 25 binary, then timeline again.
+    const bool binary = frame >= 25 && frame < 50;
+    EXPECT_EQ(row[column["SyncMode"]], binary ? "binary" : "timeline") << frame;
+    EXPECT_EQ(row[column["TimelineValue"]], binary ? "NA" : std::to_string(2 * frame + 2)) << frame;
+    // Every frame's GPU work was read back (lavapipe has timestamps).
+    EXPECT_NE(row[column["MsRenderGpu"]], "NA") << frame;
+    EXPECT_NE(row[column["MsSimGpu"]], "NA") << frame;
+    EXPECT_GT(std::stod(row[column["MsBetweenPresents"]]), 0.0) << frame;
+  }
+  const auto summary = nlohmann::json::parse(readFile(dir + "/run.summary.json"));
+  EXPECT_EQ(summary.at("rows"), 70);
+  EXPECT_EQ(summary.at("warmupFramesExcluded"), 10);
+  EXPECT_EQ(summary.at("frames"), 60);
+  EXPECT_EQ(summary.at("environment").at("presentMode"), "headless");
+  EXPECT_NE(summary.at("environment").at("presentPoint").get<std::string>().find("vkQueueSubmit"),
+            std::string::npos);
+  EXPECT_EQ(summary.at("environment").at("transfer"), "zero-copy");
+  EXPECT_EQ(summary.at("environment").at("waitStrategy"), "poll");
+  EXPECT_TRUE(summary.at("averageFps").is_number());
+  // The plot script reads what the app wrote.
+  const AppResult plot = runApp({dir + "/run.csv", "-o", dir + "/run.png"}, {}, 120,
+                                std::string(VKSIM_SOURCE_DIR) + "/scripts/plot-capture");
+  EXPECT_EQ(plot.exitCode, 0) << plot.err;
+  EXPECT_TRUE(fileExists(dir + "/run.png"));
+}
+
+TEST(Capture, TraceIsValidJsonWithNestedSpansOnFourTracks) {
+  const std::string dir = makeTempDir("trace");
+  for (const char* strategy : {"poll", "enqueue"}) {
+    const std::string path = dir + "/" + strategy + ".json";
+    const AppResult result =
+        runApp({"--headless", "--backend", "cpu", "--grid", "48", "--frames", "40", "--size", "96x96",
+                "--switch-sync-every", "10", "--wait-strategy", strategy, "--trace", path},
+               kValidation);
+    expectCleanRun(result);
+    const auto trace = nlohmann::json::parse(readFile(path));  // throws, failing the test, if invalid
+    expectNestedTracks(trace);
+    size_t frames = 0, switches = 0;
+    for (const auto& event : trace.at("traceEvents")) {
+      if (event.at("ph") == "X" && event.at("tid") == 1) ++frames;
+      if (event.at("ph") == "i") ++switches;
+    }
+    EXPECT_EQ(frames, 40u) << strategy;
+    EXPECT_EQ(switches, 3u) << strategy << ": switches after frames 10, 20 and 30";
+  }
+}
+
+TEST(Capture, UnwritablePathsExitTwoBeforeAnyFrameAndLeaveNothing) {
+  const std::string dir = makeTempDir("capture-bad");
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--capture", "/proc/no/such/dir/run.csv"},
+        std::vector<std::string>{"--capture", dir + "/run.txt"}, std::vector<std::string>{"--trace", dir},
+        std::vector<std::string>{"bench", "--grids", "16", "--json", "/proc/no/such/dir/bench.json"}}) {
+    std::vector<std::string> args{"--headless", "--backend", "cpu", "--frames", "5"};
+    if (bad[0] == "bench") args.clear();
+    args.insert(args.end(), bad.begin(), bad.end());
+    const AppResult result = runApp(args, kValidation);
+    EXPECT_EQ(result.exitCode, 2) << bad[1] << result.out << result.err;
+    EXPECT_EQ(result.out.find("running"), std::string::npos) << "no frame may run";
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+  }
+  EXPECT_FALSE(fileExists(dir + "/run.txt"));
+}
+
+struct TransferCase {
+  const char* model;
+  const char* sync;
+};
+
+class CopyPath : public ::testing::TestWithParam<TransferCase> {};
+
+// The copy path exists to measure what zero-copy saves, so it must draw the
+// same thing: the same final vertices, byte for byte, and the same image.
+TEST_P(CopyPath, EndsInTheSameVerticesAndImageAsZeroCopy) {
+  const auto [model, sync] = GetParam();
+  const std::string dir = makeTempDir(std::string("copy-") + model + "-" + sync);
+  const auto run = [&](const char* transfer) {
+    const AppResult result = runApp({"--headless",
+                                     "--backend",
+                                     "cpu",
+                                     "--sim",
+                                     model,
+                                     "--sync",
+                                     sync,
+                                     "--grid",
+                                     "72",
+                                     "--frames",
+                                     "45",
+                                     "--size",
+                                     "128x128",
+                                     "--seed",
+                                     "3",
+                                     "--transfer",
+                                     transfer,
+                                     "--dump-vertices",
+                                     dir + "/" + transfer + ".bin",
+                                     "--screenshot",
+                                     dir + "/" + transfer + ".png"},
+                                    kValidation);
+    expectCleanRun(result);
+    EXPECT_EQ(summaryField(result.out, "transfer"), transfer);
+    EXPECT_EQ(summaryField(result.out, "validation_errors"), "0");
+    return result;
+  };
+  const AppResult zeroCopy = run("zero-copy");
+  const AppResult copy = run("copy");
+  EXPECT_EQ(summaryField(copy.out, "timeline_value"), "0") << "the copy path signals no semaphore";
+  const std::string a = readFile(dir + "/zero-copy.bin"), b = readFile(dir + "/copy.bin");
+  ASSERT_EQ(a.size(), size_t(72 * 72 * 32));
+  EXPECT_TRUE(a == b) << "vertex dumps differ";
+  EXPECT_TRUE(readFile(dir + "/zero-copy.png") == readFile(dir + "/copy.png")) << "screenshots differ";
+}
+
+INSTANTIATE_TEST_SUITE_P(ModelsAndSyncModes, CopyPath,
+                         ::testing::Values(TransferCase{"ripple", "timeline"},
+                                           TransferCase{"ripple", "binary"},
+                                           TransferCase{"sinewave", "timeline"}),
+                         [](const ::testing::TestParamInfo<TransferCase>& p) {
+                           return std::string(p.param.model) + "_" + p.param.sync;
+                         });
+
+TEST(Bench, TinyMatrixWritesOneJsonRowPerConfiguration) {
+  const std::string dir = makeTempDir("bench");
+  const AppResult result = runApp({"bench", "--backend", "cpu", "--grids", "16,32", "--frames", "20",
+                                   "--warmup", "5", "--json", dir + "/bench.json"},
+                                  kValidation, 300);
+  expectCleanRun(result);
+  EXPECT_NE(result.out.find("unexplained ms"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("validation_errors=0"), std::string::npos) << result.out;
+  const auto bench = nlohmann::json::parse(readFile(dir + "/bench.json"));
+  EXPECT_TRUE(bench.at("machine").at("gpu").is_string());
+  EXPECT_TRUE(bench.at("machine").contains("cpu"));
+  const auto& results = bench.at("results");
+  // Per grid: 2 sync modes x 2 wait strategies on the zero-copy path, and the copy path once.
+  ASSERT_EQ(results.size(), 10u);
+  std::map<std::string, int> configurations;
+  for (const auto& row : results) {
+    EXPECT_EQ(row.at("backend"), "cpu");
+    EXPECT_EQ(row.at("frames"), 20);
+    EXPECT_GT(row.at("meanMs").get<double>(), 0.0);
+    EXPECT_TRUE(row.at("p99Ms").is_number());
+    EXPECT_TRUE(row.at("unexplainedMs").is_number());
+    EXPECT_TRUE(row.at("renderGpuMs").is_number());
+    EXPECT_TRUE(row.at("simGpuMs").is_number());
+    EXPECT_EQ(row.at("vertices"), row.at("grid").get<int>() * row.at("grid").get<int>());
+    ++configurations[row.at("sync").get<std::string>() + "/" + row.at("transfer").get<std::string>() + "/" +
+                     row.at("waitStrategy").get<std::string>()];
+  }
+  EXPECT_EQ(configurations.size(), 5u);
+  for (const auto& [configuration, count] : configurations) EXPECT_EQ(count, 2) << configuration;
+  EXPECT_EQ(configurations.count("none/copy/none"), 1u);
+  const AppResult plot = runApp({dir + "/bench.json", "-o", dir + "/bench.png"}, {}, 120,
+                                std::string(VKSIM_SOURCE_DIR) + "/scripts/plot-bench");
+  EXPECT_EQ(plot.exitCode, 0) << plot.err;
+  EXPECT_TRUE(fileExists(dir + "/bench.png"));
+}
+
+}  // namespace
+}  // namespace vksim::testing

@@ -1,0 +1,84 @@
+// The benchmark's matrix, summary and table, and the host's bounded spin wait.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "app/bench.h"
+#include "app/wait_strategy.h"
+
+namespace vksim {
+namespace {
+
+TEST(BenchMatrix, ZeroCopyRunsEverySyncAndWaitAndCopyOncePerGrid) {
+  BenchOptions options;
+  options.grids = {16, 32};
+  const std::vector<BenchConfiguration> matrix = benchMatrix(options);
+  ASSERT_EQ(matrix.size(), 10u);
+  EXPECT_EQ(matrix[0].grid, 16u);
+  EXPECT_EQ(matrix[0].transfer, TransferMode::zeroCopy);
+  EXPECT_EQ(matrix[0].sync, SyncMode::timeline);
+  EXPECT_EQ(matrix[0].wait, WaitStrategy::poll);
+  EXPECT_EQ(matrix[1].wait, WaitStrategy::enqueue);
+  EXPECT_EQ(matrix[2].sync, SyncMode::binary);
+  EXPECT_EQ(matrix[4].transfer, TransferMode::copy);
+  EXPECT_STREQ(syncName(matrix[4]), "none");
+  EXPECT_STREQ(waitName(matrix[4]), "none");
+  EXPECT_EQ(matrix[5].grid, 32u);
+
+  options.transfers = {TransferMode::copy};
+  EXPECT_EQ(benchMatrix(options).size(), 2u);
+  options.transfers = {TransferMode::zeroCopy};
+  options.waitStrategies = {WaitStrategy::enqueue};
+  EXPECT_EQ(benchMatrix(options).size(), 4u);
+}
+
+TEST(BenchSummary, UnexplainedIsTheMeanFrameLessBothGpuSpans) {
+  BenchSamples samples;
+  samples.frameMs = {1.0, 2.0, 3.0, 4.0};
+  samples.renderGpuMs = {0.5, 0.5, 0.5, 0.5};
+  samples.simGpuMs = {0.25, 0.25, 0.25, 0.25};
+  samples.simWaitMs = {0.1, 0.1, 0.1, 0.1};
+  samples.cpuFrameMs = {2.0, 2.0, 2.0, 2.0};
+  const BenchResult result =
+      summarizeBench({64, TransferMode::zeroCopy, SyncMode::binary, WaitStrategy::poll}, "cpu", samples);
+  EXPECT_EQ(result.frames, 4u);
+  EXPECT_DOUBLE_EQ(result.meanMs, 2.5);
+  EXPECT_DOUBLE_EQ(result.p99Ms, 3.97);  // h = 0.99 * 3 = 2.97: 3 + 0.97 * (4 - 3)
+  EXPECT_DOUBLE_EQ(*result.renderGpuMs, 0.5);
+  EXPECT_DOUBLE_EQ(*result.simGpuMs, 0.25);
+  EXPECT_DOUBLE_EQ(*result.simWaitMs, 0.1);
+  EXPECT_DOUBLE_EQ(result.cpuFrameMs, 2.0);
+  EXPECT_DOUBLE_EQ(result.unexplainedMs, 1.75);
+}
+
+TEST(BenchSummary, MissingGpuSpansAreNullAndCountAsZero) {
+  BenchSamples samples;
+  samples.frameMs = {2.0, 2.0};
+  const BenchResult result =
+      summarizeBench({64, TransferMode::copy, SyncMode::timeline, WaitStrategy::poll}, "cuda", samples);
+  EXPECT_FALSE(result.renderGpuMs);
+  EXPECT_DOUBLE_EQ(result.unexplainedMs, 2.0);
+  const auto json = benchJson({{"gpu", "test"}}, {}, {result});
+  const auto& row = json.at("results").at(0);
+  EXPECT_TRUE(row.at("renderGpuMs").is_null());
+  EXPECT_EQ(row.at("sync"), "none");
+  EXPECT_EQ(row.at("waitStrategy"), "none");
+  EXPECT_EQ(row.at("transfer"), "copy");
+  EXPECT_EQ(row.at("vertices"), 4096);
+  EXPECT_EQ(json.at("machine").at("gpu"), "test");
+  const std::string table = formatBenchTable({result});
+  EXPECT_NE(table.find("unexplained ms"), std::string::npos);
+  EXPECT_NE(table.find("NA"), std::string::npos);
+}
+
+TEST(WaitUntilReached, ReturnsOnceTheValueIsReachedAndGivesUpAtTheTimeout) {
+  int calls = 0;
+  EXPECT_TRUE(waitUntilReached([&] { return ++calls >= 5; }, 1'000'000'000ull));
+  EXPECT_EQ(calls, 5);
+  const int64_t start = hostNowNs();
+  EXPECT_FALSE(waitUntilReached([] { return false; }, 2'000'000ull));
+  EXPECT_GE(hostNowNs() - start, 2'000'000);
+}
+
+}  // namespace
+}  // namespace vksim

@@ -1,0 +1,99 @@
+// The command-line flags of captures, transfers, wait strategies and the
+// bench subcommand.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app/cli.h"
+
+namespace vksim {
+namespace {
+
+ParseOutcome parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "vkcuda-sim");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return parseCommandLine(int(argv.size()), argv.data());
+}
+
+std::string tempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / name).string();
+}
+
+TEST(CliCapture, DefaultsArePollZeroCopyAndThirtyWarmupFrames) {
+  const ParseOutcome outcome = parse({});
+  ASSERT_TRUE(outcome.options);
+  EXPECT_EQ(outcome.options->transfer, TransferMode::zeroCopy);
+  EXPECT_EQ(outcome.options->waitStrategy, WaitStrategy::poll);
+  EXPECT_EQ(outcome.options->warmupFrames, 30u);
+  EXPECT_TRUE(outcome.options->capturePath.empty());
+  EXPECT_FALSE(outcome.options->bench);
+}
+
+TEST(CliCapture, EveryNewOptionParses) {
+  const ParseOutcome outcome = parse({"--transfer", "copy", "--wait-strategy", "enqueue", "--capture",
+                                      tempPath("c.csv"), "--trace", tempPath("t.json"), "--warmup", "7"});
+  ASSERT_TRUE(outcome.options) << outcome.message;
+  EXPECT_EQ(outcome.options->transfer, TransferMode::copy);
+  EXPECT_EQ(outcome.options->waitStrategy, WaitStrategy::enqueue);
+  EXPECT_EQ(outcome.options->capturePath, tempPath("c.csv"));
+  EXPECT_EQ(outcome.options->tracePath, tempPath("t.json"));
+  EXPECT_EQ(outcome.options->warmupFrames, 7u);
+  // The path checks leave no probe file behind.
+  EXPECT_FALSE(std::filesystem::exists(tempPath("c.csv")));
+  EXPECT_FALSE(std::filesystem::exists(tempPath("c.summary.json")));
+}
+
+TEST(CliCapture, BadValuesAreUsageErrors) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--transfer", "teleport"},
+        std::vector<std::string>{"--wait-strategy", "sleep"},
+        std::vector<std::string>{"--capture", tempPath("c.txt")},
+        std::vector<std::string>{"--capture", "/proc/no/such/dir/c.csv"},
+        std::vector<std::string>{"--trace", tempPath("t.csv")}, std::vector<std::string>{"--warmup", "-1"},
+        std::vector<std::string>{"bench", "--grids", "1"},
+        std::vector<std::string>{"bench", "--sync", "sometimes"},
+        std::vector<std::string>{"bench", "--frames", "0"}}) {
+    const ParseOutcome outcome = parse(args);
+    EXPECT_FALSE(outcome.options) << args[0] << " " << args[1];
+    EXPECT_EQ(outcome.exitCode, kExitUsage) << args[0] << " " << args[1];
+  }
+}
+
+TEST(CliBench, DefaultsRunTheWholeMatrixHeadless) {
+  const ParseOutcome outcome = parse({"bench"});
+  ASSERT_TRUE(outcome.options) << outcome.message;
+  ASSERT_TRUE(outcome.options->bench);
+  const BenchOptions& bench = *outcome.options->bench;
+  EXPECT_TRUE(outcome.options->headless);
+  EXPECT_EQ(bench.grids, (std::vector<uint32_t>{64, 256, 1024, 2048, 4096}));
+  EXPECT_EQ(bench.syncModes, (std::vector<SyncMode>{SyncMode::timeline, SyncMode::binary}));
+  EXPECT_EQ(bench.transfers, (std::vector<TransferMode>{TransferMode::zeroCopy, TransferMode::copy}));
+  EXPECT_EQ(bench.waitStrategies, (std::vector<WaitStrategy>{WaitStrategy::poll, WaitStrategy::enqueue}));
+  EXPECT_EQ(bench.frames, 300u);
+  EXPECT_EQ(bench.warmupFrames, 30u);
+}
+
+TEST(CliBench, EachDimensionNarrowsToOneValueOrBoth) {
+  const ParseOutcome outcome =
+      parse({"bench", "--grids", "16,32", "--sync", "binary", "--transfer", "zero-copy", "--wait-strategy",
+             "both", "--frames", "20", "--warmup", "0", "--backend", "cpu", "--sim", "sinewave", "--json",
+             tempPath("b.json")});
+  ASSERT_TRUE(outcome.options) << outcome.message;
+  const BenchOptions& bench = *outcome.options->bench;
+  EXPECT_EQ(bench.grids, (std::vector<uint32_t>{16, 32}));
+  EXPECT_EQ(bench.syncModes, std::vector<SyncMode>{SyncMode::binary});
+  EXPECT_EQ(bench.transfers, std::vector<TransferMode>{TransferMode::zeroCopy});
+  EXPECT_EQ(bench.waitStrategies, (std::vector<WaitStrategy>{WaitStrategy::poll, WaitStrategy::enqueue}));
+  EXPECT_EQ(bench.frames, 20u);
+  EXPECT_EQ(bench.warmupFrames, 0u);
+  EXPECT_EQ(bench.jsonPath, tempPath("b.json"));
+  EXPECT_EQ(outcome.options->backend, BackendChoice::cpu);
+  EXPECT_EQ(outcome.options->model.model, ModelKind::sinewave);
+  EXPECT_FALSE(std::filesystem::exists(tempPath("b.json")));
+}
+
+}  // namespace
+}  // namespace vksim
