@@ -30,18 +30,31 @@ bool validationRequested() {
 // The fds cross from Vulkan to CUDA here, and only here.
 std::unique_ptr<Simulation> importIntoCuda(App& app, const ModelParams& params) {
   ExternalBuffer buffer;
+  ExternalSemaphores semaphores;
+  // Until createCudaSimulation takes them, the exported fds are ours: if a
+  // later export throws, the earlier ones are closed here, not leaked.
+  struct ExportedFds {
+    int* fds[4];
+    ~ExportedFds() {
+      for (int* fd : fds)
+        if (*fd >= 0) close(*fd);
+    }
+  } exported{{&buffer.fd, &semaphores.timelineFd, &semaphores.renderDoneFd, &semaphores.simDoneFd}};
   buffer.fd = exportMemoryFd(app.device, app.shared.vertices);
   buffer.allocationSize = app.shared.vertices.allocationSize;  // import with the allocation's size
   buffer.size = app.shared.vertices.size;
   buffer.dedicated = app.shared.vertices.dedicated;
-  ExternalSemaphores semaphores;
   semaphores.timelineFd = exportSemaphoreFd(app.device, app.shared.semaphores.timeline);
   semaphores.renderDoneFd = exportSemaphoreFd(app.device, app.shared.semaphores.renderDone);
   semaphores.simDoneFd = exportSemaphoreFd(app.device, app.shared.semaphores.simDone);
   std::string error;
-  // createCudaSimulation takes every fd: imported ones belong to CUDA, the
-  // rest it closes (simulation.h).
-  auto simulation = createCudaSimulation(params, app.devices.cuda->ordinal, buffer, semaphores, &error);
+  // createCudaSimulation takes every fd, whatever the outcome: imported ones
+  // belong to CUDA (never closed), the rest it closes (simulation.h).
+  const ExternalBuffer handedBuffer = buffer;
+  const ExternalSemaphores handedSemaphores = semaphores;
+  for (int* fd : exported.fds) *fd = -1;
+  auto simulation =
+      createCudaSimulation(params, app.devices.cuda->ordinal, handedBuffer, handedSemaphores, &error);
   if (!simulation) throw EnvironmentError("CUDA backend: " + error);
   return simulation;
 }
