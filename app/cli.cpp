@@ -46,6 +46,19 @@ CLI::Validator probedOutputFile(const std::string& extension, bool withSummary) 
       "FILE" + extension, "writable output file");
 }
 
+CLI::Validator sizeValidator() {
+  return CLI::Validator(
+      [](std::string& value) {
+        unsigned w = 0, h = 0;
+        char x = 0, extra = 0;
+        if (std::sscanf(value.c_str(), "%u%c%u%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
+          return std::string("must be WIDTHxHEIGHT, e.g. 1280x720");
+        if (w < 16 || h < 16 || w > 8192 || h > 8192) return std::string("each side must be from 16 to 8192");
+        return std::string();
+      },
+      "WxH");
+}
+
 // "both" (every value, in the order `values` holds by default) or one value of
 // `choices`, as the list of values that a bench dimension runs.
 template <typename T>
@@ -64,7 +77,7 @@ CLI::Option* addDimension(CLI::App& command, const std::string& name, std::vecto
 }
 
 // `vkcuda-sim bench`: the options of the benchmark matrix (docs/benchmarks.md).
-CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench) {
+CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, std::string& size) {
   CLI::App* command = app.add_subcommand(
       "bench",
       "Run a headless benchmark matrix (grids x sync x transfer x wait strategy) and print one table");
@@ -95,6 +108,7 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench) 
   command->add_option("--sim", options.model.model, "Simulation model")
       ->transform(CLI::CheckedTransformer(models, CLI::ignore_case));
   command->add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)");
+  command->add_option("--size", size, "Offscreen image size, WxH")->check(sizeValidator());
   return command;
 }
 
@@ -141,17 +155,7 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
       ->transform(CLI::CheckedTransformer(syncModes, CLI::ignore_case));
   app.add_option("--backend", options.backend, "Simulation backend")
       ->transform(CLI::CheckedTransformer(backends, CLI::ignore_case));
-  app.add_option("--size", size, "Window or image size, WxH")
-      ->check(CLI::Validator(
-          [](std::string& value) {
-            unsigned w = 0, h = 0;
-            char x = 0, extra = 0;
-            if (std::sscanf(value.c_str(), "%u%c%u%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
-              return std::string("must be WIDTHxHEIGHT, e.g. 1280x720");
-            if (w < 16 || h < 16 || w > 8192 || h > 8192) return std::string("each side must be from 16 to 8192");
-            return std::string();
-          },
-          "WxH"));
+  app.add_option("--size", size, "Window or image size, WxH")->check(sizeValidator());
   app.add_option("--seed", options.model.seed, "Seed of the ripple drops");
   app.add_option("--screenshot", options.screenshotPath, "Write the last frame as PNG")->check(outputFile(".png"));
   app.add_option("--dump-vertices", options.dumpVerticesPath,
@@ -194,7 +198,7 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
                  "First frames left out of the capture's statistics (still in its CSV)")
       ->check(CLI::NonNegativeNumber);
   BenchOptions bench;
-  CLI::App* benchCommand = addBenchCommand(app, options, bench);
+  CLI::App* benchCommand = addBenchCommand(app, options, bench, size);
 
   ParseOutcome outcome;
   try {
