@@ -177,12 +177,20 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
 
   // 1. The previous frame's render must be done before its command buffer is
   //    recorded again (one frame in flight: the single vertex buffer makes the
-  //    two sides alternate anyway). With the poll strategy the host already
-  //    saw that render complete before it enqueued the previous sim step, so
-  //    this returns at once; with enqueue it blocks, but the previous sim
-  //    step is already enqueued behind that render, so the GPU never waits
-  //    for the host here. Its timestamps are then available.
-  if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "render fence of the previous frame");
+  //    two sides alternate anyway). Its timestamps are then available.
+  //    poll: the host saw that render's signal before it enqueued the previous
+  //    sim step, so the fence is signalled or microseconds away; it spins
+  //    rather than sleeping in vkWaitForFences, because a short sim step
+  //    finishes before a sleeping thread would wake, and then the GPU would
+  //    idle until the host submits the next render. enqueue: it blocks; the
+  //    previous sim step is already queued behind that render and the next
+  //    render cannot start before that step's signal, so the host's wake-up
+  //    is off the GPU's path unless it exceeds the sim step plus the ~0.3 ms
+  //    wake-up of the render's pending wait.
+  const bool fenceSignalled =
+      poll ? waitUntilReached([&] { return isFenceSignalled(app.device, app.frame.inFlight); }, kWaitTimeoutNs)
+           : waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs);
+  if (!fenceSignalled) stall(app, "render fence of the previous frame");
   noteRenderSeenDone(app, hostNowNs());
   collectGpuTimings(app);
 
