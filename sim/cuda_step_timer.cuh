@@ -52,22 +52,29 @@ class CudaStepTimer {
   void restart(cudaStream_t stream) {
     nextSequence_ = nextToTake_ = 0;
     for (Slot& slot : slots_) slot = Slot{slot.waitBegin, slot.waitEnd, slot.workEnd, slot.done};
-    recordAnchor(0, stream);
+    lastAnchorAttemptNs_ = hostNowNs();
+    currentAnchor_ = 0;
+    // The stream has just finished everything: the anchor completes at once.
+    // Should it not within the budget, its record time is the best there is.
+    if (!recordAnchor(0, stream, kInitialAnchorBudgetNs, kInitialAnchorBudgetNs))
+      anchorHostNs_[0] = lastAnchorAttemptNs_;
   }
 
   // Before the step's first enqueue: a fresh anchor when the current one is
   // old (cudaEventElapsedTime returns float milliseconds, so precision falls
-  // with distance: 0.25 us at 2 s) and the stream is idle (so the anchor's
-  // event completes within microseconds of the host time taken with it).
+  // with distance: 0.25 us at 2 s) and the stream is idle. Tried at most once
+  // a second, whatever the outcome.
   void reanchorIfDue(cudaStream_t stream) {
-    if (hostNowNs() - anchorHostNs_[currentAnchor_] < kReanchorAfterNs) return;
+    const int64_t now = hostNowNs();
+    if (now - lastAnchorAttemptNs_ < kReanchorAfterNs) return;
+    lastAnchorAttemptNs_ = now;
     const uint32_t other = 1 - currentAnchor_;
     for (const Slot& slot : slots_)
       if (slot.recorded && slot.sequence >= nextToTake_ && slot.anchor == other) return;  // still needed
     const cudaError_t idle = cudaStreamQuery(stream);
     if (idle == cudaErrorNotReady) return;  // busy: try again next step
     if (CUDA_CHECK(idle) != cudaSuccess) return;
-    recordAnchor(other, stream);
+    recordAnchor(other, stream, kReanchorBudgetNs, kReanchorAcceptNs);
   }
 
   // Event records of one step, in stream order: begin of the wait, end of
@@ -128,6 +135,14 @@ class CudaStepTimer {
 
  private:
   static constexpr int64_t kReanchorAfterNs = 1'000'000'000;
+  // How long the host spins to see an anchor complete, and the widest window
+  // (record to seen complete) that a re-anchor accepts. An idle stream's
+  // event completes within microseconds; one that took longer may have
+  // waited behind other work on the GPU (Vulkan's, in another context), and
+  // its timestamp is then no longer near the host's.
+  static constexpr int64_t kInitialAnchorBudgetNs = 5'000'000;
+  static constexpr int64_t kReanchorBudgetNs = 100'000;
+  static constexpr int64_t kReanchorAcceptNs = 30'000;
 
   struct Slot {
     cudaEvent_t waitBegin = nullptr, waitEnd = nullptr, workEnd = nullptr, done = nullptr;
@@ -151,14 +166,29 @@ class CudaStepTimer {
     if (slot.ok) slot.ok = CUDA_CHECK(cudaEventRecord(event, stream)) == cudaSuccess;
   }
 
-  // The host time is taken just before the record, on a stream with nothing
-  // queued, so the GPU timestamps the event a launch latency later (a few
-  // microseconds): that is the placement's uncertainty (docs/captures.md).
-  void recordAnchor(uint32_t index, cudaStream_t stream) {
-    const int64_t now = hostNowNs();
-    if (CUDA_CHECK(cudaEventRecord(anchors_[index], stream)) != cudaSuccess) return;
-    anchorHostNs_[index] = now;
-    currentAnchor_ = index;
+  // The GPU timestamps the anchor somewhere between the host's record call
+  // and the moment the host sees it complete: the host spins (at most
+  // budgetNs) to bound that window, and takes its middle, so the placement's
+  // uncertainty is half the window (docs/captures.md). A window wider than
+  // acceptNs, or an anchor not seen complete, leaves the current anchor in use.
+  bool recordAnchor(uint32_t index, cudaStream_t stream, int64_t budgetNs, int64_t acceptNs) {
+    const int64_t recorded = hostNowNs();
+    if (CUDA_CHECK(cudaEventRecord(anchors_[index], stream)) != cudaSuccess) return false;
+    for (;;) {
+      const cudaError_t result = cudaEventQuery(anchors_[index]);
+      const int64_t now = hostNowNs();
+      if (result == cudaSuccess) {
+        if (now - recorded > acceptNs) return false;
+        anchorHostNs_[index] = recorded + (now - recorded) / 2;
+        currentAnchor_ = index;
+        return true;
+      }
+      if (result != cudaErrorNotReady) {
+        CUDA_CHECK(result);
+        return false;
+      }
+      if (now - recorded > budgetNs) return false;
+    }
   }
 
   bool toHost(const Slot& slot, cudaEvent_t event, int64_t* hostNs) const {
@@ -171,7 +201,8 @@ class CudaStepTimer {
 
   std::array<Slot, kSlots> slots_{};
   std::array<cudaEvent_t, 2> anchors_{};
-  std::array<int64_t, 2> anchorHostNs_{};  // host time of each anchor's record
+  std::array<int64_t, 2> anchorHostNs_{};  // host time of each anchor's timestamp (the window's middle)
+  int64_t lastAnchorAttemptNs_ = 0;
   uint32_t currentAnchor_ = 0;
   uint64_t nextSequence_ = 0;  // sequence of the next beginStep
   uint64_t nextToTake_ = 0;    // oldest sequence not yet taken
