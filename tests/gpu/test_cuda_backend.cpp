@@ -147,3 +147,29 @@ TEST(CudaDeviceChoice, PairsWithTheNvidiaDeviceAndRefusesLavapipe) {
 
 }  // namespace
 }  // namespace vksim::testing
+
+namespace vksim::testing {
+namespace {
+
+// The copy path (CUDA's own buffer -> pinned host memory -> staging buffer ->
+// vkCmdCopyBuffer) exists to be measured against zero-copy; it must draw the
+// same vertices.
+TEST(CudaCopyPath, EndsInTheSameVerticesAsZeroCopy) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const std::string dir = makeTempDir("cuda-copy");
+  for (const char* model : {"ripple", "sinewave"}) {
+    const AppResult zeroCopy = runCuda({"--sim", model, "--grid", "300", "--frames", "100", "--transfer", "zero-copy",
+                                        "--dump-vertices", dir + "/zero.bin"});
+    expectClean(zeroCopy);
+    const AppResult copy = runCuda({"--sim", model, "--grid", "300", "--frames", "100", "--transfer", "copy",
+                                    "--dump-vertices", dir + "/copy.bin"});
+    expectClean(copy);
+    EXPECT_EQ(summaryField(copy.out, "transfer"), "copy");
+    const std::string a = readFile(dir + "/zero.bin"), b = readFile(dir + "/copy.bin");
+    EXPECT_EQ(a.size(), size_t(300 * 300 * 32));
+    EXPECT_TRUE(a == b) << model;
+  }
+}
+
+}  // namespace
+}  // namespace vksim::testing
