@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <filesystem>
 #include <map>
 
@@ -11,6 +12,35 @@
 
 namespace vksim {
 namespace {
+
+// One of a fixed set of names (case-insensitive), mapped to its value. The
+// help shows the names, and a bad value is one plain sentence, unlike
+// CLI::CheckedTransformer's "value in {binary->1,timeline->0} OR {1,0}".
+template <typename T>
+CLI::Validator oneOf(const std::map<std::string, T>& choices) {
+  std::string names;
+  for (const auto& [name, value] : choices) names += (names.empty() ? "" : "|") + name;
+  return CLI::Validator(
+      [choices, names](std::string& text) -> std::string {
+        std::string lower = text;
+        for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+        const auto found = choices.find(lower);
+        if (found == choices.end()) return "'" + text + "' is not one of " + names;
+        text = std::to_string(static_cast<long long>(found->second));  // CLI11 reads enums as integers
+        return {};
+      },
+      names);
+}
+
+// Whole numbers from 0 up, with a readable message (CLI::NonNegativeNumber
+// prints a range up to DBL_MAX).
+CLI::Validator nonNegative() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return (!text.empty() && text[0] == '-') ? "must be 0 or more (got " + text + ")" : std::string();
+      },
+      "N>=0");
+}
 
 // Writing happens at the end of a run; a path that cannot be written must be
 // refused before any frame, so that the run fails fast and leaves no file.
@@ -96,17 +126,17 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
   command->add_option("--frames", bench.frames, "Frames measured per configuration, after the warm-up")
       ->check(CLI::Range(1u, 1'000'000u));
   command->add_option("--warmup", bench.warmupFrames, "Frames run and not measured after each rebuild")
-      ->check(CLI::NonNegativeNumber);
+      ->check(nonNegative());
   command->add_option("--json", bench.jsonPath, "Write the table as JSON (schema in docs/captures.md)")
       ->check(probedOutputFile(".json", false));
   const std::map<std::string, BackendChoice> backends{
       {"auto", BackendChoice::automatic}, {"cuda", BackendChoice::cuda}, {"cpu", BackendChoice::cpu}};
   command->add_option("--backend", options.backend, "Simulation backend")
-      ->transform(CLI::CheckedTransformer(backends, CLI::ignore_case));
+      ->transform(oneOf(backends));
   const std::map<std::string, ModelKind> models{{"sinewave", ModelKind::sinewave},
                                                 {"ripple", ModelKind::ripple}};
   command->add_option("--sim", options.model.model, "Simulation model")
-      ->transform(CLI::CheckedTransformer(models, CLI::ignore_case));
+      ->transform(oneOf(models));
   command->add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)");
   command->add_option("--size", size, "Offscreen image size, WxH")->check(sizeValidator());
   return command;
@@ -147,14 +177,14 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
 
   app.add_flag("--headless", options.headless, "Render offscreen; needs no display");
   app.add_option("--frames", options.frames, "Frames to run; 0 = until the window closes (headless default 600)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(nonNegative());
   app.add_option("--sim", options.model.model, "Simulation model")
-      ->transform(CLI::CheckedTransformer(models, CLI::ignore_case));
+      ->transform(oneOf(models));
   app.add_option("--grid", options.model.grid, "Vertices per side")->check(CLI::Range(kMinGrid, kMaxGrid));
   app.add_option("--sync", options.sync, "Semaphore kind of the value schedule")
-      ->transform(CLI::CheckedTransformer(syncModes, CLI::ignore_case));
+      ->transform(oneOf(syncModes));
   app.add_option("--backend", options.backend, "Simulation backend")
-      ->transform(CLI::CheckedTransformer(backends, CLI::ignore_case));
+      ->transform(oneOf(backends));
   app.add_option("--size", size, "Window or image size, WxH")->check(sizeValidator());
   app.add_option("--seed", options.model.seed, "Seed of the ripple drops");
   app.add_option("--screenshot", options.screenshotPath, "Write the last frame as PNG")->check(outputFile(".png"));
@@ -164,9 +194,9 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
   app.add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)");
   app.add_flag("--list-devices", options.listDevices, "List Vulkan and CUDA devices and which pairs match");
   app.add_option("--switch-sync-every", options.switchSyncEvery, "Switch between binary and timeline every N frames")
-      ->check(CLI::NonNegativeNumber);
+      ->check(nonNegative());
   app.add_option("--vsync", options.vsync, "Wait for vertical blank when presenting")
-      ->transform(CLI::CheckedTransformer(onOff, CLI::ignore_case));
+      ->transform(oneOf(onOff));
   std::string scene;
   app.add_option("--scene", scene,
                  "Scene preset (a name from assets/scenes, or a .json path): model parameters and camera; "
@@ -181,13 +211,13 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
          "--transfer", options.transfer,
          "zero-copy: the simulation writes the shared buffer; copy: through host memory and a staging "
          "buffer, as without interop (docs/benchmarks.md)")
-      ->transform(CLI::CheckedTransformer(transfers, CLI::ignore_case));
+      ->transform(oneOf(transfers));
   const std::map<std::string, WaitStrategy> strategies{{"poll", WaitStrategy::poll},
                                                        {"enqueue", WaitStrategy::enqueue}};
   app.add_option("--wait-strategy", options.waitStrategy,
                  "poll: enqueue each semaphore wait once the host sees its value reached; enqueue: at once, "
                  "still pending (docs/benchmarks.md)")
-      ->transform(CLI::CheckedTransformer(strategies, CLI::ignore_case));
+      ->transform(oneOf(strategies));
   app.add_option("--capture", options.capturePath,
                  "Record one CSV row per frame, and PATH.summary.json beside it (docs/captures.md)")
       ->check(probedOutputFile(".csv", true));
@@ -196,7 +226,7 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
       ->check(probedOutputFile(".json", false));
   app.add_option("--warmup", options.warmupFrames,
                  "First frames left out of the capture's statistics (still in its CSV)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(nonNegative());
   BenchOptions bench;
   CLI::App* benchCommand = addBenchCommand(app, options, bench, size);
 

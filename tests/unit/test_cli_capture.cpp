@@ -1,6 +1,7 @@
 // The command-line flags of captures, transfers, wait strategies and the
 // bench subcommand.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -18,8 +19,13 @@ ParseOutcome parse(std::vector<std::string> args) {
   return parseCommandLine(int(argv.size()), argv.data());
 }
 
+// A directory of this process's own, so that files left by other runs in the
+// shared temporary directory cannot decide the outcome.
 std::string tempPath(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / name).string();
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("vksim-cli-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
 }
 
 TEST(CliCapture, DefaultsArePollZeroCopyAndThirtyWarmupFrames) {
