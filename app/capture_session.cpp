@@ -153,6 +153,7 @@ FileResult recordFinishedFrames(App& app, bool flush) {
   CaptureSession& session = app.capture;
   FileResult finished;
   while (std::optional<FrameTiming> timing = takeFinishedFrame(app, flush)) {
+    if (timing->renderGpu || timing->simWork) session.latest = *timing;
     if (!session.recording || timing->frame < session.startFrame) continue;
     if (session.lastFrame && timing->frame >= *session.lastFrame) continue;
     if (session.csv.isOpen())

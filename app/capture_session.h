@@ -48,6 +48,8 @@ struct CaptureSession {
   int64_t startNs = 0;  // host clock at startCapture: time 0 of the CSV and the trace
   std::optional<SyncMode> previousMode;
   std::string lastResult;
+  // The newest complete frame record, recording or not: the overlay's GPU times.
+  std::optional<FrameTiming> latest;
 };
 
 // Opens the files (each PATH.tmp-<pid> until finished) and starts recording

@@ -33,6 +33,9 @@ struct Overlay {
   std::vector<std::string> sceneNames;  // listScenes() when the section was last refreshed
   int selectedScene = 0;
   std::string sceneStatus;              // last save or load outcome, one line
+  // Record section: a capture of recordFrames frames into recordPath.
+  char recordPath[256] = "";  // empty: capture-<date>-<time>.csv in the working directory
+  int recordFrames = 600;
   std::vector<float> plotMilliseconds;  // the frame-time graph's samples, reused every frame
   bool hasDrawData = false;             // ImGui::Render ran this frame and the overlay is visible
 };

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 
 #include "app/app.h"
+#include "app/capture_session.h"
 #include "app/frame_loop.h"
 #include "app/input.h"
 #include "app/scene.h"
@@ -229,9 +231,53 @@ void drawStatisticsSection(App& app) {
   ImGui::PlotLines("##frametimes", plot.data(), int(plot.size()), 0, caption, 0.0f,
                    std::max(peak * 1.2f, 1.0f), ImVec2(ImGui::GetContentRegionAvail().x, 60.0f));
 
-  // GPU TIMES: the GPU-timer issue fills in render and simulation times here
-  // (timestamp queries for render, CUDA events for the simulation).
-  ImGui::TextDisabled("GPU time: render -- ms, sim -- ms (not measured yet)");
+  // GPU times arrive a frame or more late (timestamps and CUDA events are read
+  // without waiting): the newest frame whose results are in.
+  const std::optional<FrameTiming>& timing = app.capture.latest;
+  const auto ms = [](const std::optional<TimeSpan>& span) { return span ? span->milliseconds() : -1.0; };
+  if (timing) {
+    ImGui::Text("GPU time (frame %llu): render %.3f ms", static_cast<unsigned long long>(timing->frame),
+                ms(timing->renderGpu));
+    ImGui::Text("  sim %.3f ms, sim's wait %.3f ms", ms(timing->simWork), ms(timing->simWait));
+    if (!timing->simWork) ImGui::TextDisabled("(no sim GPU time on this path)");
+  } else {
+    ImGui::TextDisabled("GPU time: waiting for the first results");
+  }
+}
+
+// A capture from the overlay: the same calls as --capture (app/capture_session.h),
+// made here at the frame boundary.
+void drawRecordSection(App& app) {
+  if (!ImGui::CollapsingHeader("Record")) return;
+  const CaptureProgress progress = captureProgress(app);
+  if (progress.recording) {
+    const float done = progress.framesWanted
+                           ? float(progress.framesRecorded) / float(progress.framesWanted)
+                           : 0.0f;
+    char label[96];
+    std::snprintf(label, sizeof label, "%llu / %llu frames", static_cast<unsigned long long>(progress.framesRecorded),
+                  static_cast<unsigned long long>(progress.framesWanted));
+    ImGui::ProgressBar(done, ImVec2(-1.0f, 0.0f), label);
+    ImGui::Text("recording to %s", progress.csvPath.c_str());
+    if (!progress.stopping && ImGui::Button("Stop")) stopCapture(app);
+    return;
+  }
+  ImGui::InputInt("frames", &app.overlay.recordFrames);
+  app.overlay.recordFrames = std::clamp(app.overlay.recordFrames, 1, 1'000'000);
+  ImGui::InputText("file (.csv)", app.overlay.recordPath, sizeof app.overlay.recordPath);
+  if (ImGui::Button("Start recording")) {  // not "Record": the header has that ID
+    CaptureRequest request;
+    request.csvPath = app.overlay.recordPath;
+    if (request.csvPath.empty()) {
+      char name[64];
+      const std::time_t now = std::time(nullptr);
+      std::strftime(name, sizeof name, "capture-%Y%m%d-%H%M%S.csv", std::localtime(&now));
+      request.csvPath = name;
+    }
+    request.frames = uint64_t(app.overlay.recordFrames);
+    if (const FileResult started = startCapture(app, request); !started) app.capture.lastResult = started.message;
+  }
+  if (!progress.lastResult.empty()) ImGui::TextWrapped("%s", progress.lastResult.c_str());
 }
 
 void drawDevicesSection(App& app) {
@@ -349,6 +395,7 @@ void drawOverlayWindow(App& app) {
     drawSimulationSection(app);
     drawViewSection(app);
     drawStatisticsSection(app);
+    drawRecordSection(app);
     drawDevicesSection(app);
     drawScenesSection(app);
     drawHelpSection();

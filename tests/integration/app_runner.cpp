@@ -26,7 +26,7 @@ std::string appPath() {
 }
 
 AppResult runApp(const std::vector<std::string>& args, const std::vector<std::string>& env, int timeoutSeconds,
-                 const std::string& program) {
+                 const std::string& program, const std::string& workingDirectory) {
   const std::string path = program.empty() ? appPath() : program;
   std::vector<std::string> argStrings{path};
   argStrings.insert(argStrings.end(), args.begin(), args.end());
@@ -50,6 +50,7 @@ AppResult runApp(const std::vector<std::string>& args, const std::vector<std::st
   posix_spawn_file_actions_adddup2(&actions, errPipe[1], STDERR_FILENO);
   posix_spawn_file_actions_addclose(&actions, outPipe[0]);
   posix_spawn_file_actions_addclose(&actions, errPipe[0]);
+  if (!workingDirectory.empty()) posix_spawn_file_actions_addchdir_np(&actions, workingDirectory.c_str());
   pid_t pid = 0;
   const int spawned = posix_spawn(&pid, path.c_str(), &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);

@@ -19,9 +19,11 @@ struct AppResult {
 std::string appPath();
 
 // Runs appPath() (or `program` if not empty) with args; env entries are
-// "NAME=value" added to the inherited environment.
+// "NAME=value" added to the inherited environment; workingDirectory, when
+// given, is the child's current directory.
 AppResult runApp(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
-                 int timeoutSeconds = 120, const std::string& program = "");
+                 int timeoutSeconds = 120, const std::string& program = "",
+                 const std::string& workingDirectory = "");
 
 // A fresh empty directory under the test's temporary directory.
 std::string makeTempDir(const std::string& name);
