@@ -6,6 +6,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <numeric>
 
 #include "app/bench.h"
@@ -20,7 +21,9 @@ namespace vksim {
 namespace {
 
 volatile std::sig_atomic_t interrupted = 0;
-void onInterrupt(int) { interrupted = 1; }
+void onInterrupt(int) {
+  interrupted = 1;
+}
 
 bool validationRequested() {
   const char* value = std::getenv("VKSIM_VALIDATION");
@@ -77,7 +80,8 @@ void reportCapture(const FileResult& finished) {
 std::string summaryLine(const App& app, double seconds) {
   const double total = std::accumulate(app.frameMilliseconds.begin(), app.frameMilliseconds.end(), 0.0);
   const double mean = app.frameMilliseconds.empty() ? 0.0 : total / double(app.frameMilliseconds.size());
-  const uint64_t timeline = app.shared.semaphores.timeline ? readTimelineCounter(app.device, app.shared.semaphores) : 0;
+  const uint64_t timeline =
+      app.shared.semaphores.timeline ? readTimelineCounter(app.device, app.shared.semaphores) : 0;
   char line[512];
   std::snprintf(
       line, sizeof line,
@@ -109,7 +113,8 @@ void createApp(App& app, const Options& options) {
   if (!app.headless) instanceOptions.extraExtensions = windowInstanceExtensions();
   app.instance = createInstance(instanceOptions);
 
-  app.devices = chooseDevices(listPhysicalDevices(app.instance), listCudaDevices(), options.backend, options.device);
+  app.devices =
+      chooseDevices(listPhysicalDevices(app.instance), listCudaDevices(), options.backend, options.device);
   std::printf("%s\n", app.devices.reason.c_str());
 
   if (!app.headless) {
@@ -127,7 +132,8 @@ void createApp(App& app, const Options& options) {
     app.offscreen = createOffscreenTarget(app.device, {options.width, options.height});
     app.renderPass = app.offscreen.renderPass;
   } else {
-    app.swapchain = createSwapchainTarget(app.device, app.surface, windowFramebufferSize(app.window), options.vsync);
+    app.swapchain =
+        createSwapchainTarget(app.device, app.surface, windowFramebufferSize(app.window), options.vsync);
     app.renderPass = app.swapchain.renderPass;
   }
   app.pipeline = createMeshPipeline(app.device, app.renderPass);
@@ -180,7 +186,8 @@ void destroySharedState(App& app) {
     drainSchedule(app);
     // CUDA first (design notes): no wait or signal outstanding, then the
     // imported objects go before Vulkan frees what they alias.
-    if (!shared.simulation->finish(kWaitTimeoutNs)) throw RuntimeFailure("timeout: the simulation did not finish");
+    if (!shared.simulation->finish(kWaitTimeoutNs))
+      throw RuntimeFailure("timeout: the simulation did not finish");
     // Everything has completed: the last frames' timings are all there is.
     settleFrameTimings(app);
     shared.simulation.reset();
@@ -220,6 +227,26 @@ void destroyApp(App& app) {
   if (app.instance.instance) destroyInstance(app.instance);
 }
 
+int runThenTearDown(App& app, const std::function<void()>& body) {
+  int exitCode = kExitSuccess;
+  try {
+    body();
+  } catch (const EnvironmentError& error) {
+    std::fprintf(stderr, "vkcuda-sim: %s\n", error.what());
+    exitCode = kExitEnvironment;
+  } catch (const RuntimeFailure& error) {
+    std::fprintf(stderr, "vkcuda-sim: %s\n", error.what());
+    exitCode = kExitRuntime;
+  }
+  try {
+    destroyApp(app);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "vkcuda-sim: teardown: %s\n", error.what());
+    if (exitCode == kExitSuccess) exitCode = kExitRuntime;
+  }
+  return exitCode;
+}
+
 int runApplication(const Options& options) {
   if (options.listDevices) {
     Instance instance = createInstance({});
@@ -241,8 +268,7 @@ int runApplication(const Options& options) {
   std::signal(SIGINT, onInterrupt);
   std::signal(SIGTERM, onInterrupt);
 
-  int exitCode = kExitSuccess;
-  try {
+  const int exitCode = runThenTearDown(app, [&] {
     createApp(app, options);
     const int64_t frames = framesToRun(options, app.headless);
     std::printf("running %s, %s sync, %s model, grid %u, %s\n", app.headless ? "headless" : "in a window",
@@ -270,7 +296,9 @@ int runApplication(const Options& options) {
       playInputScript(script, app);
       applyFrameBoundaryRequests(app);
       buildOverlay(app);
-      RgbaImage* capture = (last && wantScreenshot) ? &screenshot : screenshotDue(script) ? &scriptScreenshot : nullptr;
+      RgbaImage* capture = (last && wantScreenshot) ? &screenshot
+                           : screenshotDue(script)  ? &scriptScreenshot
+                                                    : nullptr;
       const FrameStatus status = runFrame(app, capture);
       if (status == FrameStatus::rendered && screenshotDue(script)) writeDueScreenshots(script, *capture);
       if (status == FrameStatus::rendered) reportCapture(recordFinishedFrames(app, /*flush=*/false));
@@ -303,22 +331,11 @@ int runApplication(const Options& options) {
     if (wantScreenshot) {
       if (const std::string error = writePngFile(options.screenshotPath, screenshot); !error.empty())
         throw RuntimeFailure(error);
-      std::printf("wrote screenshot %ux%u to %s\n", screenshot.width, screenshot.height, options.screenshotPath.c_str());
+      std::printf("wrote screenshot %ux%u to %s\n", screenshot.width, screenshot.height,
+                  options.screenshotPath.c_str());
     }
     std::printf("%s", summaryLine(app, seconds).c_str());
-  } catch (const EnvironmentError& error) {
-    std::fprintf(stderr, "vkcuda-sim: %s\n", error.what());
-    exitCode = kExitEnvironment;
-  } catch (const RuntimeFailure& error) {
-    std::fprintf(stderr, "vkcuda-sim: %s\n", error.what());
-    exitCode = kExitRuntime;
-  }
-  try {
-    destroyApp(app);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "vkcuda-sim: teardown: %s\n", error.what());
-    if (exitCode == kExitSuccess) exitCode = kExitRuntime;
-  }
+  });
   if (!options.headless) terminateWindowing();
   std::fflush(stdout);
   return exitCode;

@@ -3,6 +3,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -105,6 +106,10 @@ void destroySharedState(App& app);
 void rebuildSharedState(App& app, const ModelParams& params);
 
 void destroyApp(App& app);
+
+// Runs body, then destroyApp, and turns what they throw into the exit code:
+// EnvironmentError 3, RuntimeFailure 4 (the message on stderr, one line).
+int runThenTearDown(App& app, const std::function<void()>& body);
 
 // The whole run after parsing: returns the process exit code.
 int runApplication(const Options& options);

@@ -263,8 +263,7 @@ int runBenchmark(const Options& options) {
   }
   App app;
   app.headless = true;
-  int exitCode = kExitSuccess;
-  try {
+  const int exitCode = runThenTearDown(app, [&] {
     Options first = options;
     first.model.grid = matrix.front().grid;
     first.transfer = matrix.front().transfer;
@@ -308,19 +307,7 @@ int runBenchmark(const Options& options) {
     }
     std::printf("vkcuda-sim: bench configurations=%zu validation_warnings=%u validation_errors=%u\n",
                 results.size(), validationCounts().warnings.load(), validationCounts().errors.load());
-  } catch (const EnvironmentError& error) {
-    std::fprintf(stderr, "vkcuda-sim: %s\n", error.what());
-    exitCode = kExitEnvironment;
-  } catch (const RuntimeFailure& error) {
-    std::fprintf(stderr, "vkcuda-sim: %s\n", error.what());
-    exitCode = kExitRuntime;
-  }
-  try {
-    destroyApp(app);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "vkcuda-sim: teardown: %s\n", error.what());
-    if (exitCode == kExitSuccess) exitCode = kExitRuntime;
-  }
+  });
   std::fflush(stdout);
   return exitCode;
 }

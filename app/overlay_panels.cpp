@@ -251,11 +251,11 @@ void drawRecordSection(App& app) {
   if (!ImGui::CollapsingHeader("Record")) return;
   const CaptureProgress progress = captureProgress(app);
   if (progress.recording) {
-    const float done = progress.framesWanted
-                           ? float(progress.framesRecorded) / float(progress.framesWanted)
-                           : 0.0f;
+    const float done =
+        progress.framesWanted ? float(progress.framesRecorded) / float(progress.framesWanted) : 0.0f;
     char label[96];
-    std::snprintf(label, sizeof label, "%llu / %llu frames", static_cast<unsigned long long>(progress.framesRecorded),
+    std::snprintf(label, sizeof label, "%llu / %llu frames",
+                  static_cast<unsigned long long>(progress.framesRecorded),
                   static_cast<unsigned long long>(progress.framesWanted));
     ImGui::ProgressBar(done, ImVec2(-1.0f, 0.0f), label);
     ImGui::Text("recording to %s", progress.csvPath.c_str());
@@ -275,7 +275,8 @@ void drawRecordSection(App& app) {
       request.csvPath = name;
     }
     request.frames = uint64_t(app.overlay.recordFrames);
-    if (const FileResult started = startCapture(app, request); !started) app.capture.lastResult = started.message;
+    if (const FileResult started = startCapture(app, request); !started)
+      app.capture.lastResult = started.message;
   }
   if (!progress.lastResult.empty()) ImGui::TextWrapped("%s", progress.lastResult.c_str());
 }

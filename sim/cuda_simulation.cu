@@ -252,16 +252,7 @@ class CudaSimulation final : public Simulation {
       return StepStatus::failed;
     timer_.endWait(stream_);
 
-    bool launched = true;
-    if (advance) {
-      ++stepCount_;
-      clearStaleError();
-      if (params_.model == ModelKind::ripple)
-        launched = enqueueRippleStep();
-      else
-        enqueueSinewave();
-      launched = CUDA_CHECK(cudaGetLastError()) == cudaSuccess && launched;
-    }
+    const bool launched = !advance || enqueueModelStep();
     timer_.endWork(stream_);
 
     // Then signal 2k+2 (or simDone) behind the kernels in stream order: the
@@ -394,16 +385,7 @@ class CudaSimulation final : public Simulation {
     timer_.reanchorIfDue(stream_);
     timer_.beginStep(stream_);
     timer_.endWait(stream_);
-    bool launched = true;
-    if (advance) {
-      ++stepCount_;
-      clearStaleError();
-      if (params_.model == ModelKind::ripple)
-        launched = enqueueRippleStep();
-      else
-        enqueueSinewave();
-      launched = CUDA_CHECK(cudaGetLastError()) == cudaSuccess && launched;
-    }
+    const bool launched = !advance || enqueueModelStep();
     if (!launched || !enqueueCopyToHost()) {
       failed_ = true;
       return StepStatus::failed;
@@ -411,6 +393,19 @@ class CudaSimulation final : public Simulation {
     timer_.endWork(stream_);
     timer_.endStep(stream_);
     return StepStatus::ok;
+  }
+
+  // One step of the model's kernels on the stream, whichever path the
+  // vertices take afterwards. False if a launch failed.
+  bool enqueueModelStep() {
+    ++stepCount_;
+    clearStaleError();
+    bool launched = true;
+    if (params_.model == ModelKind::ripple)
+      launched = enqueueRippleStep();
+    else
+      enqueueSinewave();
+    return CUDA_CHECK(cudaGetLastError()) == cudaSuccess && launched;
   }
 
   void enqueueSinewave() {

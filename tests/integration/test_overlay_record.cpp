@@ -17,9 +17,9 @@ TEST(OverlayRecord, TheRecordButtonWritesACaptureOfTheFramesAfterTheClick) {
   // "Start recording" button it reveals (docs/interactive.md, input scripts).
   const std::string script = dir + "/record.txt";
   std::ofstream(script) << "at 3 click 60 607\nat 8 click 60 678\n";
-  const AppResult result =
-      runApp({"--headless", "--overlay", "--backend", "cpu", "--frames", "40", "--grid", "64", "--input-script", script},
-             {"VKSIM_VALIDATION=1"}, 120, "", dir);
+  const AppResult result = runApp({"--headless", "--overlay", "--backend", "cpu", "--frames", "40", "--grid",
+                                   "64", "--input-script", script},
+                                  {"VKSIM_VALIDATION=1"}, 120, "", dir);
   ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
   EXPECT_EQ(summaryField(result.out, "validation_errors"), "0");
   std::string csv;

@@ -1,19 +1,19 @@
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "app/cli.h"
+#include "cli_parse.h"
 
 namespace vksim {
 namespace {
 
 ParseOutcome parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "vkcuda-sim");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  return parseCommandLine(int(argv.size()), argv.data());
+  return testing::parseArguments(std::move(args));
 }
 
 TEST(Cli, DefaultsMatchTheDocumentation) {
@@ -32,10 +32,31 @@ TEST(Cli, DefaultsMatchTheDocumentation) {
 
 TEST(Cli, EveryOptionParses) {
   const std::string dir = std::filesystem::temp_directory_path().string();
-  const ParseOutcome outcome =
-      parse({"--headless", "--frames", "42", "--sim", "sinewave", "--grid", "64", "--sync", "binary", "--backend",
-             "cpu", "--size", "640x480", "--seed", "9", "--screenshot", dir + "/s.png", "--dump-vertices",
-             dir + "/v.bin", "--device", "1", "--switch-sync-every", "3", "--vsync", "off"});
+  const ParseOutcome outcome = parse({"--headless",
+                                      "--frames",
+                                      "42",
+                                      "--sim",
+                                      "sinewave",
+                                      "--grid",
+                                      "64",
+                                      "--sync",
+                                      "binary",
+                                      "--backend",
+                                      "cpu",
+                                      "--size",
+                                      "640x480",
+                                      "--seed",
+                                      "9",
+                                      "--screenshot",
+                                      dir + "/s.png",
+                                      "--dump-vertices",
+                                      dir + "/v.bin",
+                                      "--device",
+                                      "1",
+                                      "--switch-sync-every",
+                                      "3",
+                                      "--vsync",
+                                      "off"});
   ASSERT_TRUE(outcome.options) << outcome.message;
   const Options& o = *outcome.options;
   EXPECT_TRUE(o.headless);
@@ -73,8 +94,9 @@ INSTANTIATE_TEST_SUITE_P(
     BadInputs, CliRejects,
     ::testing::Values(BadInput{{"--grid", "0"}, "--grid"}, BadInput{{"--grid", "9000"}, "--grid"},
                       BadInput{{"--grid", "1"}, "--grid"}, BadInput{{"--sync", "fast"}, "--sync"},
-                      BadInput{{"--frames", "-5"}, "--frames"}, BadInput{{"--backend", "opencl"}, "--backend"},
-                      BadInput{{"--sim", "fluid"}, "--sim"}, BadInput{{"--size", "big"}, "--size"},
+                      BadInput{{"--frames", "-5"}, "--frames"},
+                      BadInput{{"--backend", "opencl"}, "--backend"}, BadInput{{"--sim", "fluid"}, "--sim"},
+                      BadInput{{"--size", "big"}, "--size"},
                       BadInput{{"--screenshot", "/nonexistent-dir/x.png"}, "--screenshot"},
                       BadInput{{"--screenshot", "/tmp/x.jpg"}, "--screenshot"},
                       BadInput{{"--dump-vertices", "/nonexistent-dir/v.bin"}, "--dump-vertices"},

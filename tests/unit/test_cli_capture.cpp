@@ -1,22 +1,22 @@
 // The command-line flags of captures, transfers, wait strategies and the
 // bench subcommand.
 #include <gtest/gtest.h>
+
 #include <unistd.h>
+#include <utility>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "app/cli.h"
+#include "cli_parse.h"
 
 namespace vksim {
 namespace {
 
 ParseOutcome parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "vkcuda-sim");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  return parseCommandLine(int(argv.size()), argv.data());
+  return testing::parseArguments(std::move(args));
 }
 
 // A directory of this process's own, so that files left by other runs in the

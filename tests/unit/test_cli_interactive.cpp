@@ -1,21 +1,21 @@
 // --scene, --overlay and --input-script on the command line.
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "app/cli.h"
+#include "cli_parse.h"
 
 namespace vksim {
 namespace {
 
 ParseOutcome parse(std::vector<std::string> args) {
-  args.insert(args.begin(), "vkcuda-sim");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  return parseCommandLine(int(argv.size()), argv.data());
+  return testing::parseArguments(std::move(args));
 }
 
 std::string tempFile(const std::string& name, const std::string& text) {

@@ -1,0 +1,17 @@
+// parseCommandLine as the tests call it: arguments after the program name.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "app/cli.h"
+
+namespace vksim::testing {
+
+inline ParseOutcome parseArguments(std::vector<std::string> args) {
+  args.insert(args.begin(), "vkcuda-sim");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return parseCommandLine(int(argv.size()), argv.data());
+}
+
+}  // namespace vksim::testing
