@@ -40,8 +40,9 @@ const PhysicalDeviceInfo& findRequested(const std::vector<PhysicalDeviceInfo>& v
   if (isIndex) {
     const unsigned long index = std::stoul(argument);
     if (index >= vulkan.size())
-      throw EnvironmentError("--device " + argument + ": there are " + std::to_string(vulkan.size()) +
-                             " Vulkan devices (see --list-devices)");
+      throw EnvironmentError("--device " + argument + ": no such index; this machine has " +
+                             std::to_string(vulkan.size()) + (vulkan.size() == 1 ? " Vulkan device" : " Vulkan devices") +
+                             " (see --list-devices)");
     return vulkan[index];
   }
   const std::string wanted = lowerHexOnly(argument);
