@@ -20,9 +20,19 @@
 namespace vksim {
 namespace {
 
+// The signal that asked the run to stop (SIGINT or SIGTERM), 0 while none did.
 volatile std::sig_atomic_t interrupted = 0;
-void onInterrupt(int) {
-  interrupted = 1;
+// The first signal lets the run finish its current frame, render one last
+// frame and write what was asked for; a second one ends the process at once
+// (the default action), for a run that does not stop. signal() and raise()
+// are async-signal-safe.
+void onInterrupt(int signalNumber) {
+  if (interrupted) {
+    std::signal(signalNumber, SIG_DFL);
+    std::raise(signalNumber);
+    return;
+  }
+  interrupted = signalNumber;
 }
 
 // VKSIM_VALIDATION and VKSIM_VALIDATION_CANARY: unset, empty or "0" is off,
@@ -314,8 +324,20 @@ int runApplication(const Options& options) {
     RgbaImage scriptScreenshot;
     const auto start = std::chrono::steady_clock::now();
     auto previous = start;
-    while (!interrupted) {
-      const bool closing = app.quitRequested || (!app.headless && glfwWindowShouldClose(app.window.handle));
+    bool announcedInterrupt = false;
+    for (;;) {
+      // An interrupt makes the next frame the last: it is rendered and
+      // captured like the last of a --frames run, so a screenshot shows the
+      // final state, never an empty image.
+      const bool stopping = interrupted != 0;
+      if (stopping && !announcedInterrupt) {
+        std::printf("interrupted (%s): rendering one last frame and finishing\n",
+                    interrupted == SIGINT ? "SIGINT" : "SIGTERM");
+        std::fflush(stdout);
+        announcedInterrupt = true;
+      }
+      const bool closing =
+          stopping || app.quitRequested || (!app.headless && glfwWindowShouldClose(app.window.handle));
       const bool last = closing || (frames > 0 && int64_t(app.schedule.totalFrames) + 1 >= frames);
       if (!app.headless) pollWindowEvents(app.window);
       // The frame boundary: input (real and scripted), then what it asked
@@ -356,6 +378,11 @@ int runApplication(const Options& options) {
       std::printf("wrote %zu bytes of vertices to %s\n", bytes.size(), options.dumpVerticesPath.c_str());
     }
     if (wantScreenshot) {
+      // A window closed or minimised before any frame was captured leaves no
+      // image: say so (exit 4) rather than write an empty one.
+      if (screenshot.pixels.empty())
+        throw RuntimeFailure("no frame was rendered, so the screenshot " + options.screenshotPath +
+                             " was not written");
       if (const std::string error = writePngFile(options.screenshotPath, screenshot); !error.empty())
         throw RuntimeFailure(error);
       std::printf("wrote screenshot %ux%u to %s\n", screenshot.width, screenshot.height,

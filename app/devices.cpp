@@ -32,9 +32,10 @@ std::string deviceLabel(const PhysicalDeviceInfo& device) {
   return "Vulkan device " + std::to_string(device.index) + " '" + device.name + "'";
 }
 
-// --device is an index into the Vulkan list or a UUID (dashes optional).
+// --device is an index into the Vulkan list (at most 9 digits, as the command
+// line checks) or a UUID (dashes optional), which may be all decimal digits.
 const PhysicalDeviceInfo& findRequested(const std::vector<PhysicalDeviceInfo>& vulkan, const std::string& argument) {
-  const bool isIndex = !argument.empty() && std::all_of(argument.begin(), argument.end(), [](char c) {
+  const bool isIndex = !argument.empty() && argument.size() <= 9 && std::all_of(argument.begin(), argument.end(), [](char c) {
     return std::isdigit(static_cast<unsigned char>(c));
   });
   if (isIndex) {
