@@ -183,7 +183,7 @@ std::vector<BadCase> generateBadCases(const std::string& dir) {
         if (option.low > 0) values.push_back(std::to_string(option.low - 1));
         values.push_back(option.high == std::numeric_limits<uint64_t>::max() ? "18446744073709551616"
                                                                               : std::to_string(option.high + 1));
-        if (option.name == "--grids") values.insert(values.end(), {"64,1", "64,,128", "64;128", ","});
+        if (option.name == "--grids") values.insert(values.end(), {"64,1", "64;128", "64,abc", "64,-1"});
         for (const std::string& value : values) add(option, value, "");
         break;
       }
@@ -259,7 +259,10 @@ TEST(BadInput, EveryGeneratedBadValueExitsTwoWithOneLineAndCreatesNoFile) {
     const ParseOutcome outcome = testing::parseArguments(c.args);
     EXPECT_FALSE(outcome.options) << describe(c) << "was accepted";
     EXPECT_EQ(outcome.exitCode, kExitUsage) << describe(c) << outcome.message;
-    ASSERT_FALSE(outcome.message.empty()) << describe(c);
+    if (outcome.message.empty()) {
+      ADD_FAILURE() << describe(c) << "gave no message";
+      continue;
+    }
     EXPECT_EQ(outcome.message.find('\n'), outcome.message.size() - 1) << describe(c) << "not one line: "
                                                                        << outcome.message;
     EXPECT_NE(outcome.message.find(c.mentions), std::string::npos)
