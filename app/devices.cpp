@@ -232,7 +232,8 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
     out << "  [" << device.index << "] " << device.name << " (" << deviceTypeName(device.type) << ")\n"
         << "      driver " << device.driverName << " " << formatDriverVersion(device) << ", Vulkan "
         << formatVersion(device.apiVersion) << "\n"
-        << "      UUID " << formatUuid(device.deviceUuid) << "\n"
+        << "      UUID " << formatUuid(device.deviceUuid) << ", " << describeDriverId(device.driverId)
+        << ", device group of " << device.deviceGroupSize << "\n"
         << "      export: memory fd " << yesNo(device.externalMemoryFd && device.vertexBufferExportable)
         << ", timeline semaphore fd " << yesNo(device.externalSemaphoreFd && device.timelineExportable)
         << ", binary semaphore fd " << yesNo(device.externalSemaphoreFd && device.binaryExportable) << "\n";
@@ -242,7 +243,8 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
   for (const CudaDeviceInfo& device : cuda.devices)
     out << "  [" << device.ordinal << "] " << device.name << " (compute " << device.computeMajor << "."
         << device.computeMinor << ")\n      UUID " << formatUuid(device.uuid)
-        << "\n      timeline semaphore interop: " << yesNo(device.timelineSemaphoreInterop) << "\n";
+        << "\n      timeline semaphore interop: " << yesNo(device.timelineSemaphoreInterop)
+        << ", compute mode " << device.computeModeName << "\n";
   out << "Pairs (same UUID) and the checks that let them share memory and semaphores:\n";
   bool anyPair = false;
   for (const PhysicalDeviceInfo& device : vulkan)
