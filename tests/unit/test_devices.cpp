@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cctype>
+
 #include "app/devices.h"
 #include "renderer/vk_check.h"
 
@@ -162,7 +164,13 @@ INSTANTIATE_TEST_SUITE_P(
         BrokenPairing{"CUDA timeline-semaphore interop", keepVulkan,
                       [](CudaDeviceInfo& d) { d.timelineSemaphoreInterop = false; }},
         BrokenPairing{"Vulkan exports memory and semaphores as opaque fds",
-                      [](PhysicalDeviceInfo& d) { d.binaryExportable = false; }, keepCuda}));
+                      [](PhysicalDeviceInfo& d) { d.binaryExportable = false; }, keepCuda}),
+    [](const ::testing::TestParamInfo<BrokenPairing>& info) {
+      std::string name = std::to_string(info.index) + "_";
+      for (const char* c = info.param.check; *c; ++c)
+        if (std::isalnum(static_cast<unsigned char>(*c))) name += *c;
+      return name;
+    });
 
 TEST(DeviceChoice, ListShowsEveryCheckOfAGoodPair) {
   const std::string text = describeDevices({kNvidia}, cudaWith(0xAB));
