@@ -119,7 +119,8 @@ std::string summaryLine(const App& app, double seconds) {
       static_cast<unsigned long long>(app.shared.simulation ? app.shared.simulation->stepCount() : 0),
       toString(app.shared.transfer),
       app.shared.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy),
-      describeValidation(app.instance).c_str(), validationCounts().warnings.load(), validationCounts().errors.load());
+      describeValidation(app.instance).c_str(), validationCounts().warnings.load(),
+      validationCounts().errors.load());
   return line;
 }
 
@@ -134,7 +135,8 @@ void createApp(App& app, const Options& options) {
   InstanceOptions instanceOptions;
   // The project's standard is the layer with synchronization validation:
   // one switch turns on both.
-  instanceOptions.validation = instanceOptions.synchronizationValidation = environmentSwitch("VKSIM_VALIDATION");
+  instanceOptions.validation = instanceOptions.synchronizationValidation =
+      environmentSwitch("VKSIM_VALIDATION");
   if (!app.headless) instanceOptions.extraExtensions = windowInstanceExtensions();
   app.instance = createInstance(instanceOptions);
 
@@ -157,7 +159,8 @@ void createApp(App& app, const Options& options) {
   // canary needs VKSIM_VALIDATION=1 as well.
   if (environmentSwitch("VKSIM_VALIDATION_CANARY")) {
     if (!app.instance.validation)
-      throw EnvironmentError("VKSIM_VALIDATION_CANARY=1 needs VKSIM_VALIDATION=1 (the canary's calls are invalid)");
+      throw EnvironmentError(
+          "VKSIM_VALIDATION_CANARY=1 needs VKSIM_VALIDATION=1 (the canary's calls are invalid)");
     recordValidationCanary(app.device);
   }
 

@@ -168,7 +168,8 @@ void AtomicFile::discard() {
   closed_ = false;
 }
 
-FileResult writeFileAtomically(const std::string& path, std::string_view what, std::span<const uint8_t> bytes) {
+FileResult writeFileAtomically(const std::string& path, std::string_view what,
+                               std::span<const uint8_t> bytes) {
   AtomicFile file;
   if (FileResult opened = file.open(path, what, 64 * 1024); !opened) return opened;
   file.stream().write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));

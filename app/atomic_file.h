@@ -68,6 +68,7 @@ class AtomicFile {
 
 // The whole of `bytes` as the file at `path`, through AtomicFile; `what`
 // names it in the message ("vertex dump").
-FileResult writeFileAtomically(const std::string& path, std::string_view what, std::span<const uint8_t> bytes);
+FileResult writeFileAtomically(const std::string& path, std::string_view what,
+                               std::span<const uint8_t> bytes);
 
 }  // namespace vksim

@@ -62,9 +62,10 @@ CLI::Validator wholeNumber(uint64_t low, uint64_t high) {
 CLI::Validator deviceSelector() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        const bool digitsOnly = !text.empty() && text.size() <= 9 && std::all_of(text.begin(), text.end(), [](char c) {
-          return std::isdigit(static_cast<unsigned char>(c));
-        });
+        const bool digitsOnly =
+            !text.empty() && text.size() <= 9 && std::all_of(text.begin(), text.end(), [](char c) {
+              return std::isdigit(static_cast<unsigned char>(c));
+            });
         if (digitsOnly) return {};
         size_t hexDigits = 0;
         for (char c : text) {
@@ -214,8 +215,9 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
   std::string size;
 
   app.add_flag("--headless", options.headless, "Render offscreen; needs no display");
-  app.add_option("--frames", options.frames,
-                 "Frames to run; 0 = until the window closes or the run is interrupted (headless default 600)")
+  app.add_option(
+         "--frames", options.frames,
+         "Frames to run; 0 = until the window closes or the run is interrupted (headless default 600)")
       ->check(wholeNumber(0, kMaxFrames));
   app.add_option("--sim", options.model.model, "Simulation model")
       ->transform(oneOf(models));
@@ -234,7 +236,8 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
   app.add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)")
       ->check(deviceSelector());
   app.add_flag("--list-devices", options.listDevices, "List Vulkan and CUDA devices and which pairs match");
-  app.add_option("--switch-sync-every", options.switchSyncEvery, "Switch between binary and timeline every N frames")
+  app.add_option("--switch-sync-every", options.switchSyncEvery,
+                 "Switch between binary and timeline every N frames")
       ->check(wholeNumber(0, kMaxFrames));
   app.add_option("--vsync", options.vsync, "Wait for vertical blank when presenting")
       ->transform(oneOf(onOff));

@@ -35,9 +35,9 @@ std::string deviceLabel(const PhysicalDeviceInfo& device) {
 // --device is an index into the Vulkan list (at most 9 digits, as the command
 // line checks) or a UUID (dashes optional), which may be all decimal digits.
 const PhysicalDeviceInfo& findRequested(const std::vector<PhysicalDeviceInfo>& vulkan, const std::string& argument) {
-  const bool isIndex = !argument.empty() && argument.size() <= 9 && std::all_of(argument.begin(), argument.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c));
-  });
+  const bool isIndex = !argument.empty() && argument.size() <= 9 &&
+                       std::all_of(argument.begin(), argument.end(),
+                                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
   if (isIndex) {
     const unsigned long index = std::stoul(argument);
     if (index >= vulkan.size())
@@ -58,13 +58,20 @@ std::string cudaLabel(const CudaDeviceInfo& device) {
 
 const char* driverIdName(VkDriverId id) {
   switch (id) {
-    case VK_DRIVER_ID_NVIDIA_PROPRIETARY: return "VK_DRIVER_ID_NVIDIA_PROPRIETARY";
-    case VK_DRIVER_ID_MESA_LLVMPIPE: return "VK_DRIVER_ID_MESA_LLVMPIPE";
-    case VK_DRIVER_ID_MESA_NVK: return "VK_DRIVER_ID_MESA_NVK";
-    case VK_DRIVER_ID_MESA_RADV: return "VK_DRIVER_ID_MESA_RADV";
-    case VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA: return "VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA";
-    case VK_DRIVER_ID_AMD_PROPRIETARY: return "VK_DRIVER_ID_AMD_PROPRIETARY";
-    default: return nullptr;
+    case VK_DRIVER_ID_NVIDIA_PROPRIETARY:
+      return "VK_DRIVER_ID_NVIDIA_PROPRIETARY";
+    case VK_DRIVER_ID_MESA_LLVMPIPE:
+      return "VK_DRIVER_ID_MESA_LLVMPIPE";
+    case VK_DRIVER_ID_MESA_NVK:
+      return "VK_DRIVER_ID_MESA_NVK";
+    case VK_DRIVER_ID_MESA_RADV:
+      return "VK_DRIVER_ID_MESA_RADV";
+    case VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA:
+      return "VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA";
+    case VK_DRIVER_ID_AMD_PROPRIETARY:
+      return "VK_DRIVER_ID_AMD_PROPRIETARY";
+    default:
+      return nullptr;
   }
 }
 
@@ -88,7 +95,8 @@ const PhysicalDeviceInfo* firstSharingPair(const std::vector<const PhysicalDevic
       return device;
     }
     if (problem->empty())
-      *problem = deviceLabel(*device) + " and " + cudaLabel(*match) + " have the same UUID but cannot share: " + failed;
+      *problem = deviceLabel(*device) + " and " + cudaLabel(*match) +
+                 " have the same UUID but cannot share: " + failed;
   }
   return nullptr;
 }
@@ -112,8 +120,8 @@ std::vector<PairingCheck> checkPairing(const PhysicalDeviceInfo& vulkan, const C
   // between the same driver on the same device); CUDA's import is NVIDIA's.
   checks.push_back({"NVIDIA proprietary Vulkan driver", vulkan.driverId == VK_DRIVER_ID_NVIDIA_PROPRIETARY,
                     describeDriverId(vulkan.driverId)});
-  checks.push_back({"CUDA compute mode allows contexts", !cuda.computeProhibited,
-                    "compute mode " + cuda.computeModeName});
+  checks.push_back(
+      {"CUDA compute mode allows contexts", !cuda.computeProhibited, "compute mode " + cuda.computeModeName});
   // The value schedule's default mode imports the exported timeline semaphore.
   checks.push_back({"CUDA timeline-semaphore interop", cuda.timelineSemaphoreInterop,
                     std::string("cudaDevAttrTimelineSemaphoreInteropSupported ") +
@@ -254,7 +262,8 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
       out << "  Vulkan [" << device.index << "] <-> CUDA [" << paired->ordinal << "] " << device.name << ": "
           << (problem.empty() ? "CUDA backend available" : "CUDA backend unavailable") << "\n";
       for (const PairingCheck& check : checkPairing(device, *paired))
-        out << "      " << (check.passed ? "[ok]   " : "[FAIL] ") << check.name << " (" << check.detail << ")\n";
+        out << "      " << (check.passed ? "[ok]   " : "[FAIL] ") << check.name << " (" << check.detail
+            << ")\n";
     }
   if (!anyPair) out << "  (none: the CUDA backend is unavailable, the CPU backend runs)\n";
   return out.str();

@@ -31,7 +31,7 @@ std::optional<CudaDeviceInfo> pairedCudaDevice(const PhysicalDeviceInfo& vulkan,
 // One condition for a Vulkan device and a CUDA device to share the vertex
 // buffer and the semaphores through opaque fds.
 struct PairingCheck {
-  const char* name;    // short, for --list-devices: "same UUID", "device group of one", ...
+  const char* name;  // short, for --list-devices: "same UUID", "device group of one", ...
   bool passed = false;
   std::string detail;  // what was found, e.g. "driverID 13 (VK_DRIVER_ID_MESA_LLVMPIPE)"
 };

@@ -276,7 +276,8 @@ Instance createInstance(const InstanceOptions& options) {
   // structure is the application's own way to turn it on, and the layer
   // reads it at vkCreateInstance (VK_EXT_validation_features). The canary
   // (recordValidationCanary) shows it took effect.
-  const VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+  const VkValidationFeatureEnableEXT enables[] = {
+      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
   VkValidationFeaturesEXT validationFeatures{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
   validationFeatures.pNext = &messengerInfo;
   validationFeatures.enabledValidationFeatureCount = 1;
@@ -341,7 +342,8 @@ std::vector<PhysicalDeviceInfo> listPhysicalDevices(const Instance& instance) {
   for (const VkPhysicalDeviceGroupProperties& group : groups)
     for (uint32_t member = 0; member < group.physicalDeviceCount; ++member)
       for (PhysicalDeviceInfo& device : devices)
-        if (device.handle == group.physicalDevices[member]) device.deviceGroupSize = group.physicalDeviceCount;
+        if (device.handle == group.physicalDevices[member])
+          device.deviceGroupSize = group.physicalDeviceCount;
   return devices;
 }
 
@@ -507,7 +509,8 @@ void recordValidationCanary(const Device& device) {
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   VK_CHECK(vkBeginCommandBuffer(commands, &begin));
-  std::fprintf(stderr, "vkcuda-sim: VKSIM_VALIDATION_CANARY: the next two validation errors are deliberate\n");
+  std::fprintf(stderr,
+               "vkcuda-sim: VKSIM_VALIDATION_CANARY: the next two validation errors are deliberate\n");
   // VUID-vkCmdFillBuffer-dstOffset-00025: dstOffset must be a multiple of 4.
   vkCmdFillBuffer(commands, buffer, 2, 64, 0);
   // Two transfer writes of the same bytes with no barrier between them: a

@@ -23,10 +23,14 @@ namespace {
 
 const char* computeModeName(int mode) {
   switch (mode) {
-    case cudaComputeModeDefault: return "default";
-    case cudaComputeModeExclusiveProcess: return "exclusive-process";
-    case cudaComputeModeProhibited: return "prohibited";
-    default: return "other";
+    case cudaComputeModeDefault:
+      return "default";
+    case cudaComputeModeExclusiveProcess:
+      return "exclusive-process";
+    case cudaComputeModeProhibited:
+      return "prohibited";
+    default:
+      return "other";
   }
 }
 

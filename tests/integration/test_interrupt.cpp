@@ -66,7 +66,8 @@ class RunningApp {
   bool waitForOutput(const std::string& text, int guardSeconds = 60) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(guardSeconds);
     while (out_.find(text) == std::string::npos) {
-      if (std::chrono::steady_clock::now() > deadline || !readSome(200)) return out_.find(text) != std::string::npos;
+      if (std::chrono::steady_clock::now() > deadline || !readSome(200))
+        return out_.find(text) != std::string::npos;
     }
     return true;
   }
@@ -154,8 +155,19 @@ PngSize decodePng(const std::string& path) {
 const std::vector<std::string> kValidation{"VKSIM_VALIDATION=1"};
 
 std::vector<std::string> untilInterrupted(const std::string& dir) {
-  return {"--headless", "--backend", "cpu", "--frames", "0", "--grid", "32", "--size", "200x120",
-          "--screenshot", dir + "/shot.png", "--dump-vertices", dir + "/v.bin"};
+  return {"--headless",
+          "--backend",
+          "cpu",
+          "--frames",
+          "0",
+          "--grid",
+          "32",
+          "--size",
+          "200x120",
+          "--screenshot",
+          dir + "/shot.png",
+          "--dump-vertices",
+          dir + "/v.bin"};
 }
 
 class Interrupted : public ::testing::TestWithParam<int> {};

@@ -173,7 +173,7 @@ TEST_F(RendererTest, ListPhysicalDevicesDescribesLavapipe) {
   EXPECT_STREQ(deviceTypeName(testDevice_.type), "CPU");
   EXPECT_EQ(testDevice_.driverName, "llvmpipe");
   EXPECT_EQ(testDevice_.driverId, VK_DRIVER_ID_MESA_LLVMPIPE);  // the pairing check reads it
-  EXPECT_EQ(testDevice_.deviceGroupSize, 1u);                    // from vkEnumeratePhysicalDeviceGroups
+  EXPECT_EQ(testDevice_.deviceGroupSize, 1u);                   // from vkEnumeratePhysicalDeviceGroups
   EXPECT_NE(testDevice_.driverInfo.find("Mesa"), std::string::npos) << testDevice_.driverInfo;
   EXPECT_GE(testDevice_.apiVersion, VK_API_VERSION_1_2);
   EXPECT_EQ(formatVersion(testDevice_.apiVersion).rfind("1.", 0), 0u);

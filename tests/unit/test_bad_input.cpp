@@ -25,13 +25,13 @@ namespace {
 namespace fs = std::filesystem;
 
 enum class Kind {
-  number,     // whole number in [low, high]
-  choice,     // one of a fixed set of names
-  size,       // WxH
-  device,     // index or UUID
-  output,     // output file ending in `extension` ("" for any)
-  script,     // --input-script: an existing file, parsed
-  scene,      // --scene: a name or a file, parsed
+  number,  // whole number in [low, high]
+  choice,  // one of a fixed set of names
+  size,    // WxH
+  device,  // index or UUID
+  output,  // output file ending in `extension` ("" for any)
+  script,  // --input-script: an existing file, parsed
+  scene,   // --scene: a name or a file, parsed
 };
 
 struct OptionSpec {
@@ -178,11 +178,12 @@ std::vector<BadCase> generateBadCases(const std::string& dir) {
   for (const OptionSpec& option : optionTable()) {
     switch (option.kind) {
       case Kind::number: {
-        std::vector<std::string> values{"-1", "99999999999999999999", "1.5", "abc", "", "0x10", "1e3",
-                                        "+5", " 7", "7 ", "５"};
+        std::vector<std::string> values{
+            "-1", "99999999999999999999", "1.5", "abc", "", "0x10", "1e3", "+5", " 7", "7 ", "５"};
         if (option.low > 0) values.push_back(std::to_string(option.low - 1));
-        values.push_back(option.high == std::numeric_limits<uint64_t>::max() ? "18446744073709551616"
-                                                                              : std::to_string(option.high + 1));
+        values.push_back(option.high == std::numeric_limits<uint64_t>::max()
+                             ? "18446744073709551616"
+                             : std::to_string(option.high + 1));
         if (option.name == "--grids") values.insert(values.end(), {"64,1", "64;128", "64,abc", "64,-1"});
         for (const std::string& value : values) add(option, value, "");
         break;
@@ -249,7 +250,8 @@ std::set<std::string> listing(const std::string& dir) {
 }
 
 TEST(BadInput, EveryGeneratedBadValueExitsTwoWithOneLineAndCreatesNoFile) {
-  const std::string dir = (fs::temp_directory_path() / ("vksim-bad-input-" + std::to_string(::getpid()))).string();
+  const std::string dir =
+      (fs::temp_directory_path() / ("vksim-bad-input-" + std::to_string(::getpid()))).string();
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::vector<BadCase> cases = generateBadCases(dir);
@@ -263,8 +265,8 @@ TEST(BadInput, EveryGeneratedBadValueExitsTwoWithOneLineAndCreatesNoFile) {
       ADD_FAILURE() << describe(c) << "gave no message";
       continue;
     }
-    EXPECT_EQ(outcome.message.find('\n'), outcome.message.size() - 1) << describe(c) << "not one line: "
-                                                                       << outcome.message;
+    EXPECT_EQ(outcome.message.find('\n'), outcome.message.size() - 1)
+        << describe(c) << "not one line: " << outcome.message;
     EXPECT_NE(outcome.message.find(c.mentions), std::string::npos)
         << describe(c) << "does not name " << c.mentions << ": " << outcome.message;
     EXPECT_EQ(outcome.message.rfind("vkcuda-sim: ", 0), 0u) << outcome.message;
@@ -277,7 +279,8 @@ TEST(BadInput, EveryGeneratedBadValueExitsTwoWithOneLineAndCreatesNoFile) {
 TEST(BadInput, HugeFramesAndNegativeSeedNameTheAllowedRange) {
   const ParseOutcome frames = testing::parseArguments({"--frames", "99999999999999999999"});
   EXPECT_EQ(frames.exitCode, kExitUsage);
-  EXPECT_NE(frames.message.find("from 0 to " + std::to_string(kMaxFrames)), std::string::npos) << frames.message;
+  EXPECT_NE(frames.message.find("from 0 to " + std::to_string(kMaxFrames)), std::string::npos)
+      << frames.message;
   const ParseOutcome seed = testing::parseArguments({"--seed", "-1"});
   EXPECT_EQ(seed.exitCode, kExitUsage);
   EXPECT_NE(seed.message.find("from 0 to 18446744073709551615"), std::string::npos) << seed.message;
@@ -304,7 +307,8 @@ TEST(BadInput, OptionTableCoversTheHelp) {
   std::set<std::string> listed;
   for (const OptionSpec& option : optionTable()) listed.insert((option.bench ? "bench " : "") + option.name);
   for (const bool bench : {false, true}) {
-    const ParseOutcome help = bench ? testing::parseArguments({"bench", "--help"}) : testing::parseArguments({"--help"});
+    const ParseOutcome help =
+        bench ? testing::parseArguments({"bench", "--help"}) : testing::parseArguments({"--help"});
     ASSERT_EQ(help.exitCode, kExitSuccess);
     const std::regex option("(--[a-z][a-z-]*)");
     for (auto it = std::sregex_iterator(help.message.begin(), help.message.end(), option);

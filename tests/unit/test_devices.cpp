@@ -19,7 +19,8 @@ PhysicalDeviceInfo vulkanDevice(uint32_t index, const char* name, VkPhysicalDevi
   d.externalMemoryFd = d.vertexBufferExportable = exports;
   d.externalSemaphoreFd = d.timelineExportable = d.binaryExportable = exports;
   d.deviceGroupSize = 1;
-  d.driverId = type == VK_PHYSICAL_DEVICE_TYPE_CPU ? VK_DRIVER_ID_MESA_LLVMPIPE : VK_DRIVER_ID_NVIDIA_PROPRIETARY;
+  d.driverId =
+      type == VK_PHYSICAL_DEVICE_TYPE_CPU ? VK_DRIVER_ID_MESA_LLVMPIPE : VK_DRIVER_ID_NVIDIA_PROPRIETARY;
   return d;
 }
 
@@ -154,8 +155,8 @@ INSTANTIATE_TEST_SUITE_P(
         BrokenPairing{"device group of one", [](PhysicalDeviceInfo& d) { d.deviceGroupSize = 0; }, keepCuda},
         BrokenPairing{"NVIDIA proprietary Vulkan driver",
                       [](PhysicalDeviceInfo& d) { d.driverId = VK_DRIVER_ID_MESA_NVK; }, keepCuda},
-        BrokenPairing{"NVIDIA proprietary Vulkan driver", [](PhysicalDeviceInfo& d) { d.driverId = VkDriverId(0); },
-                      keepCuda},
+        BrokenPairing{"NVIDIA proprietary Vulkan driver",
+                      [](PhysicalDeviceInfo& d) { d.driverId = VkDriverId(0); }, keepCuda},
         BrokenPairing{"CUDA compute mode allows contexts", keepVulkan,
                       [](CudaDeviceInfo& d) {
                         d.computeProhibited = true;
@@ -165,9 +166,9 @@ INSTANTIATE_TEST_SUITE_P(
                       [](CudaDeviceInfo& d) { d.timelineSemaphoreInterop = false; }},
         BrokenPairing{"Vulkan exports memory and semaphores as opaque fds",
                       [](PhysicalDeviceInfo& d) { d.binaryExportable = false; }, keepCuda}),
-    [](const ::testing::TestParamInfo<BrokenPairing>& info) {
-      std::string name = std::to_string(info.index) + "_";
-      for (const char* c = info.param.check; *c; ++c)
+    [](const ::testing::TestParamInfo<BrokenPairing>& param) {
+      std::string name = std::to_string(param.index) + "_";
+      for (const char* c = param.param.check; *c; ++c)
         if (std::isalnum(static_cast<unsigned char>(*c))) name += *c;
       return name;
     });
