@@ -32,6 +32,7 @@ enum class Kind {
   output,  // output file ending in `extension` ("" for any)
   script,  // --input-script: an existing file, parsed
   scene,   // --scene: a name or a file, parsed
+  fault,   // --inject-fault NAME[@FRAME], a test facility
 };
 
 struct OptionSpec {
@@ -65,6 +66,7 @@ std::vector<OptionSpec> optionTable() {
       {false, "--capture", Kind::output, 0, 0, ".csv"},
       {false, "--trace", Kind::output, 0, 0, ".json"},
       {false, "--warmup", Kind::number, 0, kMaxFrames},
+      {false, "--inject-fault", Kind::fault},
       {true, "--grids", Kind::number, kMinGrid, kMaxGrid},
       {true, "--sync", Kind::choice},
       {true, "--transfer", Kind::choice},
@@ -79,7 +81,8 @@ std::vector<OptionSpec> optionTable() {
   };
 }
 
-const std::set<std::string> kFlags{"--help", "--version", "--headless", "--list-devices", "--overlay"};
+const std::set<std::string> kFlags{"--help",    "--version",   "--headless",
+                                   "--list-devices", "--overlay", "--frame-tags"};
 
 std::string writeFile(const fs::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
@@ -218,6 +221,11 @@ std::vector<BadCase> generateBadCases(const std::string& dir) {
           const fs::path file = fs::path(dir) / ("script-" + std::to_string(++fileNumber) + ".txt");
           add(option, writeFile(file, text + "\n"), file.string());
         }
+        break;
+      case Kind::fault:
+        for (const char* value : {"", "nope", "sim-stalls@", "sim-stalls@x", "sim-stalls@-1",
+                                  "sim-stalls@99999999999999999999", "@5"})
+          add(option, value, "");
         break;
       case Kind::scene:
         add(option, "no-such-scene", "no-such-scene");
