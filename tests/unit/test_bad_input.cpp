@@ -160,22 +160,25 @@ std::vector<std::string> badScripts(const std::string& dir) {
 struct BadCase {
   std::vector<std::string> args;
   std::string mentions;  // the message must contain this
+  std::string content;   // the file's text, for scripts and scenes (shown on failure)
 };
 
 std::string describe(const BadCase& c) {
   std::string text;
   for (const std::string& a : c.args) text += "'" + a + "' ";
+  if (!c.content.empty()) text += "(file: " + c.content + ") ";
   return text;
 }
 
 std::vector<BadCase> generateBadCases(const std::string& dir) {
   std::vector<BadCase> cases;
-  const auto add = [&](const OptionSpec& option, const std::string& value, const std::string& mentions) {
+  const auto add = [&](const OptionSpec& option, const std::string& value, const std::string& mentions,
+                       const std::string& content = "") {
     std::vector<std::string> args;
     if (option.bench) args.push_back("bench");
     args.push_back(option.name);
     args.push_back(value);
-    cases.push_back({args, mentions.empty() ? option.name : mentions});
+    cases.push_back({args, mentions.empty() ? option.name : mentions, content});
   };
   int fileNumber = 0;
   for (const OptionSpec& option : optionTable()) {
@@ -219,7 +222,7 @@ std::vector<BadCase> generateBadCases(const std::string& dir) {
         add(option, dir, "");
         for (const std::string& text : badScripts(dir)) {
           const fs::path file = fs::path(dir) / ("script-" + std::to_string(++fileNumber) + ".txt");
-          add(option, writeFile(file, text + "\n"), file.string());
+          add(option, writeFile(file, text + "\n"), file.string(), text);
         }
         break;
       case Kind::fault:
@@ -235,7 +238,7 @@ std::vector<BadCase> generateBadCases(const std::string& dir) {
           // Each in a directory of its own, so that the stem matches the name.
           const fs::path sub = fs::path(dir) / ("scene-" + std::to_string(++fileNumber));
           fs::create_directory(sub);
-          add(option, writeFile(sub / "calm.json", text), (sub / "calm.json").string());
+          add(option, writeFile(sub / "calm.json", text), (sub / "calm.json").string(), text);
         }
         break;
     }
