@@ -26,6 +26,8 @@ void expectClean(const AppResult& result) {
   ASSERT_FALSE(result.timedOut) << result.out << result.err;
   ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
   EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
+  EXPECT_EQ(summaryField(result.out, "validation"), "on") << "the validation layer was off: " << result.out;
+  EXPECT_EQ(summaryField(result.out, "sync_validation"), "on") << "synchronization validation was off: " << result.out;
 }
 
 AppResult runCuda(std::vector<std::string> args) {
