@@ -29,8 +29,9 @@
 
 namespace vksim {
 
-// Seconds any single wait may take before the run is declared stalled (exit 4).
-inline constexpr uint64_t kWaitTimeoutNs = 5'000'000'000ull;
+// How long any single wait may take before the run is declared stalled
+// (exit 4): 5 s, or VKSIM_WAIT_TIMEOUT_MS (app/cli.h), fixed for the process.
+inline const uint64_t kWaitTimeoutNs = waitTimeoutFromEnvironment();
 
 // One frame in flight: the single vertex buffer makes the two sides take
 // turns anyway, so a second frame's command buffer would only wait.
@@ -56,6 +57,12 @@ struct ScheduleState {
   SyncMode mode = SyncMode::timeline;
   std::optional<SyncMode> previousSimMode;  // none before the first frame
   std::optional<SyncMode> pendingMode;      // applied at the next frame boundary
+  // Signals enqueued and not yet waited on, recorded where each is enqueued,
+  // so that the drain waits on exactly what exists and a wait is handed over
+  // only once its signal has been enqueued (a skipped signal, a stalled or
+  // failed step must not leave a wait that nothing will satisfy).
+  bool simSignalOutstanding = false;   // the last step's signal (lastSimSignal(*previousSimMode)); no render waited yet
+  bool renderDoneOutstanding = false;  // a render's binary renderDone signal; no step consumed it yet
   uint32_t switchEvery = 0;
   uint64_t switches = 0;
 };

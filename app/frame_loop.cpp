@@ -4,6 +4,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -16,9 +17,12 @@ namespace vksim {
 namespace {
 
 [[noreturn]] void stall(const App& app, const std::string& what) {
+  // Milliseconds as seconds with three decimals: VKSIM_WAIT_TIMEOUT_MS can
+  // make the bound shorter than a second.
+  char bound[32];
+  std::snprintf(bound, sizeof bound, "%.3g s", double(kWaitTimeoutNs) / 1e9);
   throw RuntimeFailure("timeout: " + what + " (frame " + std::to_string(app.schedule.scheduleFrame) + ", " +
-                       toString(app.schedule.mode) + " mode) did not complete within " +
-                       std::to_string(kWaitTimeoutNs / 1'000'000'000ull) + " s");
+                       toString(app.schedule.mode) + " mode) did not complete within " + bound);
 }
 
 // The CUDA backend writes the vertex buffer from outside Vulkan. The spec
@@ -116,15 +120,19 @@ void waitUntilSimulationSignalled(const App& app, const RenderSync& sync) {
     if (!waitUntilReached(reached, kWaitTimeoutNs))
       stall(app, "simulation signal of timeline value " + std::to_string(sync.waitValue));
   } else if (sync.wait == RenderSync::Wait::simDone) {
-    if (!waitUntilReached([&] { return app.shared.simulation->isStepComplete(); }, kWaitTimeoutNs))
-      stall(app, "simulation signal of simDone");
+    // A simDone that was never signalled cannot be waited for, by the host or
+    // the queue: the poll runs out its bound like any other wait.
+    const auto signalled = [&] {
+      return app.schedule.simSignalOutstanding && app.shared.simulation->isStepComplete();
+    };
+    if (!waitUntilReached(signalled, kWaitTimeoutNs)) stall(app, "simulation signal of simDone");
   }
 }
 
 // Before sim k's step: render k's signal. Timeline: the counter reaches 2k+1.
 // Binary: the render's fence, which signals once the whole batch (its
 // renderDone signal included) has completed.
-void waitUntilRenderSignalled(const App& app, const StepSync& sync) {
+void waitUntilRenderSignalled(const App& app, const StepSync& sync, bool renderSignalled) {
   if (sync.mode == SyncMode::timeline) {
     const auto reached = [&] {
       return readTimelineCounter(app.device, app.shared.semaphores) >= sync.waitValue;
@@ -132,8 +140,9 @@ void waitUntilRenderSignalled(const App& app, const StepSync& sync) {
     if (!waitUntilReached(reached, kWaitTimeoutNs))
       stall(app, "render signal of timeline value " + std::to_string(sync.waitValue));
   } else {
-    if (!waitUntilReached([&] { return isFenceSignalled(app.device, app.frame.inFlight); }, kWaitTimeoutNs))
-      stall(app, "render fence before the simulation's renderDone wait");
+    // The fence says the batch ran, not that it carried renderDone's signal.
+    const auto signalled = [&] { return renderSignalled && isFenceSignalled(app.device, app.frame.inFlight); };
+    if (!waitUntilReached(signalled, kWaitTimeoutNs)) stall(app, "render signal of renderDone");
   }
 }
 
@@ -229,26 +238,40 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   uint32_t waitCount = 0;
   std::array<SemaphoreSignal, 2> signals{};
   uint32_t signalCount = 0;
+  // FAULT HOOK (--inject-fault render-skips-signal): the schedule's signal is
+  // left out of the submission (the swapchain's stays).
+  const bool renderSignalled =
+      !copyPath && !faultActive(app.options.faults, FaultKind::renderSkipsSignal, schedule.totalFrames);
   if (!copyPath) {
     if (renderSync.wait == RenderSync::Wait::timeline)
       waits[waitCount++] = {app.shared.semaphores.timeline, renderSync.waitValue,
                             VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
     else if (renderSync.wait == RenderSync::Wait::simDone)
       waits[waitCount++] = {app.shared.semaphores.simDone, 0, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
-    if (renderSync.signal == RenderSync::Signal::timeline)
-      signals[signalCount++] = {app.shared.semaphores.timeline, renderSync.signalValue};
-    else
-      signals[signalCount++] = {app.shared.semaphores.renderDone, 0};
+    if (renderSignalled) {
+      if (renderSync.signal == RenderSync::Signal::timeline)
+        signals[signalCount++] = {app.shared.semaphores.timeline, renderSync.signalValue};
+      else
+        signals[signalCount++] = {app.shared.semaphores.renderDone, 0};
+    }
   }
   if (!app.headless) {
     waits[waitCount++] = {app.frame.imageAvailable, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT};
     signals[signalCount++] = {app.swapchain.renderFinished[imageIndex], 0};
   }
   // Recording happened while sim k-1 ran; only now does the host wait for it.
-  if (poll) waitUntilSimulationSignalled(app, renderSync);
+  // A wait is handed to the queue only once its signal has been enqueued: a
+  // binary wait may not be submitted before its signal
+  // (VUID-vkQueueSubmit-pWaitSemaphores-03238), and a timeline wait whose
+  // signal never comes would leave a batch that no teardown can finish. When
+  // the step left its signal out, the host waits instead, bounded, as poll does.
+  const bool waitsOnSimulation = !copyPath && renderSync.wait != RenderSync::Wait::none;
+  if (poll || (waitsOnSimulation && !schedule.simSignalOutstanding)) waitUntilSimulationSignalled(app, renderSync);
   VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
   submitToQueue(app.device, app.frame.commandBuffer, std::span(waits.data(), waitCount),
                 std::span(signals.data(), signalCount), app.frame.inFlight);
+  if (waitsOnSimulation) schedule.simSignalOutstanding = false;  // waited on: consumed (binary) or passed (timeline)
+  schedule.renderDoneOutstanding = renderSignalled && renderSync.signal == RenderSync::Signal::renderDone;
   // Headless there is no present: the end of the submission stands in for it
   // (docs/captures.md).
   timing.present.beginNs = timing.present.endNs = hostNowNs();
@@ -270,12 +293,22 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
 
   // 4. Sim k: waits for render k, writes state k+1, signals for render k+1.
   //    (Copy path: writes its own memory and copies it to the host; no waits.)
-  const StepSync simSync = simSyncForFrame(k, schedule.mode);
-  if (poll) {
-    waitUntilRenderSignalled(app, simSync);
+  StepSync simSync = simSyncForFrame(k, schedule.mode);
+  // FAULT HOOK (--inject-fault sim-skips-signal / sim-stalls): what the step
+  // is asked to do wrong; the backends act on it (sim/fault_plan.h).
+  simSync.fault = stepFaultAt(app.options.faults, schedule.totalFrames);
+  // As for the render: the step's wait is handed over only once render k's
+  // signal has been enqueued.
+  if (poll || (!copyPath && !renderSignalled)) {
+    waitUntilRenderSignalled(app, simSync, renderSignalled);
     timing.renderSeenDoneNs = hostNowNs();
   }
   const StepStatus status = app.shared.simulation->step(simSync, !app.paused, kWaitTimeoutNs);
+  // What the step enqueued. An injected stall submitted no wait, so renderDone
+  // stays for the drain to consume; a step that ran (or timed out or failed
+  // inside its own wait) took it.
+  if (status == StepStatus::ok || simSync.fault != StepFault::stall) schedule.renderDoneOutstanding = false;
+  if (status == StepStatus::ok) schedule.simSignalOutstanding = !copyPath && simSync.fault != StepFault::skipSignal;
   if (status == StepStatus::timeout)
     stall(app, schedule.mode == SyncMode::timeline
                    ? "simulation wait for timeline value " + std::to_string(simSync.waitValue)
@@ -316,20 +349,31 @@ void drainSchedule(App& app) {
     drainCopyPath(app);
     return;
   }
-  if (!app.schedule.previousSimMode) return;  // no sim step since the initial state
-  // A submission that only waits: it consumes the last binary simDone signal
-  // (a binary semaphore must not be left signalled with nobody to wait) and
-  // orders the last simulation writes before anything Vulkan does next.
-  SemaphoreWait wait{};
-  if (lastSimSignal(*app.schedule.previousSimMode) == RenderSync::Wait::timeline)
-    wait = {app.shared.semaphores.timeline, 2 * app.schedule.scheduleFrame, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
-  else
-    wait = {app.shared.semaphores.simDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
+  ScheduleState& schedule = app.schedule;
+  // A submission that only waits, on exactly the signals that were enqueued
+  // and never waited on: the last step's (it consumes a binary simDone, and
+  // orders the last simulation writes before anything Vulkan does next) and a
+  // renderDone that no step consumed (after a step that failed before its
+  // wait). A binary semaphore must not be left signalled with nobody to wait,
+  // and a wait on a signal that was never enqueued would never end.
+  std::array<SemaphoreWait, 2> waits{};
+  uint32_t waitCount = 0;
+  if (schedule.simSignalOutstanding && schedule.previousSimMode) {
+    if (lastSimSignal(*schedule.previousSimMode) == RenderSync::Wait::timeline)
+      waits[waitCount++] = {app.shared.semaphores.timeline, 2 * schedule.scheduleFrame,
+                            VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
+    else
+      waits[waitCount++] = {app.shared.semaphores.simDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
+  }
+  if (schedule.renderDoneOutstanding)
+    waits[waitCount++] = {app.shared.semaphores.renderDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
+  schedule.previousSimMode.reset();
+  schedule.simSignalOutstanding = schedule.renderDoneOutstanding = false;
+  if (waitCount == 0) return;
   if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "render fence before the drain");
   VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
-  submitToQueue(app.device, VK_NULL_HANDLE, std::span(&wait, 1), {}, app.frame.inFlight);
-  if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "drain of the last simulation signal");
-  app.schedule.previousSimMode.reset();
+  submitToQueue(app.device, VK_NULL_HANDLE, std::span(waits.data(), waitCount), {}, app.frame.inFlight);
+  if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "drain of the last signals");
 }
 
 }  // namespace vksim
