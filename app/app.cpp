@@ -237,6 +237,23 @@ void destroyApp(App& app) {
   if (app.instance.instance) destroyInstance(app.instance);
 }
 
+// After a run-time failure: the frames recorded before it still make a
+// complete capture (CSV, summary, trace), once the schedule is drained so that
+// every frame's timings are in. Anything that fails here is left unsaid (the
+// failure has its one line already) and the capture's temporary files are
+// removed, as after any failure: a file is there complete or not at all.
+void finishCaptureAfterFailure(App& app) {
+  if (!app.capture.recording || !app.shared.simulation) return;
+  try {
+    app.shared.simulation->releaseInjectedStall();
+    drainSchedule(app);
+    if (!app.shared.simulation->finish(kWaitTimeoutNs)) return;
+    settleFrameTimings(app);
+    if (recordFinishedFrames(app, /*flush=*/true)) std::printf("%s\n", app.capture.lastResult.c_str());
+  } catch (const std::exception&) {
+  }
+}
+
 int runThenTearDown(App& app, const std::function<void()>& body) {
   int exitCode = kExitSuccess;
   try {
@@ -247,6 +264,7 @@ int runThenTearDown(App& app, const std::function<void()>& body) {
   } catch (const RuntimeFailure& error) {
     std::fprintf(stderr, "vkcuda-sim: %s\n", error.what());
     exitCode = kExitRuntime;
+    finishCaptureAfterFailure(app);
   }
   try {
     destroyApp(app);

@@ -2,7 +2,8 @@
 // lavapipe with the validation layer on: the documented exit code, exactly
 // one stderr line naming the wait, the mode and the frame (so no validation
 // message and no second error from teardown either), teardown complete, and
-// every output file asked for either absent or complete and well-formed.
+// every output file asked for either absent or complete and well-formed (the
+// capture of the frames before the fault complete, the rest absent).
 //
 // The wait bound is shortened through VKSIM_WAIT_TIMEOUT_MS; the hang guard
 // kills a child that is still running kHangGuardSeconds later. The guard is
@@ -114,6 +115,14 @@ TEST_P(RunTimeFault, EndsWithExitFourAndOneLineAndNoPartialFile) {
       << line;
   EXPECT_EQ(summaryField(result.out, "frames"), "") << "a failed run prints no summary";
   expectNoPartialFiles(dir);
+  // The frames before the fault are kept as a complete capture; the last
+  // frame's image and vertices are never written.
+  ASSERT_TRUE(fileExists(dir + "/capture.csv")) << result.out;
+  EXPECT_GE(lines(readFile(dir + "/capture.csv")).size(), size_t(1 + kFaultFrame));
+  EXPECT_TRUE(fileExists(dir + "/capture.summary.json"));
+  EXPECT_TRUE(fileExists(dir + "/trace.json"));
+  EXPECT_FALSE(fileExists(dir + "/shot.png"));
+  EXPECT_FALSE(fileExists(dir + "/vertices.bin"));
 }
 
 // sim-skips-signal at frame F: render F+1 waits for a signal that never
