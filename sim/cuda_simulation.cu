@@ -13,6 +13,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <thread>
@@ -32,6 +33,9 @@ namespace {
 // The teardown's bound on finishing outstanding work: generous against a
 // slow frame, short enough that a wait nobody will signal ends in a message.
 constexpr uint64_t kTeardownTimeoutNs = 5'000'000'000ull;
+// The bound on the initial write (kernels, a copy or a signal; no wait):
+// far above its cost at the largest grid, so reaching it means a stuck device.
+constexpr uint64_t kInitialStateTimeoutNs = 5'000'000'000ull;
 
 // Test facility (--inject-fault sim-stalls, sim/fault_plan.h): a step that
 // never completes until the host says so. It spins on a flag in mapped pinned
@@ -101,6 +105,7 @@ class CudaSimulation final : public Simulation {
     if (heights_) CUDA_CHECK(cudaFree(heights_));
     if (ownVertices_) CUDA_CHECK(cudaFree(ownVertices_));
     if (pinnedVertices_) CUDA_CHECK(cudaFreeHost(pinnedVertices_));
+    if (readbackBounce_) CUDA_CHECK(cudaFreeHost(readbackBounce_));
     if (stallRelease_) CUDA_CHECK(cudaFreeHost(stallRelease_));
     timer_.destroy();
     CUDA_CHECK(cudaStreamDestroy(stream_));
@@ -163,8 +168,9 @@ class CudaSimulation final : public Simulation {
             importSemaphore(fds.simDone, cudaExternalSemaphoreHandleTypeOpaqueFd, "simDone", &simDone_);
         !failure.empty())
       return failure;
-    if (!timeline_ && !(renderDone_ && simDone_))
-      return "neither a timeline semaphore nor both binary semaphores were given";
+    // simDone carries the initial state's signal, which render 0 waits on
+    // whatever the sync mode (writeInitialState); renderDone only binary steps.
+    if (!simDone_) return "no simDone semaphore was given (the initial state's signal needs it)";
     return createOwnState();
   }
 
@@ -237,38 +243,65 @@ class CudaSimulation final : public Simulation {
     std::atomic_thread_fence(std::memory_order_seq_cst);
   }
 
-  void writeInitialState() override {
+  StepResult writeInitialState() override {
+    StepResult result;
+    result.status = StepStatus::failed;
     stepCount_ = 0;
     queued_.clear();
     failed_ = true;  // until every call below has succeeded
-    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return;
+    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return result;
     clearStaleError();
+    bool written = true;
     if (params_.model == ModelKind::ripple) {
-      if (CUDA_CHECK(cudaMemsetAsync(heights_, 0, ownedBytes(), stream_)) != cudaSuccess) return;
-      if (!enqueueDrops({initialDrop(params_)})) return;
-      enqueueRippleVertices();
+      written = CUDA_CHECK(cudaMemsetAsync(heights_, 0, ownedBytes(), stream_)) == cudaSuccess &&
+                enqueueDrops({initialDrop(params_)});
+      if (written) enqueueRippleVertices();
     } else {
       enqueueSinewave();
     }
-    if (CUDA_CHECK(cudaGetLastError()) != cudaSuccess) return;
-    if (copyPath_ && !enqueueCopyToHost()) return;
-    // Outside the frame loop: frame 0's render reads what this wrote, and no
-    // semaphore orders it, so the host waits here.
-    if (CUDA_CHECK(cudaStreamSynchronize(stream_)) != cudaSuccess) return;
+    written = written && CUDA_CHECK(cudaGetLastError()) == cudaSuccess;
+    if (copyPath_) {
+      // No semaphores: the host reads hostVertices() once the copy is done.
+      if (!written || !enqueueCopyToHost()) return result;
+    } else {
+      // Render 0 waits on simDone (app/value_schedule.h), so the initial
+      // writes reach Vulkan through a dependency it can see. CUDA's external
+      // semaphore signal makes every write enqueued before it on the stream
+      // visible to the work that waits on it (CUDA Runtime API,
+      // cudaSignalExternalSemaphoresAsync). Signalled even when a write
+      // failed, so that render 0 is not left waiting; failed_ then ends the
+      // run at the first step.
+      cudaExternalSemaphoreSignalParams signalParams{};
+      if (CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&simDone_, &signalParams, 1, stream_)) != cudaSuccess)
+        return result;
+      result.signalEnqueued = true;
+      if (!written) return result;
+    }
+    // The host waits for the stream here for the timer's anchor, which must be
+    // recorded on an idle stream, and for the copy path, whose host copy
+    // reads the result; render 0's order comes from the simDone signal.
+    // Bounded: only kernels, a copy and a signal are queued, no wait.
+    if (!waitForStream(kInitialStateTimeoutNs)) return result;
     failed_ = false;
+    result.status = StepStatus::ok;
     timer_.restart(stream_);  // the stream is idle: the anchor's host time is accurate
+    return result;
   }
 
-  StepStatus step(const StepSync& sync, bool advance,
+  StepResult step(const StepSync& sync, bool advance,
                   uint64_t /*timeoutNs: the host never blocks here*/) override {
-    if (failed_) return StepStatus::failed;
-    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return StepStatus::failed;
+    // Each field of the result is set right after the call that enqueued it
+    // succeeded: the frame loop's drain waits only on what is recorded here.
+    StepResult result;
+    result.status = StepStatus::failed;
+    if (failed_) return result;
+    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return result;
     if (copyPath_) return copyPathStep(advance, sync.fault == StepFault::stall);
     const bool timeline = sync.mode == SyncMode::timeline;
     if (timeline ? !timeline_ : !(renderDone_ && simDone_)) {
       std::fprintf(stderr, "vkcuda-sim: the CUDA backend was given no %s semaphore%s\n",
                    timeline ? "timeline" : "binary", timeline ? "" : "s");
-      return StepStatus::failed;
+      return result;
     }
 
     timer_.reanchorIfDue(stream_);
@@ -280,7 +313,8 @@ class CudaSimulation final : public Simulation {
     waitParams.params.fence.value = timeline ? sync.waitValue : 0;
     if (CUDA_CHECK(cudaWaitExternalSemaphoresAsync(timeline ? &timeline_ : &renderDone_, &waitParams, 1,
                                                    stream_)) != cudaSuccess)
-      return StepStatus::failed;
+      return result;
+    result.waitEnqueued = true;
     timer_.endWait(stream_);
 
     // FAULT HOOK (--inject-fault sim-stalls): the step never completes; its
@@ -292,23 +326,30 @@ class CudaSimulation final : public Simulation {
     // Then signal 2k+2 (or simDone) behind the kernels in stream order: the
     // render of frame k+1 waits on it and sees every write. Signalled even when
     // a launch failed, so the other side is not left waiting for ever.
-    // FAULT HOOK (--inject-fault sim-skips-signal): the signal is left out;
-    // the frame loop knows and never hands a wait for it to Vulkan.
+    // FAULT HOOK (--inject-fault sim-skips-signal): the signal is left out,
+    // and the result says so (signalEnqueued stays false): the frame loop
+    // then never hands a wait for it to Vulkan.
     if (sync.fault != StepFault::skipSignal) {
       cudaExternalSemaphoreSignalParams signalParams{};
       signalParams.params.fence.value = timeline ? sync.signalValue : 0;
       if (CUDA_CHECK(cudaSignalExternalSemaphoresAsync(timeline ? &timeline_ : &simDone_, &signalParams, 1,
-                                                       stream_)) != cudaSuccess)
-        return StepStatus::failed;
+                                                       stream_)) != cudaSuccess) {
+        // The wait is queued and nothing after it will signal: no later step
+        // may pretend otherwise.
+        failed_ = true;
+        return result;
+      }
+      result.signalEnqueued = true;
     }
     // After the signal in stream order: when this event has completed, so has
     // the signal, and a render waiting on it is enqueued already satisfied.
     timer_.endStep(stream_);
     if (!launched) {
       failed_ = true;
-      return StepStatus::failed;
+      return result;
     }
-    return StepStatus::ok;
+    result.status = StepStatus::ok;
+    return result;
   }
 
   void setParams(const ModelParams& params) override { params_ = changeParams(params_, params); }
@@ -331,9 +372,10 @@ class CudaSimulation final : public Simulation {
   }
 
   bool isStepComplete() override {
-    if (failed_) return true;  // nothing more will complete; the caller learns of the failure from step()
-    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return true;
-    return timer_.lastStepComplete();
+    // Asked of the stream even after a failure: the copy path's host copy
+    // must not read pinned memory that a queued copy may still write.
+    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return true;  // no context: nothing runs
+    return timer_.lastStepComplete(stream_);
   }
 
   bool takeStepTiming(StepTiming* timing) override {
@@ -344,16 +386,27 @@ class CudaSimulation final : public Simulation {
   const void* hostVertices() const override { return pinnedVertices_; }
 
   // Reads the vertices through CUDA's own mapping of the imported memory (for
-  // the test that Vulkan and CUDA see one memory). Enqueued after every step
-  // so far on the same stream, then waited for within timeoutNs.
+  // the test that Vulkan and CUDA see one memory). A device-to-host copy into
+  // pageable memory blocks the host for as long as the stream takes to reach
+  // it, with no bound, so it goes through pinned memory instead (a truly
+  // asynchronous copy) and the host waits for it at most timeoutNs. If that
+  // wait times out, the pinned buffer is still a copy's destination: it is
+  // kept (freed by the destructor once the stream has finished), not freed.
   bool copyVerticesToHost(void* destination, uint64_t bytes, uint64_t timeoutNs) {
     const uint64_t available = uint64_t(params_.grid) * params_.grid * sizeof(Vertex);
     if (failed_ || !vertexPointer() || bytes > available) return false;
     if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return false;
-    if (CUDA_CHECK(cudaMemcpyAsync(destination, vertexPointer(), bytes, cudaMemcpyDeviceToHost, stream_)) !=
-        cudaSuccess)
+    if (!readbackBounce_ &&
+        CUDA_CHECK(cudaMallocHost(&readbackBounce_, vertexBytes())) != cudaSuccess) {
+      readbackBounce_ = nullptr;
       return false;
-    return waitForStream(timeoutNs);
+    }
+    if (CUDA_CHECK(cudaMemcpyAsync(readbackBounce_, vertexPointer(), bytes, cudaMemcpyDeviceToHost,
+                                   stream_)) != cudaSuccess)
+      return false;
+    if (!waitForStream(timeoutNs)) return false;
+    std::memcpy(destination, readbackBounce_, bytes);
+    return true;
   }
 
   // Device memory allocated here, beyond the imported vertex buffer.
@@ -419,7 +472,8 @@ class CudaSimulation final : public Simulation {
 
   // The copy path's step: no semaphores (the host orders everything), the
   // same kernels, then the copy to host memory. The "wait" span is empty.
-  StepStatus copyPathStep(bool advance, bool stall) {
+  StepResult copyPathStep(bool advance, bool stall) {
+    StepResult result;
     timer_.reanchorIfDue(stream_);
     timer_.beginStep(stream_);
     timer_.endWait(stream_);
@@ -427,11 +481,12 @@ class CudaSimulation final : public Simulation {
     const bool launched = !advance || enqueueModelStep();
     if (!launched || !enqueueCopyToHost()) {
       failed_ = true;
-      return StepStatus::failed;
+      result.status = StepStatus::failed;
+      return result;
     }
     timer_.endWork(stream_);
     timer_.endStep(stream_);
-    return StepStatus::ok;
+    return result;
   }
 
   // The injected stall: armed (the flag cleared while no kernel reads it),
@@ -518,6 +573,7 @@ class CudaSimulation final : public Simulation {
   cudaExternalSemaphore_t timeline_ = nullptr, renderDone_ = nullptr, simDone_ = nullptr;
   void* ownVertices_ = nullptr;     // copy path: the kernels' output (cudaMalloc)
   void* pinnedVertices_ = nullptr;  // copy path: its copy in host memory (cudaMallocHost)
+  void* readbackBounce_ = nullptr;  // copyVerticesToHost's pinned bounce buffer, made on first use
   bool copyPath_ = false;
   CudaStepTimer timer_;
   float* heights_ = nullptr;  // ripple: one allocation holding the three fields
