@@ -92,7 +92,9 @@ INSTANTIATE_TEST_SUITE_P(
         CudaFaultCase{"sim-stalls", "timeline", "enqueue", "zero-copy", 5, "render fence of the previous frame"},
         CudaFaultCase{"sim-stalls", "binary", "poll", "zero-copy", 4, "simulation signal of simDone"},
         CudaFaultCase{"sim-stalls", "binary", "enqueue", "zero-copy", 5, "render fence of the previous frame"},
-        CudaFaultCase{"sim-stalls", "timeline", "poll", "copy", 4, "simulation copy to host memory"}),
+        CudaFaultCase{"sim-stalls", "timeline", "poll", "copy", 4, "simulation copy to host memory"},
+        CudaFaultCase{"device-lost", "timeline", "poll", "zero-copy", 3, "device lost: the render fence"},
+        CudaFaultCase{"device-lost", "binary", "enqueue", "zero-copy", 3, "device lost: the render fence"}),
     caseName);
 
 TEST(CudaStartUpFault, ImportAndExportFailuresExitThreeWithOneLine) {
