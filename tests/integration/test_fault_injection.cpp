@@ -19,7 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "app/app.h"
+#include "app/frame_loop.h"
 #include "app_runner.h"
+#include "renderer/frame_sync.h"
+#include "renderer/vk_check.h"
 
 namespace vksim::testing {
 namespace {
@@ -182,6 +186,47 @@ TEST(StartUpFault, ImportAndExportFailuresExitThreeWithOneLine) {
     EXPECT_FALSE(fileExists(dir + "/shot.png"));
     EXPECT_FALSE(fileExists(dir + "/capture.csv"));
   }
+}
+
+// In-process, so that the semaphores themselves can be asked: after a stall
+// in binary mode the stalled step never submitted its renderDone wait, so the
+// render's signal is still pending consumption; the drain must consume it.
+// The probe signals both binary semaphores and consumes them again: signalling
+// a binary semaphore that is still signalled is invalid
+// (VUID-vkQueueSubmit-pSignalSemaphores-00067), which the validation layer
+// (VKSIM_VALIDATION=1, as ctest runs these tests) reports. The stall takes the
+// process's wait bound (5 s here).
+TEST(RunTimeFault, TheDrainConsumesTheRenderDoneThatAStalledStepLeft) {
+  Options options;
+  options.headless = true;
+  options.backend = BackendChoice::cpu;
+  options.sync = SyncMode::binary;
+  options.model.grid = kGrid;
+  options.width = 64;
+  options.height = 64;
+  options.faults.faults = {{FaultKind::simStalls, 2}};
+  App app;
+  app.headless = true;
+  createApp(app, options);
+  ASSERT_TRUE(app.instance.validation) << "run through ctest, which sets VKSIM_VALIDATION=1";
+  const uint32_t errorsBefore = validationCounts().errors;
+  EXPECT_EQ(runFrame(app), FrameStatus::rendered);
+  EXPECT_EQ(runFrame(app), FrameStatus::rendered);
+  EXPECT_THROW(runFrame(app), RuntimeFailure);
+  EXPECT_TRUE(app.schedule.renderDoneUnconsumed) << "the stalled step enqueued no wait";
+  EXPECT_FALSE(app.schedule.simSignal) << "render 2 waited on sim 1's signal";
+
+  drainSchedule(app);
+  EXPECT_FALSE(app.schedule.renderDoneUnconsumed);
+  VK_CHECK(vkDeviceWaitIdle(app.device.device));
+  const SemaphoreSignal signals[] = {{app.shared.semaphores.renderDone, 0}, {app.shared.semaphores.simDone, 0}};
+  submitToQueue(app.device, VK_NULL_HANDLE, {}, signals, VK_NULL_HANDLE);
+  const SemaphoreWait waits[] = {{app.shared.semaphores.renderDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT},
+                                 {app.shared.semaphores.simDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT}};
+  submitToQueue(app.device, VK_NULL_HANDLE, waits, {}, VK_NULL_HANDLE);
+  VK_CHECK(vkDeviceWaitIdle(app.device.device));
+  EXPECT_EQ(validationCounts().errors, errorsBefore) << "a binary semaphore was left signalled (printed above)";
+  destroyApp(app);
 }
 
 }  // namespace
