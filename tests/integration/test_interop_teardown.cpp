@@ -96,7 +96,7 @@ TEST_P(DrainOwnership, LeavesTheBufferWithVulkanAndTheReadBackDefined) {
 }
 
 INSTANTIATE_TEST_SUITE_P(BothModes, DrainOwnership, ::testing::Values(SyncMode::timeline, SyncMode::binary),
-                         [](const auto& info) { return std::string(toString(info.param)); });
+                         [](const auto& testInfo) { return std::string(toString(testInfo.param)); });
 
 // A rebuild drains the old state and starts the new one EXTERNAL's again,
 // whose render 0 waits on the new initial write's simDone.
@@ -216,7 +216,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(FailureCase{SyncMode::timeline, FailingSimulation::Where::beforeSignal, "timeline_before_signal"},
                       FailureCase{SyncMode::binary, FailingSimulation::Where::beforeSignal, "binary_before_signal"},
                       FailureCase{SyncMode::binary, FailingSimulation::Where::beforeWait, "binary_before_wait"}),
-    [](const auto& info) { return std::string(info.param.name); });
+    [](const auto& testInfo) { return std::string(testInfo.param.name); });
 
 // The same through runThenTearDown, as the program ends: exit 4, and one line
 // on stderr, the step's (a drain that waited for a signal never enqueued
