@@ -56,7 +56,13 @@ void expectCompleteCsv(const std::string& path) {
 }
 
 void expectCompleteJson(const std::string& path) {
-  EXPECT_NO_THROW((void)nlohmann::json::parse(readFile(path))) << path;
+  bool parsed = false;
+  try {
+    parsed = !nlohmann::json::parse(readFile(path)).is_discarded();
+  } catch (const nlohmann::json::exception& error) {
+    ADD_FAILURE() << path << ": " << error.what();
+  }
+  EXPECT_TRUE(parsed) << path;
 }
 
 void expectCompletePng(const std::string& path) {
@@ -78,7 +84,9 @@ void expectNoPartialFiles(const std::string& dir) {
     if (name == "capture.csv") expectCompleteCsv(path);
     if (name.ends_with(".json")) expectCompleteJson(path);
     if (name.ends_with(".png")) expectCompletePng(path);
-    if (name == "vertices.bin") EXPECT_EQ(std::filesystem::file_size(path), size_t(kGrid * kGrid * 32));
+    if (name == "vertices.bin") {
+      EXPECT_EQ(std::filesystem::file_size(path), size_t(kGrid * kGrid * 32));
+    }
   }
 }
 

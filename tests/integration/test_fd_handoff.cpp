@@ -14,6 +14,7 @@
 #include "app/fd_handoff.h"
 #include "renderer/vk_check.h"
 #include "renderer/vulkan_context.h"
+#include "shaders/shared_layout.h"
 
 namespace vksim {
 namespace {

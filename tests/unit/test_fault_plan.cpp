@@ -102,7 +102,7 @@ TEST(FaultPlanCli, RepeatedOptionsMakeOnePlan) {
   EXPECT_EQ(faults[1].kind, FaultKind::renderSkipsSignal);
   EXPECT_EQ(faults[1].frame, 0u);
   EXPECT_EQ(faults[2].kind, FaultKind::importFails);
-  EXPECT_TRUE(testing::parseArguments({})->faults.faults.empty());
+  EXPECT_TRUE(testing::parseArguments({}).options->faults.faults.empty());
 }
 
 TEST(FaultPlanCli, BadFaultsAreUsageErrorsOfOneLine) {
