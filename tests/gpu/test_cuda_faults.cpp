@@ -41,6 +41,9 @@ struct CudaFaultCase {
   const char* wait;
 };
 
+// Readable names in test listings instead of the struct's bytes.
+void PrintTo(const CudaFaultCase& c, std::ostream* out) { *out << c.fault << " " << c.sync << " " << c.waitStrategy; }
+
 std::string caseName(const ::testing::TestParamInfo<CudaFaultCase>& info) {
   std::string name = std::string(info.param.fault) + "_" + info.param.sync + "_" + info.param.waitStrategy + "_" +
                      info.param.transfer;

@@ -98,6 +98,9 @@ struct FaultCase {
   const char* wait;        // words of the wait the line must name
 };
 
+// Readable names in test listings instead of the struct's bytes.
+void PrintTo(const FaultCase& c, std::ostream* out) { *out << c.fault << " " << c.sync << " " << c.waitStrategy; }
+
 std::string caseName(const ::testing::TestParamInfo<FaultCase>& info) {
   std::string name = std::string(info.param.fault) + "_" + info.param.sync + "_" + info.param.waitStrategy;
   for (char& c : name)
