@@ -34,8 +34,11 @@ constexpr int kHangGuardSeconds = kWaitTimeoutMs / 1000 + 2 + kStartUpAllowanceS
 constexpr int kGrid = 24;
 constexpr int kFaultFrame = 3;
 
+// Synchronization validation on as well: an error path must not leave a
+// hazard behind either (any message would be a second stderr line).
 std::vector<std::string> faultEnvironment() {
-  return {"VKSIM_VALIDATION=1", "VKSIM_WAIT_TIMEOUT_MS=" + std::to_string(kWaitTimeoutMs)};
+  return {"VKSIM_VALIDATION=1", "VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT",
+          "VKSIM_WAIT_TIMEOUT_MS=" + std::to_string(kWaitTimeoutMs)};
 }
 
 std::vector<std::string> lines(const std::string& text) {
