@@ -1,7 +1,5 @@
 #include "app/app.h"
 
-#include <unistd.h>
-
 #include <GLFW/glfw3.h>
 
 #include <csignal>

@@ -319,7 +319,10 @@ class CudaSimulation final : public Simulation {
 
     // FAULT HOOK (--inject-fault sim-stalls): the step never completes; its
     // kernels and signal queue up behind the spin until teardown releases it.
-    if (sync.fault == StepFault::stall) enqueueStall();
+    if (sync.fault == StepFault::stall && !enqueueStall()) {
+      failed_ = true;
+      return result;
+    }
     const bool launched = !advance || enqueueModelStep();
     timer_.endWork(stream_);
 
@@ -477,7 +480,11 @@ class CudaSimulation final : public Simulation {
     timer_.reanchorIfDue(stream_);
     timer_.beginStep(stream_);
     timer_.endWait(stream_);
-    if (stall) enqueueStall();  // FAULT HOOK (--inject-fault sim-stalls)
+    if (stall && !enqueueStall()) {  // FAULT HOOK (--inject-fault sim-stalls)
+      failed_ = true;
+      result.status = StepStatus::failed;
+      return result;
+    }
     const bool launched = !advance || enqueueModelStep();
     if (!launched || !enqueueCopyToHost()) {
       failed_ = true;
@@ -491,9 +498,12 @@ class CudaSimulation final : public Simulation {
 
   // The injected stall: armed (the flag cleared while no kernel reads it),
   // then the spinning kernel, loaded at creation like every other.
-  void enqueueStall() {
+  // False if the launch failed: then nothing stalls, and the step fails.
+  bool enqueueStall() {
     *static_cast<volatile unsigned int*>(stallRelease_) = 0u;
+    clearStaleError();
     stallUntilReleasedKernel<<<1, 1, 0, stream_>>>(stallReleaseDevice_);
+    return CUDA_CHECK(cudaGetLastError()) == cudaSuccess;
   }
 
   // One step of the model's kernels on the stream, whichever path the
