@@ -1,7 +1,5 @@
 #include "app/app.h"
 
-#include <unistd.h>
-
 #include <GLFW/glfw3.h>
 
 #include <csignal>
@@ -10,6 +8,7 @@
 #include <numeric>
 
 #include "app/bench.h"
+#include "app/fd_handoff.h"
 #include "app/frame_loop.h"
 #include "app/image_file.h"
 #include "app/script_player.h"
@@ -19,6 +18,10 @@
 
 namespace vksim {
 namespace {
+
+bool handoffFaultInjected(const Options& options) {
+  return hasFault(options.faults, FaultKind::importFails) || hasFault(options.faults, FaultKind::exportFails);
+}
 
 // The signal that asked the run to stop (SIGINT or SIGTERM), 0 while none did.
 volatile std::sig_atomic_t interrupted = 0;
@@ -53,36 +56,32 @@ std::string checkEnvironmentSwitches() {
   return {};
 }
 
-// The fds cross from Vulkan to CUDA here, and only here.
+// The fds cross from Vulkan to CUDA here, and only here (app/fd_handoff.h
+// has the ownership rule).
 std::unique_ptr<Simulation> importIntoCuda(App& app, const ModelParams& params) {
-  ExternalBuffer buffer;
-  ExternalSemaphores semaphores;
-  // Until createCudaSimulation takes them, the exported fds are ours: if a
-  // later export throws, the earlier ones are closed here, not leaked.
-  struct ExportedFds {
-    int* fds[4];
-    ~ExportedFds() {
-      for (int* fd : fds)
-        if (*fd >= 0) close(*fd);
-    }
-  } exported{{&buffer.fd, &semaphores.timelineFd, &semaphores.renderDoneFd, &semaphores.simDoneFd}};
-  buffer.fd = exportMemoryFd(app.device, app.shared.vertices);
-  buffer.allocationSize = app.shared.vertices.allocationSize;  // import with the allocation's size
-  buffer.size = app.shared.vertices.size;
-  buffer.dedicated = app.shared.vertices.dedicated;
-  semaphores.timelineFd = exportSemaphoreFd(app.device, app.shared.semaphores.timeline);
-  semaphores.renderDoneFd = exportSemaphoreFd(app.device, app.shared.semaphores.renderDone);
-  semaphores.simDoneFd = exportSemaphoreFd(app.device, app.shared.semaphores.simDone);
-  std::string error;
-  // createCudaSimulation takes every fd, whatever the outcome: imported ones
-  // belong to CUDA (never closed), the rest it closes (simulation.h).
-  const ExternalBuffer handedBuffer = buffer;
-  const ExternalSemaphores handedSemaphores = semaphores;
-  for (int* fd : exported.fds) *fd = -1;
-  auto simulation =
-      createCudaSimulation(params, app.devices.cuda->ordinal, handedBuffer, handedSemaphores, &error);
-  if (!simulation) throw EnvironmentError("CUDA backend: " + error);
-  return simulation;
+  return handOverSharedHandles(
+      app.device, app.shared.vertices, app.shared.semaphores, app.options.faults, "CUDA backend",
+      [&](ExportedHandles& handles, std::string* error) {
+        auto simulation =
+            createCudaSimulation(params, app.devices.cuda->ordinal, handles.buffer, handles.semaphores, error);
+        // createCudaSimulation takes every fd, whatever the outcome: imported
+        // ones belong to CUDA, the rest it has closed (simulation.h).
+        handles = ExportedHandles{};
+        return simulation;
+      });
+}
+
+// Test facility (--inject-fault import-fails / export-fails with the CPU
+// backend, which imports nothing): the vertex memory is exported as the CUDA
+// backend would have it, and the handoff fails where that backend's import
+// would run, so the fd ownership path runs in CI on lavapipe.
+[[noreturn]] void failInjectedHandoff(App& app) {
+  handOverSharedHandles(app.device, app.shared.vertices, app.shared.semaphores, app.options.faults, "cpu backend",
+                        [](ExportedHandles&, std::string* error) -> std::unique_ptr<Simulation> {
+                          *error = "the CPU backend imports nothing";
+                          return nullptr;
+                        });
+  throw EnvironmentError("cpu backend: an injected handoff fault did not fail");  // unreachable
 }
 
 // The copy path: nothing crosses between the APIs but bytes through the host.
@@ -174,7 +173,9 @@ void createApp(App& app, const Options& options) {
   DeviceOptions deviceOptions;
   deviceOptions.swapchain = !app.headless;
   deviceOptions.surface = app.surface;
-  deviceOptions.exportMemory = app.devices.useCuda;
+  // An injected import or export fault exports the vertex memory even for
+  // the CPU backend (createSharedState).
+  deviceOptions.exportMemory = app.devices.useCuda || handoffFaultInjected(options);
   deviceOptions.exportSemaphores = app.devices.useCuda;
   app.device = createDevice(app.instance, app.devices.vulkan, deviceOptions);
   // Proof that the counters on the summary line count (tests/integration):
@@ -212,12 +213,13 @@ void createSharedState(App& app, const ModelParams& params) {
   shared.transfer = app.options.transfer;
   const bool copyPath = shared.transfer == TransferMode::copy;
   const bool exported = cuda && !copyPath;
+  const bool rehearsedHandoff = !cuda && !copyPath && handoffFaultInjected(app.options);
   // Zero-copy: CUDA writes exported device-local memory, the CPU backend
   // host-visible memory it maps. Copy: a plain device-local buffer that only
   // the frame's upload writes, fed by a host-visible staging buffer.
   shared.vertices = createSharedVertexBuffer(
       app.device, bytes, cuda || copyPath ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
-      /*exportable=*/exported);
+      /*exportable=*/exported || rehearsedHandoff);
   if (copyPath)
     shared.staging =
         createGpuBuffer(app.device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
@@ -228,6 +230,8 @@ void createSharedState(App& app, const ModelParams& params) {
     shared.simulation = createCopySimulation(app, params);
   } else if (cuda) {
     shared.simulation = importIntoCuda(app, params);
+  } else if (rehearsedHandoff) {
+    failInjectedHandoff(app);
   } else {
     shared.hostOps = std::make_unique<VulkanHostSemaphores>(app.device, shared.semaphores);
     shared.simulation = createCpuSimulation(params, shared.vertices.mapped, *shared.hostOps);
@@ -247,6 +251,9 @@ void createSharedState(App& app, const ModelParams& params) {
 void destroySharedState(App& app) {
   SharedState& shared = app.shared;
   if (shared.simulation) {
+    // FAULT HOOK (--inject-fault sim-stalls): let a stalled step finish, so
+    // that the drain and finish() below see the work end.
+    shared.simulation->releaseInjectedStall();
     // A no-op after the run's own drain: it consumes only what is outstanding.
     drainSchedule(app);
     // CUDA first (design notes): no wait or signal outstanding, then the
@@ -285,7 +292,12 @@ void destroyApp(App& app) {
     // The overlay was created after the shared state, so it goes first; its
     // buffers may still be read by the last frame (and the drain submits on
     // the frame's resources): everything is finished before anything goes.
-    if (app.shared.simulation) drainSchedule(app);
+    if (app.shared.simulation) {
+      // FAULT HOOK (--inject-fault sim-stalls): let a stalled step finish, so
+      // that the drain and the idle wait see the work end.
+      app.shared.simulation->releaseInjectedStall();
+      drainSchedule(app);
+    }
     waitForDeviceIdleInTeardown(app);
     destroyOverlay(app);
     destroySharedState(app);
@@ -304,6 +316,24 @@ void destroyApp(App& app) {
   if (app.instance.instance) destroyInstance(app.instance);
 }
 
+// After a run-time failure: the frames recorded before it still make a
+// complete capture (CSV, summary, trace), once the schedule is drained so that
+// every frame's timings are in. Anything that fails here is left unsaid (the
+// failure has its one line already) and the capture's temporary files are
+// removed, as after any failure: a file is there complete or not at all.
+void finishCaptureAfterFailure(App& app) {
+  // A lost device (real or injected) has no timings left to give.
+  if (!app.capture.recording || !app.shared.simulation || app.deviceLost || app.injectDeviceLostInTeardown) return;
+  try {
+    app.shared.simulation->releaseInjectedStall();
+    drainSchedule(app);
+    if (!app.shared.simulation->finish(kWaitTimeoutNs)) return;
+    settleFrameTimings(app);
+    if (recordFinishedFrames(app, /*flush=*/true)) std::printf("%s\n", app.capture.lastResult.c_str());
+  } catch (const std::exception&) {
+  }
+}
+
 int runThenTearDown(App& app, const std::function<void()>& body) {
   int exitCode = kExitSuccess;
   try {
@@ -314,6 +344,7 @@ int runThenTearDown(App& app, const std::function<void()>& body) {
   } catch (const RuntimeFailure& error) {
     std::fprintf(stderr, "vkcuda-sim: %s\n", error.what());
     exitCode = kExitRuntime;
+    finishCaptureAfterFailure(app);
   }
   try {
     destroyApp(app);

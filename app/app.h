@@ -30,8 +30,9 @@
 
 namespace vksim {
 
-// Seconds any single wait may take before the run is declared stalled (exit 4).
-inline constexpr uint64_t kWaitTimeoutNs = 5'000'000'000ull;
+// How long any single wait may take before the run is declared stalled
+// (exit 4): 5 s, or VKSIM_WAIT_TIMEOUT_MS (app/cli.h), fixed for the process.
+inline const uint64_t kWaitTimeoutNs = waitTimeoutFromEnvironment();
 
 // One frame in flight: the single vertex buffer makes the two sides take
 // turns anyway, so a second frame's command buffer would only wait.

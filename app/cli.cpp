@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -271,6 +272,16 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
   app.add_option("--warmup", options.warmupFrames,
                  "First frames left out of the capture's statistics (still in its CSV)")
       ->check(wholeNumber(0, kMaxFrames));
+  std::vector<std::string> faults;
+  app.add_option("--inject-fault", faults,
+                 "Make a failure happen on purpose, a test facility (docs/testing.md): NAME[@FRAME], NAME one of " +
+                     faultNames() + "; repeatable")
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            const FaultParseResult parsed = parseFault(value);
+            return parsed.ok ? std::string() : parsed.error;
+          },
+          "NAME[@FRAME]"));
   BenchOptions bench;
   CLI::App* benchCommand = addBenchCommand(app, options, bench, size);
 
@@ -287,6 +298,16 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
     outcome.exitCode = kExitUsage;
     outcome.message = std::string("vkcuda-sim: ") + error.what() + " (see --help)\n";
     return outcome;
+  }
+  for (const std::string& fault : faults) options.faults.faults.push_back(parseFault(fault).fault);
+  if (const char* timeout = std::getenv(kWaitTimeoutVariable)) {
+    uint64_t ignored = 0;
+    std::string problem;
+    if (!parseWaitTimeoutMs(timeout, &ignored, &problem)) {
+      outcome.exitCode = kExitUsage;
+      outcome.message = std::string("vkcuda-sim: ") + kWaitTimeoutVariable + ": " + problem + "\n";
+      return outcome;
+    }
   }
   if (!size.empty()) std::sscanf(size.c_str(), "%u%*c%u", &options.width, &options.height);
   if (benchCommand->parsed()) {
@@ -324,6 +345,26 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
   }
   outcome.options = options;
   return outcome;
+}
+
+bool parseWaitTimeoutMs(const std::string& text, uint64_t* timeoutNs, std::string* error) {
+  uint64_t ms = 0;
+  bool valid = !text.empty() && text.size() <= 7;  // kMaxWaitTimeoutMs has 7 digits
+  for (char c : text) valid = valid && c >= '0' && c <= '9';
+  if (valid) ms = std::stoull(text);
+  if (!valid || ms < 1 || ms > kMaxWaitTimeoutMs) {
+    if (error)
+      *error = "'" + text + "' must be whole milliseconds from 1 to " + std::to_string(kMaxWaitTimeoutMs);
+    return false;
+  }
+  *timeoutNs = ms * 1'000'000ull;
+  return true;
+}
+
+uint64_t waitTimeoutFromEnvironment() {
+  uint64_t timeoutNs = kDefaultWaitTimeoutNs;
+  if (const char* text = std::getenv(kWaitTimeoutVariable)) parseWaitTimeoutMs(text, &timeoutNs, nullptr);
+  return timeoutNs;
 }
 
 int64_t framesToRun(const Options& options, bool headless) {

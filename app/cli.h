@@ -9,6 +9,7 @@
 #include "app/camera.h"
 #include "app/input_script.h"
 #include "app/wait_strategy.h"
+#include "sim/fault_plan.h"
 #include "sim/sim_types.h"
 
 namespace vksim {
@@ -72,6 +73,7 @@ struct Options {
   std::string tracePath;                           // --trace, .json
   uint32_t warmupFrames = kDefaultWarmupFrames;    // --warmup: of the capture's statistics
   std::optional<BenchOptions> bench;               // the bench subcommand was given
+  FaultPlan faults;                                // --inject-fault (a test facility, docs/testing.md)
 };
 
 inline constexpr int64_t kDefaultHeadlessFrames = 600;
@@ -89,6 +91,21 @@ struct ParseOutcome {
 };
 
 ParseOutcome parseCommandLine(int argc, const char* const* argv);
+
+// The bound of every wait in a run (docs/testing.md): 5 s, or the value of
+// the environment variable VKSIM_WAIT_TIMEOUT_MS (whole milliseconds, 1 to
+// kMaxWaitTimeoutMs), a test facility that lets fault tests end quickly.
+inline constexpr uint64_t kDefaultWaitTimeoutNs = 5'000'000'000ull;
+inline constexpr uint64_t kMaxWaitTimeoutMs = 3'600'000;
+inline constexpr const char* kWaitTimeoutVariable = "VKSIM_WAIT_TIMEOUT_MS";
+
+// Parses a VKSIM_WAIT_TIMEOUT_MS value into nanoseconds; false (and *error, one
+// sentence) for anything but a whole number in [1, kMaxWaitTimeoutMs].
+bool parseWaitTimeoutMs(const std::string& text, uint64_t* timeoutNs, std::string* error);
+
+// The wait timeout of this process: VKSIM_WAIT_TIMEOUT_MS when set and valid
+// (parseCommandLine refuses an invalid one with exit 2), else the default.
+uint64_t waitTimeoutFromEnvironment();
 
 // Frames to run once windowing is decided: 0 means until the window closes
 // (or, headless, until interrupted).

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -23,9 +24,12 @@ namespace {
 constexpr VkPipelineStageFlags kExternalAcquireWaitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
 
 [[noreturn]] void stall(const App& app, const std::string& what) {
+  // In seconds with three significant digits: VKSIM_WAIT_TIMEOUT_MS can make
+  // the bound shorter than a second.
+  char bound[32];
+  std::snprintf(bound, sizeof bound, "%.3g s", double(kWaitTimeoutNs) / 1e9);
   throw RuntimeFailure("timeout: " + what + " (frame " + std::to_string(app.schedule.scheduleFrame) + ", " +
-                       toString(app.schedule.mode) + " mode) did not complete within " +
-                       std::to_string(kWaitTimeoutNs / 1'000'000'000ull) + " s");
+                       toString(app.schedule.mode) + " mode) did not complete within " + bound);
 }
 
 // The CUDA backend writes the vertex buffer from outside Vulkan. Resources
@@ -181,15 +185,19 @@ void waitUntilSimulationSignalled(const App& app, const RenderSync& sync) {
     if (!waitUntilReached(reached, kWaitTimeoutNs))
       stall(app, "simulation signal of timeline value " + std::to_string(sync.waitValue));
   } else if (sync.wait == RenderSync::Wait::simDone) {
-    if (!waitUntilReached([&] { return app.shared.simulation->isStepComplete(); }, kWaitTimeoutNs))
-      stall(app, "simulation signal of simDone");
+    // A simDone that was never signalled cannot be waited for, by the host or
+    // the queue: the poll runs out its bound like any other wait.
+    const auto signalled = [&] {
+      return app.schedule.simSignal.has_value() && app.shared.simulation->isStepComplete();
+    };
+    if (!waitUntilReached(signalled, kWaitTimeoutNs)) stall(app, "simulation signal of simDone");
   }
 }
 
 // Before sim k's step: render k's signal. Timeline: the counter reaches 2k+1.
 // Binary: the render's fence, which signals once the whole batch (its
 // renderDone signal included) has completed.
-void waitUntilRenderSignalled(const App& app, const StepSync& sync) {
+void waitUntilRenderSignalled(const App& app, const StepSync& sync, bool renderSignalled) {
   if (sync.mode == SyncMode::timeline) {
     const auto reached = [&] {
       return readTimelineCounter(app.device, app.shared.semaphores) >= sync.waitValue;
@@ -197,8 +205,9 @@ void waitUntilRenderSignalled(const App& app, const StepSync& sync) {
     if (!waitUntilReached(reached, kWaitTimeoutNs))
       stall(app, "render signal of timeline value " + std::to_string(sync.waitValue));
   } else {
-    if (!waitUntilReached([&] { return isFenceSignalled(app.device, app.frame.inFlight); }, kWaitTimeoutNs))
-      stall(app, "render fence before the simulation's renderDone wait");
+    // The fence says the batch ran, not that it carried renderDone's signal.
+    const auto signalled = [&] { return renderSignalled && isFenceSignalled(app.device, app.frame.inFlight); };
+    if (!waitUntilReached(signalled, kWaitTimeoutNs)) stall(app, "render signal of renderDone");
   }
 }
 
@@ -258,6 +267,15 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
       poll ? waitUntilReached([&] { return isFenceSignalled(app.device, app.frame.inFlight); }, kWaitTimeoutNs)
            : waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs);
   if (!fenceSignalled) stall(app, "render fence of the previous frame");
+  // FAULT HOOK (--inject-fault device-lost): from FRAME on the device counts
+  // as lost. This wait reports it, and so do teardown's waits (app.h's seam:
+  // after really waiting, so that nothing is destroyed while in use).
+  if (faultActive(app.options.faults, FaultKind::deviceLost, schedule.totalFrames)) {
+    app.injectDeviceLostInTeardown = true;
+    throw RuntimeFailure("device lost: the render fence of the previous frame (frame " + std::to_string(k) + ", " +
+                         toString(schedule.mode) +
+                         " mode) reported VK_ERROR_DEVICE_LOST (injected fault device-lost)");
+  }
   noteRenderSeenDone(app, hostNowNs());
   collectGpuTimings(app);
 
@@ -299,16 +317,22 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   uint32_t waitCount = 0;
   std::array<SemaphoreSignal, 2> signals{};
   uint32_t signalCount = 0;
+  // FAULT HOOK (--inject-fault render-skips-signal): the schedule's signal is
+  // left out of the submission (the swapchain's stays).
+  const bool renderSignalled =
+      !copyPath && !faultActive(app.options.faults, FaultKind::renderSkipsSignal, schedule.totalFrames);
   if (!copyPath) {
     const VkPipelineStageFlags waitStage = simulationWaitStage(acquires);
     if (renderSync.wait == RenderSync::Wait::timeline)
       waits[waitCount++] = {app.shared.semaphores.timeline, renderSync.waitValue, waitStage};
     else if (renderSync.wait == RenderSync::Wait::simDone)
       waits[waitCount++] = {app.shared.semaphores.simDone, 0, waitStage};
-    if (renderSync.signal == RenderSync::Signal::timeline)
-      signals[signalCount++] = {app.shared.semaphores.timeline, renderSync.signalValue};
-    else
-      signals[signalCount++] = {app.shared.semaphores.renderDone, 0};
+    if (renderSignalled) {
+      if (renderSync.signal == RenderSync::Signal::timeline)
+        signals[signalCount++] = {app.shared.semaphores.timeline, renderSync.signalValue};
+      else
+        signals[signalCount++] = {app.shared.semaphores.renderDone, 0};
+    }
   }
   if (!app.headless) {
     waits[waitCount++] = {app.frame.imageAvailable, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT};
@@ -316,13 +340,33 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   }
   // Recording happened while sim k-1 ran; only now does the host wait for it.
   if (poll) waitUntilSimulationSignalled(app, renderSync);
+  // A wait is handed to the queue only for a signal that was enqueued (the
+  // ledger gives render k no wait otherwise). When the previous step left its
+  // signal out (--inject-fault sim-skips-signal), submitting render k without
+  // a wait would read that step's writes unordered: the host waits for the
+  // missing signal instead, bounded like every wait, and nothing will end it
+  // but the bound (a binary simDone that was never signalled cannot be
+  // waited for by the queue: VUID-vkQueueSubmit-pWaitSemaphores-03238).
+  if (schedule.skippedSimSignal) {
+    RenderSync missing;
+    missing.wait = schedule.skippedSimSignal->mode == SyncMode::timeline ? RenderSync::Wait::timeline
+                                                                          : RenderSync::Wait::simDone;
+    missing.waitValue = schedule.skippedSimSignal->value;
+    waitUntilSimulationSignalled(app, missing);
+    schedule.skippedSimSignal.reset();
+  }
   VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
   submitToQueue(app.device, app.frame.commandBuffer, std::span(waits.data(), waitCount),
                 std::span(signals.data(), signalCount), app.frame.inFlight);
   // Recorded right after the submission succeeded: its wait consumed the
   // sim signal, its renderDone (if any) is outstanding, and the buffer is
-  // EXTERNAL's again if the frame released it.
-  if (!copyPath) noteRenderSubmitted(schedule, renderSync);
+  // EXTERNAL's again if the frame released it. A signal left out (the fault
+  // hook above) is not outstanding.
+  if (!copyPath) {
+    const bool renderDoneBefore = schedule.renderDoneUnconsumed;
+    noteRenderSubmitted(schedule, renderSync);
+    if (!renderSignalled) schedule.renderDoneUnconsumed = renderDoneBefore;
+  }
   if (releases)
     app.shared.vertexOwner = VertexOwner::external;
   else if (acquires)
@@ -348,16 +392,26 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
 
   // 4. Sim k: waits for render k, writes state k+1, signals for render k+1.
   //    (Copy path: writes its own memory and copies it to the host; no waits.)
-  const StepSync simSync = simSyncForFrame(k, schedule.mode);
-  if (poll) {
-    waitUntilRenderSignalled(app, simSync);
+  StepSync simSync = simSyncForFrame(k, schedule.mode);
+  // FAULT HOOK (--inject-fault sim-skips-signal / sim-stalls): what the step
+  // is asked to do wrong; the backends act on it (sim/fault_plan.h).
+  simSync.fault = stepFaultAt(app.options.faults, schedule.totalFrames);
+  // As for the render: the step's wait is handed over only once render k's
+  // signal has been enqueued.
+  if (poll || (!copyPath && !renderSignalled)) {
+    waitUntilRenderSignalled(app, simSync, renderSignalled);
     timing.renderSeenDoneNs = hostNowNs();
   }
   const StepResult step = app.shared.simulation->step(simSync, !app.paused, kWaitTimeoutNs);
   // What the step enqueued is recorded before its status is judged: a step
   // that failed after its wait, or before its signal, leaves exactly that for
-  // the drain (value_schedule.h).
+  // the drain (value_schedule.h). An injected stall enqueued no wait, so a
+  // renderDone stays for the drain to consume.
   if (!copyPath) noteSimulationTurn(schedule, simSync, step);
+  // A step that ran but left its signal out (--inject-fault sim-skips-signal):
+  // the next render must not run unordered after its writes (render k+1).
+  if (!copyPath && step.status == StepStatus::ok && !step.signalEnqueued)
+    schedule.skippedSimSignal = SimSignal{simSync.mode, simSync.signalValue};
   if (copyPath && step.status == StepStatus::ok) schedule.hostOutputUnstaged = true;
   if (step.status == StepStatus::timeout)
     stall(app, schedule.mode == SyncMode::timeline

@@ -7,6 +7,7 @@ void restartSchedule(ScheduleState& schedule, const StepResult& initialWrite, bo
   schedule.simSignal.reset();
   schedule.renderDoneUnconsumed = false;
   schedule.hostOutputUnstaged = copyPath;
+  schedule.skippedSimSignal.reset();
   if (!copyPath && initialWrite.signalEnqueued) schedule.simSignal = kInitialStateSignal;
 }
 

@@ -66,6 +66,10 @@ struct ScheduleState {
   // Copy path (no semaphores): the last step's output sits in host memory
   // and has not been staged for Vulkan yet.
   bool hostOutputUnstaged = false;
+  // Test facility (--inject-fault sim-skips-signal): a step that ran and
+  // enqueued no signal. The next render must not go unordered after its
+  // writes: the frame loop waits for this signal, bounded, instead.
+  std::optional<SimSignal> skippedSimSignal;
 };
 
 // A new shared state: frame 0 of a new timeline, after the initial write

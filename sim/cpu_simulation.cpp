@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sim/models.h"
@@ -67,6 +68,15 @@ class CpuSimulation final : public Simulation {
     // that waits for it reads the buffer. A paused frame still takes its turn,
     // or the next render would wait for ever. The copy path writes memory of
     // its own, which no render reads: nothing to wait for or signal.
+    // FAULT HOOK (--inject-fault sim-stalls, sim/fault_plan.h): the step
+    // never completes. On the host that is a wait that blocks for the whole
+    // bound and reports the timeout; it submits nothing (waitEnqueued stays
+    // false), so a binary renderDone stays signalled for the drain to consume.
+    if (sync.fault == StepFault::stall) {
+      std::this_thread::sleep_for(std::chrono::nanoseconds(timeoutNs));
+      result.status = StepStatus::timeout;
+      return result;
+    }
     if (hostOps_) {
       // Binary: waitRenderDone submits the consuming wait before it blocks,
       // so renderDone counts as consumed even when the fence wait times out.
@@ -86,7 +96,9 @@ class CpuSimulation final : public Simulation {
       writeVertices();
     }
     timing.workEndNs = hostNowNs();
-    if (hostOps_) {
+    // FAULT HOOK (--inject-fault sim-skips-signal): the writes are done, the
+    // signal that would hand them to the render is left out.
+    if (hostOps_ && sync.fault != StepFault::skipSignal) {
       if (sync.mode == SyncMode::timeline)
         hostOps_->signalTimeline(sync.signalValue);
       else

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -35,6 +36,16 @@ constexpr uint64_t kTeardownTimeoutNs = 5'000'000'000ull;
 // The bound on the initial write (kernels, a copy or a signal; no wait):
 // far above its cost at the largest grid, so reaching it means a stuck device.
 constexpr uint64_t kInitialStateTimeoutNs = 5'000'000'000ull;
+
+// Test facility (--inject-fault sim-stalls, sim/fault_plan.h): a step that
+// never completes until the host says so. It spins on a flag in mapped pinned
+// host memory (cudaHostAllocMapped), read through a volatile pointer so that
+// every iteration reads the host's memory again instead of a value kept in a
+// register; releaseInjectedStall() writes 1 there at teardown. The sleep keeps
+// the spinning thread from flooding the bus with reads.
+__global__ void stallUntilReleasedKernel(const volatile unsigned int* release) {
+  while (*release == 0u) __nanosleep(10'000);
+}
 
 // The one sentence for *error when a CUDA call fails.
 std::string cudaFailure(const std::string& what, cudaError_t result) {
@@ -71,6 +82,9 @@ class CudaSimulation final : public Simulation {
     // nothing to release.
     if (!stream_) return;
     if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return;
+    // A stall that teardown did not release (an exception on another path)
+    // would keep the stream from ever finishing.
+    releaseInjectedStall();
     if (!waitForStream(kTeardownTimeoutNs)) {
       // Freeing memory that a queued kernel will still write, or destroying a
       // semaphore with a wait outstanding, is undefined behaviour; leaking
@@ -92,6 +106,7 @@ class CudaSimulation final : public Simulation {
     if (ownVertices_) CUDA_CHECK(cudaFree(ownVertices_));
     if (pinnedVertices_) CUDA_CHECK(cudaFreeHost(pinnedVertices_));
     if (readbackBounce_) CUDA_CHECK(cudaFreeHost(readbackBounce_));
+    if (stallRelease_) CUDA_CHECK(cudaFreeHost(stallRelease_));
     timer_.destroy();
     CUDA_CHECK(cudaStreamDestroy(stream_));
   }
@@ -202,14 +217,30 @@ class CudaSimulation final : public Simulation {
     } kernels[] = {{reinterpret_cast<const void*>(&sinewaveRowKernel), "sinewaveRowKernel"},
                    {reinterpret_cast<const void*>(&addDropsKernel), "addDropsKernel"},
                    {reinterpret_cast<const void*>(&rippleStepRowKernel), "rippleStepRowKernel"},
-                   {reinterpret_cast<const void*>(&heightFieldVerticesKernel), "heightFieldVerticesKernel"}};
+                   {reinterpret_cast<const void*>(&heightFieldVerticesKernel), "heightFieldVerticesKernel"},
+                   {reinterpret_cast<const void*>(&stallUntilReleasedKernel), "stallUntilReleasedKernel"}};
     for (const auto& kernel : kernels) {
       cudaFuncAttributes attributes{};
       if (cudaError_t result = CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel.function)))
         return cudaFailure(std::string("load ") + kernel.name, result);
     }
     if (std::string failure = timer_.create(); !failure.empty()) return "CUDA could not " + failure;
+    // The injected stall's flag (a few bytes, allocated here rather than in a
+    // frame, where an allocation could wait behind a stream's external wait).
+    if (cudaError_t result = CUDA_CHECK(cudaHostAlloc(&stallRelease_, sizeof(unsigned int), cudaHostAllocMapped)))
+      return cudaFailure("allocate the stall flag in mapped host memory", result);
+    *stallRelease_ = 0u;
+    if (cudaError_t result = CUDA_CHECK(cudaHostGetDevicePointer(&stallReleaseDevice_, stallRelease_, 0)))
+      return cudaFailure("map the stall flag", result);
     return "";
+  }
+
+  void releaseInjectedStall() override {
+    // A plain store to pinned memory that the kernel reads across the bus;
+    // the fence keeps it from being held back behind later host work.
+    if (!stallRelease_) return;
+    *static_cast<volatile unsigned int*>(stallRelease_) = 1u;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
   }
 
   StepResult writeInitialState() override {
@@ -265,7 +296,7 @@ class CudaSimulation final : public Simulation {
     result.status = StepStatus::failed;
     if (failed_) return result;
     if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return result;
-    if (copyPath_) return copyPathStep(advance);
+    if (copyPath_) return copyPathStep(advance, sync.fault == StepFault::stall);
     const bool timeline = sync.mode == SyncMode::timeline;
     if (timeline ? !timeline_ : !(renderDone_ && simDone_)) {
       std::fprintf(stderr, "vkcuda-sim: the CUDA backend was given no %s semaphore%s\n",
@@ -286,22 +317,33 @@ class CudaSimulation final : public Simulation {
     result.waitEnqueued = true;
     timer_.endWait(stream_);
 
+    // FAULT HOOK (--inject-fault sim-stalls): the step never completes; its
+    // kernels and signal queue up behind the spin until teardown releases it.
+    if (sync.fault == StepFault::stall && !enqueueStall()) {
+      failed_ = true;
+      return result;
+    }
     const bool launched = !advance || enqueueModelStep();
     timer_.endWork(stream_);
 
     // Then signal 2k+2 (or simDone) behind the kernels in stream order: the
     // render of frame k+1 waits on it and sees every write. Signalled even when
     // a launch failed, so the other side is not left waiting for ever.
-    cudaExternalSemaphoreSignalParams signalParams{};
-    signalParams.params.fence.value = timeline ? sync.signalValue : 0;
-    if (CUDA_CHECK(cudaSignalExternalSemaphoresAsync(timeline ? &timeline_ : &simDone_, &signalParams, 1,
-                                                     stream_)) != cudaSuccess) {
-      // The wait is queued and nothing after it will signal: no later step
-      // may pretend otherwise.
-      failed_ = true;
-      return result;
+    // FAULT HOOK (--inject-fault sim-skips-signal): the signal is left out,
+    // and the result says so (signalEnqueued stays false): the frame loop
+    // then never hands a wait for it to Vulkan.
+    if (sync.fault != StepFault::skipSignal) {
+      cudaExternalSemaphoreSignalParams signalParams{};
+      signalParams.params.fence.value = timeline ? sync.signalValue : 0;
+      if (CUDA_CHECK(cudaSignalExternalSemaphoresAsync(timeline ? &timeline_ : &simDone_, &signalParams, 1,
+                                                       stream_)) != cudaSuccess) {
+        // The wait is queued and nothing after it will signal: no later step
+        // may pretend otherwise.
+        failed_ = true;
+        return result;
+      }
+      result.signalEnqueued = true;
     }
-    result.signalEnqueued = true;
     // After the signal in stream order: when this event has completed, so has
     // the signal, and a render waiting on it is enqueued already satisfied.
     timer_.endStep(stream_);
@@ -433,11 +475,16 @@ class CudaSimulation final : public Simulation {
 
   // The copy path's step: no semaphores (the host orders everything), the
   // same kernels, then the copy to host memory. The "wait" span is empty.
-  StepResult copyPathStep(bool advance) {
+  StepResult copyPathStep(bool advance, bool stall) {
     StepResult result;
     timer_.reanchorIfDue(stream_);
     timer_.beginStep(stream_);
     timer_.endWait(stream_);
+    if (stall && !enqueueStall()) {  // FAULT HOOK (--inject-fault sim-stalls)
+      failed_ = true;
+      result.status = StepStatus::failed;
+      return result;
+    }
     const bool launched = !advance || enqueueModelStep();
     if (!launched || !enqueueCopyToHost()) {
       failed_ = true;
@@ -447,6 +494,16 @@ class CudaSimulation final : public Simulation {
     timer_.endWork(stream_);
     timer_.endStep(stream_);
     return result;
+  }
+
+  // The injected stall: armed (the flag cleared while no kernel reads it),
+  // then the spinning kernel, loaded at creation like every other.
+  // False if the launch failed: then nothing stalls, and the step fails.
+  bool enqueueStall() {
+    *static_cast<volatile unsigned int*>(stallRelease_) = 0u;
+    clearStaleError();
+    stallUntilReleasedKernel<<<1, 1, 0, stream_>>>(stallReleaseDevice_);
+    return CUDA_CHECK(cudaGetLastError()) == cudaSuccess;
   }
 
   // One step of the model's kernels on the stream, whichever path the
@@ -536,6 +593,8 @@ class CudaSimulation final : public Simulation {
   std::vector<Drop> queued_;
   uint64_t stepCount_ = 0;
   bool failed_ = false;  // an earlier enqueue failed: the stream's results are not trusted
+  unsigned int* stallRelease_ = nullptr;        // the injected stall's flag: mapped pinned host memory
+  unsigned int* stallReleaseDevice_ = nullptr;  // the same flag as the device sees it
 };
 
 }  // namespace

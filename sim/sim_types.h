@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/fault_plan.h"
+
 namespace vksim {
 
 enum class ModelKind { sinewave, ripple };
@@ -55,6 +57,9 @@ struct StepSync {
   SyncMode mode = SyncMode::timeline;
   uint64_t waitValue = 0;    // timeline: wait until the counter >= this (2k+1)
   uint64_t signalValue = 0;  // timeline: signal this value when done (2k+2)
+  // Test facility (--inject-fault, sim/fault_plan.h): what this step is asked
+  // to do wrong. none in every normal run.
+  StepFault fault = StepFault::none;
 };
 
 enum class StepStatus { ok, timeout, failed };

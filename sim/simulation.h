@@ -89,6 +89,12 @@ class Simulation {
     return false;
   }
 
+  // Test facility (StepSync::fault == StepFault::stall): ends an injected
+  // stall so that the stalled step, and everything enqueued after it, can
+  // complete; teardown calls it first. Never blocks; a no-op without a stall
+  // (and on the CPU backend, whose stall ends inside step()).
+  virtual void releaseInjectedStall() {}
+
   // The copy path (transfer "copy", no shared memory): the backend writes
   // grid*grid vertices into host memory that it owns, and this is that memory.
   // Valid to read once isStepComplete() is true, until the next step() or

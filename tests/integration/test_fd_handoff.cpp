@@ -1,0 +1,155 @@
+// The fd ownership rule of the handoff (app/fd_handoff.h), in-process on
+// lavapipe, which exports memory as an opaque fd (it cannot export
+// semaphores): the vertex memory is really exported, the failure injected,
+// and /proc/self/fd counted before and after. An fd that was not imported is
+// still ours and must be closed; one that an importer took must be left alone.
+#include <dirent.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <optional>
+#include <string>
+
+#include "app/fd_handoff.h"
+#include "renderer/vk_check.h"
+#include "renderer/vulkan_context.h"
+#include "shaders/shared_layout.h"
+
+namespace vksim {
+namespace {
+
+// Open fds of this process (the directory stream's own fd left out).
+int openFdCount() {
+  DIR* dir = opendir("/proc/self/fd");
+  if (!dir) return -1;
+  int count = 0;
+  while (const dirent* entry = readdir(dir))
+    if (entry->d_name[0] != '.') ++count;
+  closedir(dir);
+  return count - 1;
+}
+
+bool fdIsOpen(int fd) { return fd >= 0 && fcntl(fd, F_GETFD) != -1; }
+
+FaultPlan planOf(FaultKind kind) {
+  FaultPlan plan;
+  plan.faults.push_back({kind, 0});
+  return plan;
+}
+
+class FdHandoff : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    InstanceOptions options;
+    options.validation = true;
+    instance_ = createInstance(options);
+    for (const PhysicalDeviceInfo& info : listPhysicalDevices(instance_))
+      if (info.driverName == "llvmpipe" || info.name.find("llvmpipe") != std::string::npos) lavapipe_ = info;
+    if (!lavapipe_) GTEST_SKIP() << "lavapipe is not installed";
+    DeviceOptions deviceOptions;
+    deviceOptions.exportMemory = true;
+    device_ = createDevice(instance_, *lavapipe_, deviceOptions);
+    // As the CPU backend's start-up faults make them: exportable host-visible
+    // memory, semaphores that lavapipe cannot export.
+    vertices_ = createSharedVertexBuffer(device_, 16 * 16 * sizeof(Vertex), VertexMemory::hostVisible, true);
+    semaphores_ = createSyncSemaphores(device_, false);
+    before_ = openFdCount();
+    ASSERT_GT(before_, 0);
+  }
+
+  void TearDown() override {
+    if (device_.device) {
+      destroySyncSemaphores(device_, semaphores_);
+      destroySharedVertexBuffer(device_, vertices_);
+      destroyDevice(device_);
+    }
+    destroyInstance(instance_);
+  }
+
+  std::unique_ptr<Simulation> handOver(const FaultPlan& faults, const SimulationImporter& importer) {
+    return handOverSharedHandles(device_, vertices_, semaphores_, faults, "test", importer);
+  }
+
+  Instance instance_;
+  std::optional<PhysicalDeviceInfo> lavapipe_;
+  Device device_;
+  SharedVertexBuffer vertices_;
+  SyncSemaphores semaphores_;
+  int before_ = 0;
+};
+
+TEST_F(FdHandoff, AnExportMakesOneFdThatTheCallerOwns) {
+  ExportedHandles handles = exportSharedHandles(device_, vertices_, semaphores_, FaultPlan{});
+  EXPECT_TRUE(fdIsOpen(handles.buffer.fd));
+  EXPECT_EQ(handles.buffer.allocationSize, vertices_.allocationSize);
+  EXPECT_EQ(handles.semaphores.timelineFd, -1);  // lavapipe: not exportable, not exported
+  EXPECT_EQ(openFdCount(), before_ + 1) << "the count must see the exported fd, or the tests below prove nothing";
+  closeHandles(handles);
+  EXPECT_EQ(handles.buffer.fd, -1);
+  EXPECT_EQ(openFdCount(), before_);
+}
+
+TEST_F(FdHandoff, ExportFailingAfterTheMemoryExportClosesTheExportedFd) {
+  EXPECT_THROW(exportSharedHandles(device_, vertices_, semaphores_, planOf(FaultKind::exportFails)),
+               EnvironmentError);
+  EXPECT_EQ(openFdCount(), before_) << "the vertex memory's fd stayed open";
+
+  bool imported = false;
+  EXPECT_THROW(handOver(planOf(FaultKind::exportFails),
+                        [&](ExportedHandles&, std::string*) {
+                          imported = true;
+                          return std::unique_ptr<Simulation>();
+                        }),
+               EnvironmentError);
+  EXPECT_FALSE(imported) << "the import ran after a failed export";
+  EXPECT_EQ(openFdCount(), before_);
+}
+
+TEST_F(FdHandoff, FailedImportLeavesTheFdOursAndItIsClosed) {
+  bool imported = false;
+  try {
+    handOver(planOf(FaultKind::importFails), [&](ExportedHandles&, std::string*) {
+      imported = true;
+      return std::unique_ptr<Simulation>();
+    });
+    ADD_FAILURE() << "no exception";
+  } catch (const EnvironmentError& error) {
+    EXPECT_NE(std::string(error.what()).find("injected fault import-fails"), std::string::npos) << error.what();
+  }
+  EXPECT_FALSE(imported);
+  EXPECT_EQ(openFdCount(), before_) << "the fd of the failed import stayed open";
+}
+
+TEST_F(FdHandoff, ImporterThatFailsWithoutTakingTheFdLeavesNothingOpen) {
+  int seenDuringImport = -1;
+  EXPECT_THROW(handOver(FaultPlan{},
+                        [&](ExportedHandles& handles, std::string* error) {
+                          seenDuringImport = openFdCount();
+                          EXPECT_TRUE(fdIsOpen(handles.buffer.fd));
+                          *error = "refused";
+                          return std::unique_ptr<Simulation>();
+                        }),
+               EnvironmentError);
+  EXPECT_EQ(seenDuringImport, before_ + 1);
+  EXPECT_EQ(openFdCount(), before_);
+}
+
+TEST_F(FdHandoff, AnFdTheImporterTookIsNeverClosedByTheExporter) {
+  int taken = -1;
+  ModelParams params;
+  params.grid = 8;
+  std::unique_ptr<Simulation> simulation = handOver(FaultPlan{}, [&](ExportedHandles& handles, std::string*) {
+    taken = handles.buffer.fd;
+    handles.buffer.fd = -1;  // imported: the importer's from now on
+    return createCpuCopySimulation(params);
+  });
+  ASSERT_NE(simulation, nullptr);
+  EXPECT_TRUE(fdIsOpen(taken)) << "the exporter closed an fd that the importer owns";
+  EXPECT_EQ(openFdCount(), before_ + 1);
+  close(taken);  // as the importer would when it releases the import
+  EXPECT_EQ(openFdCount(), before_);
+}
+
+}  // namespace
+}  // namespace vksim
