@@ -40,13 +40,13 @@ inline void expectValidationOnAndSilent(const AppResult& result) {
 
 }  // namespace vksim::testing
 
-#define VKSIM_REQUIRE_CUDA_DEVICE()                                                            \
-  do {                                                                                         \
-    static const ::vksim::CudaDeviceList cudaDevices_ = ::vksim::listCudaDevices();            \
-    if (cudaDevices_.devices.empty()) {                                                        \
-      if (::vksim::testing::cudaRequired())                                                    \
-        GTEST_FAIL() << "VKSIM_REQUIRE_CUDA=1 but there is no CUDA device: "                   \
-                     << cudaDevices_.unavailableReason;                                        \
-      GTEST_SKIP() << "no CUDA device: " << cudaDevices_.unavailableReason;                    \
-    }                                                                                          \
+#define VKSIM_REQUIRE_CUDA_DEVICE()                                                 \
+  do {                                                                              \
+    static const ::vksim::CudaDeviceList cudaDevices_ = ::vksim::listCudaDevices(); \
+    if (cudaDevices_.devices.empty()) {                                             \
+      if (::vksim::testing::cudaRequired())                                         \
+        GTEST_FAIL() << "VKSIM_REQUIRE_CUDA=1 but there is no CUDA device: "        \
+                     << cudaDevices_.unavailableReason;                             \
+      GTEST_SKIP() << "no CUDA device: " << cudaDevices_.unavailableReason;         \
+    }                                                                               \
   } while (0)

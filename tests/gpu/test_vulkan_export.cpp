@@ -12,6 +12,7 @@
 #include "renderer/frame_sync.h"
 #include "renderer/host_semaphores.h"
 #include "renderer/readback.h"
+#include "shared_layout.h"
 #include "vulkan_test_support.h"
 
 namespace vksim {

@@ -28,7 +28,9 @@ constexpr double kPrintedMsTolerance = 0.00005 + 1e-9;
 struct Csv {
   std::map<std::string, size_t> column;
   std::vector<std::vector<std::string>> rows;  // without the header
-  double number(size_t row, const std::string& name) const { return std::stod(rows[row].at(column.at(name))); }
+  double number(size_t row, const std::string& name) const {
+    return std::stod(rows[row].at(column.at(name)));
+  }
 };
 
 Csv readCsv(const std::string& path) {
@@ -81,8 +83,8 @@ TEST(CaptureTiming, TimeInSecondsStepsEqualMsBetweenPresentsAndTheSummaryIsThatO
     SCOPED_TRACE(strategy);
     const std::string path = dir + "/" + strategy + ".csv";
     const AppResult result =
-        runApp({"--headless", "--backend", "cpu", "--grid", "160", "--frames", std::to_string(kFrames), "--size",
-                "96x96", "--switch-sync-every", "9", "--wait-strategy", strategy, "--warmup",
+        runApp({"--headless", "--backend", "cpu", "--grid", "160", "--frames", std::to_string(kFrames),
+                "--size", "96x96", "--switch-sync-every", "9", "--wait-strategy", strategy, "--warmup",
                 std::to_string(kWarmup), "--capture", path},
                {"VKSIM_VALIDATION=1"});
     ASSERT_FALSE(result.timedOut) << result.out << result.err;

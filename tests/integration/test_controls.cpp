@@ -6,6 +6,7 @@
 // for V, a window under Xvfb; all on lavapipe with the validation layer on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -37,11 +38,14 @@ std::string writeScript(const std::string& dir, const std::string& name, const s
 }
 
 // A headless CPU run of `frames` frames playing `script`, its vertices dumped
-// to DIR/NAME.bin. `extra` goes before the script (model, grid, --overlay...).
+// to DIR/NAME.bin. `extra` goes before the script (model, grid, --overlay...);
+// 320x240 unless it names a --size.
 AppResult runScripted(const std::string& dir, const std::string& name, const std::string& script,
                       const std::string& frames, std::vector<std::string> extra,
                       std::vector<std::string> environment = {}) {
-  std::vector<std::string> args{"--headless", "--backend", "cpu", "--size", "320x240", "--frames", frames};
+  std::vector<std::string> args{"--headless", "--backend", "cpu", "--frames", frames};
+  if (std::find(extra.begin(), extra.end(), "--size") == extra.end())
+    args.insert(args.end(), {"--size", "320x240"});
   args.insert(args.end(), extra.begin(), extra.end());
   if (!script.empty()) args.insert(args.end(), {"--input-script", writeScript(dir, name, script)});
   args.insert(args.end(), {"--dump-vertices", dir + "/" + name + ".bin"});
@@ -86,7 +90,8 @@ TEST(Controls, SpacePausesTheSimulationAndSpaceAgainResumesIt) {
   expectCleanRun(result);
   EXPECT_EQ(summaryField(result.out, "frames"), "12");
   EXPECT_EQ(summaryField(result.out, "steps"), "8");
-  EXPECT_EQ(summaryField(result.out, "timeline_value"), "24") << "rendering and the schedule go on while paused";
+  EXPECT_EQ(summaryField(result.out, "timeline_value"), "24")
+      << "rendering and the schedule go on while paused";
   EXPECT_TRUE(readFile(dir + "/space.bin") == referenceVertices(dir, "steps8", "8", kRipple));
 
   // Paused and never resumed: 4 steps.
@@ -101,8 +106,7 @@ TEST(Controls, NStepsOnceWhilePaused) {
   std::vector<std::string> args = kRipple;
   args.push_back("--overlay");
   // Paused after 2 steps; N twice: 2 + 1 + 1 = 4 steps in 14 frames.
-  const AppResult result =
-      runScripted(dir, "n", "at 2 key SPACE\nat 5 key N\nat 9 key N\n", "14", args);
+  const AppResult result = runScripted(dir, "n", "at 2 key SPACE\nat 5 key N\nat 9 key N\n", "14", args);
   expectCleanRun(result);
   EXPECT_EQ(summaryField(result.out, "frames"), "14");
   EXPECT_EQ(summaryField(result.out, "steps"), "4");
@@ -132,15 +136,12 @@ bool sameFile(const std::string& a, const std::string& b) {
 TEST(Controls, RPutsTheCameraBackAfterAnOrbitAndAZoom) {
   const std::string dir = makeTempDir("controls-r");
   // The simulation is paused from the start so that only the camera moves.
-  const std::string script = "at 0 key SPACE\n"
-                             "at 2 screenshot " + dir + "/start.png\n"
-                             "at 3 drag 100 100 250 160\n"
-                             "at 14 scroll 3\n"
-                             "at 16 screenshot " + dir + "/moved.png\n"
-                             "at 17 key R\n"
-                             "at 19 screenshot " + dir + "/reset.png\n";
-  const AppResult result =
-      runScripted(dir, "camera", script, "21", {"--sim", "sinewave", "--grid", "48"});
+  const auto shot = [&](int frame, const std::string& name) {
+    return "at " + std::to_string(frame) + " screenshot " + dir + "/" + name + ".png\n";
+  };
+  const std::string script = "at 0 key SPACE\n" + shot(2, "start") + "at 3 drag 100 100 250 160\n" +
+                             "at 14 scroll 3\n" + shot(16, "moved") + "at 17 key R\n" + shot(19, "reset");
+  const AppResult result = runScripted(dir, "camera", script, "21", {"--sim", "sinewave", "--grid", "48"});
   expectCleanRun(result);
   EXPECT_EQ(summaryField(result.out, "steps"), "0");
   EXPECT_FALSE(sameFile(dir + "/start.png", dir + "/moved.png")) << "the drag and the wheel moved nothing";
@@ -174,13 +175,13 @@ TEST(Controls, DTurnsALeftClickIntoARippleDrop) {
 // being recreated with the other present mode.
 TEST(Controls, VTogglesVsyncAndRecreatesTheSwapchain) {
   const char* display = std::getenv("VKSIM_TEST_DISPLAY");
-  ASSERT_TRUE(display && *display) << "run through scripts/test, which starts Xvfb and sets VKSIM_TEST_DISPLAY";
+  ASSERT_TRUE(display && *display)
+      << "run through scripts/test, which starts Xvfb and sets VKSIM_TEST_DISPLAY";
   const std::string dir = makeTempDir("controls-v");
   const std::string script = writeScript(dir, "v", "at 5 key V\nat 10 key V\n");
-  const AppResult result =
-      runApp({"--backend", "cpu", "--grid", "32", "--size", "320x240", "--vsync", "on", "--frames", "15",
-              "--input-script", script, "--capture", dir + "/v.csv"},
-             {"VKSIM_VALIDATION=1", std::string("DISPLAY=") + display});
+  const AppResult result = runApp({"--backend", "cpu", "--grid", "32", "--size", "320x240", "--vsync", "on",
+                                   "--frames", "15", "--input-script", script, "--capture", dir + "/v.csv"},
+                                  {"VKSIM_VALIDATION=1", std::string("DISPLAY=") + display});
   expectCleanRun(result);
   EXPECT_NE(result.out.find("in a window"), std::string::npos) << result.out;
   std::stringstream csv(readFile(dir + "/v.csv"));
@@ -214,10 +215,12 @@ TEST(Controls, VTogglesVsyncAndRecreatesTheSwapchain) {
 // ---------------------------------------------------------------------------
 // The overlay's widgets, clicked where they are drawn. Positions are those of
 // the default layout in a 1280x1100 headless run with --overlay, where every
-// section up to Scenes fits (docs/images shows the layout): the widget rows
-// are 23 pixels apart, the window's left edge at x = 8.
+// section up to Scenes fits (measured from a screenshot of such a run): rows
+// are 23 pixels apart, the window's left edge at x = 8. A changed layout
+// makes the clicks miss and these tests fail: measure again then.
 
-std::vector<std::vector<std::string>> readCsvRows(const std::string& path, std::map<std::string, size_t>* column) {
+std::vector<std::vector<std::string>> readCsvRows(const std::string& path,
+                                                  std::map<std::string, size_t>* column) {
   std::stringstream csv(readFile(path));
   std::string line;
   std::vector<std::vector<std::string>> rows;
@@ -270,16 +273,17 @@ TEST(OverlayControls, SlidersChangeTheParametersAndTheSceneSectionSavesAndLoads)
   // A click at a slider's right end sets its maximum: time step 50 ms,
   // damping 5 /s, 600 steps per drop. Then the Scenes header, the name field
   // (appending to "my-scene"), the description, Save; then Load.
-  const std::string script = "at 6 click 221 323\n"
-                             "at 9 click 221 346\n"
-                             "at 12 click 221 369\n"
-                             "at 15 click 60 656\n"
-                             "at 18 click 200 679\n"
-                             "at 22 type -damped\n"
-                             "at 24 click 120 702\n"
-                             "at 28 type five\n"
-                             "at 30 click 233 725\n"
-                             "at 34 click 240 747\n";
+  const std::string script =
+      "at 6 click 221 323\n"
+      "at 9 click 221 346\n"
+      "at 12 click 221 369\n"
+      "at 15 click 60 656\n"
+      "at 18 click 200 679\n"
+      "at 22 type -damped\n"
+      "at 24 click 120 702\n"
+      "at 28 type five\n"
+      "at 30 click 233 725\n"
+      "at 34 click 240 747\n";
   std::vector<std::string> args{"--sim", "ripple", "--grid", "64"};
   args.insert(args.end(), kOverlayLayout.begin(), kOverlayLayout.end());
   const AppResult result = runScripted(dir, "scenes", script, "44", args, {"VKSIM_SCENE_DIR=" + scenes});

@@ -41,8 +41,8 @@ void expectCleanRun(const AppResult& result) {
 // The ripple model with a drop every few steps: every step changes the mesh,
 // so consecutive frames differ visibly.
 std::vector<std::string> rippleRun(const std::string& frames) {
-  return {"--headless", "--backend", "cpu", "--sim", "ripple", "--grid", "96", "--seed", "11",
-          "--size",     "200x150",   "--frames", frames};
+  return {"--headless", "--backend", "cpu",    "--sim",   "ripple",   "--grid", "96",
+          "--seed",     "11",        "--size", "200x150", "--frames", frames};
 }
 
 TEST(Screenshot, IsTheLastFrameSameSeedSameCountSameImageOneMoreFrameAnother) {
