@@ -30,12 +30,11 @@ TEST(RendererExport, CapableDevicesExportEverySharedResource) {
   int tested = 0;
   for (const PhysicalDeviceInfo& info : listPhysicalDevices(instance)) {
     std::printf(
-        "device %u: %s (%s), driver %s %s, Vulkan %s, memory export %d (dedicated only %d), "
+        "device %u: %s (%s), driver %s %s, Vulkan %s, memory export %d, "
         "timeline export %d, binary export %d\n",
         info.index, info.name.c_str(), deviceTypeName(info.type), info.driverName.c_str(),
         formatDriverVersion(info).c_str(), formatVersion(info.apiVersion).c_str(),
-        info.vertexBufferExportable, info.vertexBufferDedicatedOnly, info.timelineExportable,
-        info.binaryExportable);
+        info.vertexBufferExportable, info.timelineExportable, info.binaryExportable);
     if (!(info.externalMemoryFd && info.externalSemaphoreFd && info.vertexBufferExportable &&
           info.timelineExportable && info.binaryExportable))
       continue;

@@ -55,8 +55,7 @@ inline ImportedBuffer importBuffer(const Device& device, int fd, const SharedVer
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bufferInfo.pNext = &externalInfo;
   bufferInfo.size = exported.size;
-  bufferInfo.usage =
-      VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  bufferInfo.usage = kSharedVertexBufferUsage;
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
   VkMemoryRequirements requirements{};
