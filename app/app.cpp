@@ -20,14 +20,37 @@
 namespace vksim {
 namespace {
 
+// The signal that asked the run to stop (SIGINT or SIGTERM), 0 while none did.
 volatile std::sig_atomic_t interrupted = 0;
-void onInterrupt(int) {
-  interrupted = 1;
+// The first signal lets the run finish its current frame, render one last
+// frame and write what was asked for; a second one ends the process at once
+// (the default action), for a run that does not stop. signal() and raise()
+// are async-signal-safe.
+void onInterrupt(int signalNumber) {
+  if (interrupted) {
+    std::signal(signalNumber, SIG_DFL);
+    std::raise(signalNumber);
+    return;
+  }
+  interrupted = signalNumber;
 }
 
-bool validationRequested() {
-  const char* value = std::getenv("VKSIM_VALIDATION");
+// VKSIM_VALIDATION and VKSIM_VALIDATION_CANARY: unset, empty or "0" is off,
+// "1" is on. Anything else was checked by checkEnvironmentSwitches.
+bool environmentSwitch(const char* name) {
+  const char* value = std::getenv(name);
   return value && std::string(value) == "1";
+}
+
+// A misspelt switch ("yes", "on") must not quietly run without the layer
+// while the summary still prints zero errors.
+std::string checkEnvironmentSwitches() {
+  for (const char* name : {"VKSIM_VALIDATION", "VKSIM_VALIDATION_CANARY"}) {
+    const char* value = std::getenv(name);
+    if (value && value[0] != '\0' && std::string(value) != "0" && std::string(value) != "1")
+      return std::string(name) + " must be 0 or 1 (got '" + value + "')";
+  }
+  return {};
 }
 
 // The fds cross from Vulkan to CUDA here, and only here.
@@ -86,7 +109,7 @@ std::string summaryLine(const App& app, double seconds) {
   std::snprintf(
       line, sizeof line,
       "vkcuda-sim: frames=%llu seconds=%.3f mean_frame_ms=%.3f backend=%s sync=%s model=%s grid=%u "
-      "switches=%llu timeline_value=%llu steps=%llu transfer=%s wait=%s validation_warnings=%u "
+      "switches=%llu timeline_value=%llu steps=%llu transfer=%s wait=%s %s validation_warnings=%u "
       "validation_errors=%u\n",
       static_cast<unsigned long long>(app.schedule.totalFrames), seconds, mean,
       app.devices.useCuda ? "cuda" : "cpu", toString(app.schedule.mode),
@@ -96,7 +119,7 @@ std::string summaryLine(const App& app, double seconds) {
       static_cast<unsigned long long>(app.shared.simulation ? app.shared.simulation->stepCount() : 0),
       toString(app.shared.transfer),
       app.shared.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy),
-      validationCounts().warnings.load(), validationCounts().errors.load());
+      describeValidation(app.instance).c_str(), validationCounts().warnings.load(), validationCounts().errors.load());
   return line;
 }
 
@@ -132,7 +155,9 @@ void createApp(App& app, const Options& options) {
   app.camera = options.camera;
 
   InstanceOptions instanceOptions;
-  instanceOptions.validation = validationRequested();
+  // The project's standard is the layer with synchronization validation:
+  // one switch turns on both.
+  instanceOptions.validation = instanceOptions.synchronizationValidation = environmentSwitch("VKSIM_VALIDATION");
   if (!app.headless) instanceOptions.extraExtensions = windowInstanceExtensions();
   app.instance = createInstance(instanceOptions);
 
@@ -150,6 +175,14 @@ void createApp(App& app, const Options& options) {
   deviceOptions.exportMemory = app.devices.useCuda;
   deviceOptions.exportSemaphores = app.devices.useCuda;
   app.device = createDevice(app.instance, app.devices.vulkan, deviceOptions);
+  // Proof that the counters on the summary line count (tests/integration):
+  // without the layer the invalid calls would be undefined behaviour, so the
+  // canary needs VKSIM_VALIDATION=1 as well.
+  if (environmentSwitch("VKSIM_VALIDATION_CANARY")) {
+    if (!app.instance.validation)
+      throw EnvironmentError("VKSIM_VALIDATION_CANARY=1 needs VKSIM_VALIDATION=1 (the canary's calls are invalid)");
+    recordValidationCanary(app.device);
+  }
 
   if (app.headless) {
     app.offscreen = createOffscreenTarget(app.device, {options.width, options.height});
@@ -298,6 +331,10 @@ int runThenTearDown(App& app, const std::function<void()>& body) {
 }
 
 int runApplication(const Options& options) {
+  if (const std::string problem = checkEnvironmentSwitches(); !problem.empty()) {
+    std::fprintf(stderr, "vkcuda-sim: %s\n", problem.c_str());
+    return kExitUsage;
+  }
   if (options.listDevices) {
     Instance instance = createInstance({});
     std::printf("%s", describeDevices(listPhysicalDevices(instance), listCudaDevices()).c_str());
@@ -337,8 +374,20 @@ int runApplication(const Options& options) {
     RgbaImage scriptScreenshot;
     const auto start = std::chrono::steady_clock::now();
     auto previous = start;
-    while (!interrupted) {
-      const bool closing = app.quitRequested || (!app.headless && glfwWindowShouldClose(app.window.handle));
+    bool announcedInterrupt = false;
+    for (;;) {
+      // An interrupt makes the next frame the last: it is rendered and
+      // captured like the last of a --frames run, so a screenshot shows the
+      // final state, never an empty image.
+      const bool stopping = interrupted != 0;
+      if (stopping && !announcedInterrupt) {
+        std::printf("interrupted (%s): rendering one last frame and finishing\n",
+                    interrupted == SIGINT ? "SIGINT" : "SIGTERM");
+        std::fflush(stdout);
+        announcedInterrupt = true;
+      }
+      const bool closing =
+          stopping || app.quitRequested || (!app.headless && glfwWindowShouldClose(app.window.handle));
       const bool last = closing || (frames > 0 && int64_t(app.schedule.totalFrames) + 1 >= frames);
       if (!app.headless) pollWindowEvents(app.window);
       // The frame boundary: input (real and scripted), then what it asked
@@ -383,6 +432,11 @@ int runApplication(const Options& options) {
       std::printf("wrote %zu bytes of vertices to %s\n", bytes.size(), options.dumpVerticesPath.c_str());
     }
     if (wantScreenshot) {
+      // A window closed or minimised before any frame was captured leaves no
+      // image: say so (exit 4) rather than write an empty one.
+      if (screenshot.pixels.empty())
+        throw RuntimeFailure("no frame was rendered, so the screenshot " + options.screenshotPath +
+                             " was not written");
       if (const std::string error = writePngFile(options.screenshotPath, screenshot); !error.empty())
         throw RuntimeFailure(error);
       std::printf("wrote screenshot %ux%u to %s\n", screenshot.width, screenshot.height,

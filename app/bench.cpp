@@ -305,8 +305,9 @@ int runBenchmark(const Options& options) {
       if (FileResult committed = file.commit(); !committed) throw RuntimeFailure(committed.message);
       std::printf("wrote %s (%zu results)\n", bench.jsonPath.c_str(), results.size());
     }
-    std::printf("vkcuda-sim: bench configurations=%zu validation_warnings=%u validation_errors=%u\n",
-                results.size(), validationCounts().warnings.load(), validationCounts().errors.load());
+    std::printf("vkcuda-sim: bench configurations=%zu %s validation_warnings=%u validation_errors=%u\n",
+                results.size(), describeValidation(app.instance).c_str(), validationCounts().warnings.load(),
+                validationCounts().errors.load());
   });
   std::fflush(stdout);
   return exitCode;

@@ -1,8 +1,5 @@
 #include "app/capture_writer.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -17,14 +14,6 @@
 namespace vksim {
 namespace {
 namespace fs = std::filesystem;
-
-std::string temporaryPathFor(const std::string& path) {
-  return path + ".tmp-" + std::to_string(::getpid());
-}
-
-std::string errnoText(int error) {
-  return error != 0 ? std::strerror(error) : "unknown error";
-}
 
 FileResult failure(std::string message) {
   return {false, std::move(message)};
@@ -201,25 +190,6 @@ nlohmann::ordered_json makeSummary(const CaptureOptions& options, const CaptureE
 }
 }  // namespace
 
-FileResult checkWritable(const std::string& path) {
-  if (path.empty()) return failure("no output path given");
-  std::error_code error;
-  if (fs::is_directory(path, error)) return failure("cannot write " + path + ": it is a directory");
-  const fs::path parent = fs::path(path).parent_path();
-  const fs::path directory = parent.empty() ? fs::path(".") : parent;
-  if (!fs::is_directory(directory, error))
-    return failure("cannot write " + path + ": directory " + directory.string() + " does not exist");
-  // Create a probe rather than ask access(2): access answers from permission
-  // bits, which root passes everywhere; only creating a file shows what the
-  // run will meet.
-  const std::string probe = temporaryPathFor(path);
-  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return failure("cannot write " + path + ": " + errnoText(errno));
-  ::close(fd);
-  ::unlink(probe.c_str());
-  return {};
-}
-
 std::string summaryPathFor(const std::string& csvPath) {
   constexpr std::string_view kCsv = ".csv";
   if (csvPath.size() > kCsv.size() && csvPath.ends_with(kCsv))
@@ -230,106 +200,6 @@ std::string summaryPathFor(const std::string& csvPath) {
 FileResult checkCapturePath(const std::string& csvPath) {
   if (FileResult result = checkWritable(csvPath); !result) return result;
   return checkWritable(summaryPathFor(csvPath));
-}
-
-AtomicFile::AtomicFile(AtomicFile&& other) noexcept
-    : path_(std::move(other.path_)),
-      temporaryPath_(std::move(other.temporaryPath_)),
-      what_(std::move(other.what_)),
-      buffer_(std::move(other.buffer_)),
-      stream_(std::move(other.stream_)),
-      closed_(std::exchange(other.closed_, false)) {
-  other.temporaryPath_.clear();
-}
-
-AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
-  if (this != &other) {
-    discard();
-    path_ = std::move(other.path_);
-    temporaryPath_ = std::move(other.temporaryPath_);
-    what_ = std::move(other.what_);
-    stream_ = std::move(other.stream_);
-    buffer_ = std::move(other.buffer_);
-    closed_ = std::exchange(other.closed_, false);
-    other.temporaryPath_.clear();
-  }
-  return *this;
-}
-
-AtomicFile::~AtomicFile() {
-  discard();
-}
-
-FileResult AtomicFile::open(const std::string& path, std::string_view what, std::size_t bufferBytes) {
-  discard();
-  what_ = what;
-  std::error_code error;
-  if (fs::is_directory(path, error))
-    return failure("cannot write " + what_ + " " + path + ": it is a directory");
-  auto stream = std::make_unique<std::ofstream>();
-  auto buffer = std::make_unique<char[]>(bufferBytes);
-  // libstdc++ honours pubsetbuf only before open(); a large buffer turns a
-  // frame's row into a memcpy instead of a write(2).
-  stream->rdbuf()->pubsetbuf(buffer.get(), std::streamsize(bufferBytes));
-  // Files are read by programs, not people: no thousands separators or
-  // decimal commas even if the app sets a global locale.
-  stream->imbue(std::locale::classic());
-  const std::string temporary = temporaryPathFor(path);
-  errno = 0;
-  stream->open(temporary, std::ios::out | std::ios::trunc | std::ios::binary);
-  if (!stream->is_open()) return failure("cannot write " + what_ + " " + path + ": " + errnoText(errno));
-  path_ = path;
-  temporaryPath_ = temporary;
-  buffer_ = std::move(buffer);
-  stream_ = std::move(stream);
-  closed_ = false;
-  return {};
-}
-
-FileResult AtomicFile::close() {
-  if (!stream_) {
-    if (closed_) return {};
-    return failure("cannot write " + what_ + " " + path_ + ": not open");
-  }
-  errno = 0;
-  stream_->flush();
-  const int flushError = errno;
-  stream_->close();
-  const bool failed = stream_->fail();
-  stream_.reset();
-  buffer_.reset();
-  if (failed) {
-    const std::string message = "cannot write " + what_ + " " + path_ + ": " + errnoText(flushError);
-    discard();
-    return failure(message);
-  }
-  closed_ = true;
-  return {};
-}
-
-FileResult AtomicFile::commit() {
-  if (stream_) {
-    if (FileResult result = close(); !result) return result;
-  }
-  if (!closed_) return failure("cannot write " + what_ + " " + path_ + ": not open");
-  // rename(2) within one directory replaces the target atomically: a reader
-  // sees the old file or the complete new one, never a partial one.
-  if (std::rename(temporaryPath_.c_str(), path_.c_str()) != 0) {
-    const std::string message = "cannot write " + what_ + " " + path_ + ": " + errnoText(errno);
-    discard();
-    return failure(message);
-  }
-  closed_ = false;
-  temporaryPath_.clear();
-  return {};
-}
-
-void AtomicFile::discard() {
-  stream_.reset();
-  buffer_.reset();
-  if (!temporaryPath_.empty()) ::unlink(temporaryPath_.c_str());
-  temporaryPath_.clear();
-  closed_ = false;
 }
 
 FileResult CaptureWriter::open(const CaptureOptions& options) {

@@ -3,8 +3,11 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include "app/capture_writer.h"
@@ -32,14 +35,48 @@ CLI::Validator oneOf(const std::map<std::string, T>& choices) {
       names);
 }
 
-// Whole numbers from 0 up, with a readable message (CLI::NonNegativeNumber
-// prints a range up to DBL_MAX).
-CLI::Validator nonNegative() {
+// A whole number from `low` to `high`, in plain decimal digits. Checked on
+// the text, before CLI11 converts it: CLI11 would accept "-1" for an unsigned
+// option and wrap it, and a value past the type's range must name the range
+// instead of running with whatever the conversion made of it.
+CLI::Validator wholeNumber(uint64_t low, uint64_t high) {
+  const std::string range = std::to_string(low) + " to " + std::to_string(high);
+  return CLI::Validator(
+      [low, high, range](std::string& text) -> std::string {
+        uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto parsed = std::from_chars(text.data(), end, value);
+        const bool digitsOnly = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c));
+        });
+        if (!digitsOnly || parsed.ptr != end || parsed.ec != std::errc() || value < low || value > high)
+          return "must be a whole number from " + range + " (got '" + text + "')";
+        return {};
+      },
+      "N in " + range);
+}
+
+// --device: an index into the Vulkan list, or a device UUID of 32 hex digits
+// (dashes anywhere, as --list-devices prints them). Whether such a device
+// exists is the machine's answer (exit 3), not the command line's.
+CLI::Validator deviceSelector() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        return (!text.empty() && text[0] == '-') ? "must be 0 or more (got " + text + ")" : std::string();
+        const bool digitsOnly = !text.empty() && text.size() <= 9 && std::all_of(text.begin(), text.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c));
+        });
+        if (digitsOnly) return {};
+        size_t hexDigits = 0;
+        for (char c : text) {
+          if (std::isxdigit(static_cast<unsigned char>(c)))
+            ++hexDigits;
+          else if (c != '-')
+            return "must be a device index or a UUID of 32 hex digits (got '" + text + "')";
+        }
+        if (hexDigits != 32) return "must be a device index or a UUID of 32 hex digits (got '" + text + "')";
+        return {};
       },
-      "N>=0");
+      "INDEX|UUID");
 }
 
 // Writing happens at the end of a run; a path that cannot be written must be
@@ -113,7 +150,7 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
       "Run a headless benchmark matrix (grids x sync x transfer x wait strategy) and print one table");
   command->add_option("--grids", bench.grids, "Grid sizes (vertices per side), comma-separated")
       ->delimiter(',')
-      ->check(CLI::Range(kMinGrid, kMaxGrid));
+      ->check(wholeNumber(kMinGrid, kMaxGrid));
   addDimension<SyncMode>(*command, "--sync", bench.syncModes,
                          {{"binary", SyncMode::binary}, {"timeline", SyncMode::timeline}},
                          "Sync modes: both, timeline or binary");
@@ -124,9 +161,9 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
                              {{"enqueue", WaitStrategy::enqueue}, {"poll", WaitStrategy::poll}},
                              "Wait strategies (zero-copy only): both, poll or enqueue");
   command->add_option("--frames", bench.frames, "Frames measured per configuration, after the warm-up")
-      ->check(CLI::Range(1u, 1'000'000u));
+      ->check(wholeNumber(1, kMaxBenchFrames));
   command->add_option("--warmup", bench.warmupFrames, "Frames run and not measured after each rebuild")
-      ->check(nonNegative());
+      ->check(wholeNumber(0, kMaxBenchFrames));
   command->add_option("--json", bench.jsonPath, "Write the table as JSON (schema in docs/captures.md)")
       ->check(probedOutputFile(".json", false));
   const std::map<std::string, BackendChoice> backends{
@@ -137,7 +174,8 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
                                                 {"ripple", ModelKind::ripple}};
   command->add_option("--sim", options.model.model, "Simulation model")
       ->transform(oneOf(models));
-  command->add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)");
+  command->add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)")
+      ->check(deviceSelector());
   command->add_option("--size", size, "Offscreen image size, WxH")->check(sizeValidator());
   return command;
 }
@@ -176,25 +214,28 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
   std::string size;
 
   app.add_flag("--headless", options.headless, "Render offscreen; needs no display");
-  app.add_option("--frames", options.frames, "Frames to run; 0 = until the window closes (headless default 600)")
-      ->check(nonNegative());
+  app.add_option("--frames", options.frames,
+                 "Frames to run; 0 = until the window closes or the run is interrupted (headless default 600)")
+      ->check(wholeNumber(0, kMaxFrames));
   app.add_option("--sim", options.model.model, "Simulation model")
       ->transform(oneOf(models));
-  app.add_option("--grid", options.model.grid, "Vertices per side")->check(CLI::Range(kMinGrid, kMaxGrid));
+  app.add_option("--grid", options.model.grid, "Vertices per side")->check(wholeNumber(kMinGrid, kMaxGrid));
   app.add_option("--sync", options.sync, "Semaphore kind of the value schedule")
       ->transform(oneOf(syncModes));
   app.add_option("--backend", options.backend, "Simulation backend")
       ->transform(oneOf(backends));
   app.add_option("--size", size, "Window or image size, WxH")->check(sizeValidator());
-  app.add_option("--seed", options.model.seed, "Seed of the ripple drops");
+  app.add_option("--seed", options.model.seed, "Seed of the ripple drops")
+      ->check(wholeNumber(0, std::numeric_limits<uint64_t>::max()));
   app.add_option("--screenshot", options.screenshotPath, "Write the last frame as PNG")->check(outputFile(".png"));
   app.add_option("--dump-vertices", options.dumpVerticesPath,
                  "Write the final vertex buffer as raw little-endian float32 (shared layout)")
       ->check(outputFile(""));
-  app.add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)");
+  app.add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)")
+      ->check(deviceSelector());
   app.add_flag("--list-devices", options.listDevices, "List Vulkan and CUDA devices and which pairs match");
   app.add_option("--switch-sync-every", options.switchSyncEvery, "Switch between binary and timeline every N frames")
-      ->check(nonNegative());
+      ->check(wholeNumber(0, kMaxFrames));
   app.add_option("--vsync", options.vsync, "Wait for vertical blank when presenting")
       ->transform(oneOf(onOff));
   std::string scene;
@@ -226,7 +267,7 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
       ->check(probedOutputFile(".json", false));
   app.add_option("--warmup", options.warmupFrames,
                  "First frames left out of the capture's statistics (still in its CSV)")
-      ->check(nonNegative());
+      ->check(wholeNumber(0, kMaxFrames));
   BenchOptions bench;
   CLI::App* benchCommand = addBenchCommand(app, options, bench, size);
 

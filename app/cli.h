@@ -75,6 +75,12 @@ struct Options {
 };
 
 inline constexpr int64_t kDefaultHeadlessFrames = 600;
+// The largest --frames, --switch-sync-every and --warmup: about 190 days at
+// 60 frames per second, and far inside every counter's range (the timeline
+// value reaches 2 * frames).
+inline constexpr uint64_t kMaxFrames = 1'000'000'000;
+// The largest `bench --frames` and `bench --warmup`, per configuration.
+inline constexpr uint64_t kMaxBenchFrames = 1'000'000;
 
 struct ParseOutcome {
   std::optional<Options> options;  // set when the program should run

@@ -32,9 +32,10 @@ std::string deviceLabel(const PhysicalDeviceInfo& device) {
   return "Vulkan device " + std::to_string(device.index) + " '" + device.name + "'";
 }
 
-// --device is an index into the Vulkan list or a UUID (dashes optional).
+// --device is an index into the Vulkan list (at most 9 digits, as the command
+// line checks) or a UUID (dashes optional), which may be all decimal digits.
 const PhysicalDeviceInfo& findRequested(const std::vector<PhysicalDeviceInfo>& vulkan, const std::string& argument) {
-  const bool isIndex = !argument.empty() && std::all_of(argument.begin(), argument.end(), [](char c) {
+  const bool isIndex = !argument.empty() && argument.size() <= 9 && std::all_of(argument.begin(), argument.end(), [](char c) {
     return std::isdigit(static_cast<unsigned char>(c));
   });
   if (isIndex) {
@@ -51,7 +52,87 @@ const PhysicalDeviceInfo& findRequested(const std::vector<PhysicalDeviceInfo>& v
   throw EnvironmentError("--device " + argument + ": no Vulkan device has this UUID (see --list-devices)");
 }
 
+std::string cudaLabel(const CudaDeviceInfo& device) {
+  return "CUDA device " + std::to_string(device.ordinal) + " '" + device.name + "'";
+}
+
+const char* driverIdName(VkDriverId id) {
+  switch (id) {
+    case VK_DRIVER_ID_NVIDIA_PROPRIETARY: return "VK_DRIVER_ID_NVIDIA_PROPRIETARY";
+    case VK_DRIVER_ID_MESA_LLVMPIPE: return "VK_DRIVER_ID_MESA_LLVMPIPE";
+    case VK_DRIVER_ID_MESA_NVK: return "VK_DRIVER_ID_MESA_NVK";
+    case VK_DRIVER_ID_MESA_RADV: return "VK_DRIVER_ID_MESA_RADV";
+    case VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA: return "VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA";
+    case VK_DRIVER_ID_AMD_PROPRIETARY: return "VK_DRIVER_ID_AMD_PROPRIETARY";
+    default: return nullptr;
+  }
+}
+
+std::string describeDriverId(VkDriverId id) {
+  if (id == VkDriverId(0)) return "driverID unknown (no VkPhysicalDeviceDriverProperties)";
+  const char* name = driverIdName(id);
+  return "driverID " + std::to_string(int(id)) + (name ? std::string(" (") + name + ")" : std::string());
+}
+
+// The first pair (in `candidates` order) that passes every check, or nothing;
+// *problem gets the first failure met, for the message.
+const PhysicalDeviceInfo* firstSharingPair(const std::vector<const PhysicalDeviceInfo*>& candidates,
+                                           const CudaDeviceList& cuda, std::optional<CudaDeviceInfo>* paired,
+                                           std::string* problem) {
+  for (const PhysicalDeviceInfo* device : candidates) {
+    const auto match = pairedCudaDevice(*device, cuda);
+    if (!match) continue;
+    const std::string failed = firstPairingProblem(*device, *match);
+    if (failed.empty()) {
+      *paired = match;
+      return device;
+    }
+    if (problem->empty())
+      *problem = deviceLabel(*device) + " and " + cudaLabel(*match) + " have the same UUID but cannot share: " + failed;
+  }
+  return nullptr;
+}
+
 }  // namespace
+
+std::vector<PairingCheck> checkPairing(const PhysicalDeviceInfo& vulkan, const CudaDeviceInfo& cuda) {
+  std::vector<PairingCheck> checks;
+  checks.push_back({"same UUID", cuda.uuid == vulkan.deviceUuid,
+                    "Vulkan " + formatUuid(vulkan.deviceUuid) + ", CUDA " + formatUuid(cuda.uuid)});
+  // CUDA Programming Guide (Vulkan interoperability): memory and semaphores
+  // may be imported only from a Vulkan device whose device group holds one
+  // physical device.
+  checks.push_back({"device group of one", vulkan.deviceGroupSize == 1,
+                    vulkan.deviceGroupSize == 0
+                        ? std::string("not found in vkEnumeratePhysicalDeviceGroups")
+                        : std::to_string(vulkan.deviceGroupSize) + " physical device" +
+                              (vulkan.deviceGroupSize == 1 ? "" : "s") + " in its group"});
+  // An opaque fd carries a handle that only the driver which exported it
+  // understands (external memory chapter: opaque handles are valid only
+  // between the same driver on the same device); CUDA's import is NVIDIA's.
+  checks.push_back({"NVIDIA proprietary Vulkan driver", vulkan.driverId == VK_DRIVER_ID_NVIDIA_PROPRIETARY,
+                    describeDriverId(vulkan.driverId)});
+  checks.push_back({"CUDA compute mode allows contexts", !cuda.computeProhibited,
+                    "compute mode " + cuda.computeModeName});
+  // The value schedule's default mode imports the exported timeline semaphore.
+  checks.push_back({"CUDA timeline-semaphore interop", cuda.timelineSemaphoreInterop,
+                    std::string("cudaDevAttrTimelineSemaphoreInteropSupported ") +
+                        (cuda.timelineSemaphoreInterop ? "1" : "0")});
+  const auto yesNo = [](bool b) { return b ? "yes" : "no"; };
+  checks.push_back({"Vulkan exports memory and semaphores as opaque fds", canShareWithCuda(vulkan),
+                    std::string("memory ") + yesNo(vulkan.externalMemoryFd && vulkan.vertexBufferExportable) +
+                        ", timeline " + yesNo(vulkan.externalSemaphoreFd && vulkan.timelineExportable) +
+                        ", binary " + yesNo(vulkan.externalSemaphoreFd && vulkan.binaryExportable) +
+                        ", graphics queue and timeline semaphores " +
+                        yesNo(vulkan.hasGraphicsQueue && vulkan.timelineSemaphores)});
+  return checks;
+}
+
+std::string firstPairingProblem(const PhysicalDeviceInfo& vulkan, const CudaDeviceInfo& cuda) {
+  for (const PairingCheck& check : checkPairing(vulkan, cuda))
+    if (!check.passed) return std::string(check.name) + ": " + check.detail;
+  return {};
+}
 
 bool canShareWithCuda(const PhysicalDeviceInfo& device) {
   return device.externalMemoryFd && device.externalSemaphoreFd && device.vertexBufferExportable &&
@@ -81,20 +162,17 @@ DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const 
     } else {
       for (const PhysicalDeviceInfo& device : vulkan) candidates.push_back(&device);
     }
-    for (const PhysicalDeviceInfo* device : candidates) {
-      const auto paired = pairedCudaDevice(*device, cuda);
-      if (!paired) continue;
-      if (!canShareWithCuda(*device))
-        throw EnvironmentError("--backend cuda: " + deviceLabel(*device) +
-                               " matches CUDA device '" + paired->name +
-                               "' but cannot export memory and timeline/binary semaphores as opaque fds");
+    std::optional<CudaDeviceInfo> paired;
+    std::string problem;
+    if (const PhysicalDeviceInfo* device = firstSharingPair(candidates, cuda, &paired, &problem)) {
       choice.vulkan = *device;
       choice.cuda = paired;
       choice.useCuda = true;
-      choice.reason = "backend cuda: " + deviceLabel(*device) + " and CUDA device " + std::to_string(paired->ordinal) +
-                      " '" + paired->name + "' have the same UUID " + formatUuid(paired->uuid);
+      choice.reason = "backend cuda: " + deviceLabel(*device) + " and " + cudaLabel(*paired) +
+                      " have the same UUID " + formatUuid(paired->uuid) + " and pass every pairing check";
       return choice;
     }
+    if (!problem.empty()) throw EnvironmentError("--backend cuda: " + problem);
     if (requested) {
       std::string names;
       for (const CudaDeviceInfo& device : cuda.devices)
@@ -105,18 +183,19 @@ DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const 
     throw EnvironmentError("--backend cuda: no Vulkan device has the UUID of a CUDA device (see --list-devices)");
   }
 
-  if (backend == BackendChoice::automatic) {
-    for (const PhysicalDeviceInfo& device : vulkan) {
-      if (requested && &device != requested) continue;
-      const auto paired = pairedCudaDevice(device, cuda);
-      if (paired && canShareWithCuda(device)) {
-        choice.vulkan = device;
-        choice.cuda = paired;
-        choice.useCuda = true;
-        choice.reason = "backend auto -> cuda: " + deviceLabel(device) + " pairs with CUDA device " +
-                        std::to_string(paired->ordinal) + " '" + paired->name + "' by UUID and can export";
-        return choice;
-      }
+  std::string autoProblem;
+  if (backend == BackendChoice::automatic && !cuda.devices.empty()) {
+    std::vector<const PhysicalDeviceInfo*> candidates;
+    for (const PhysicalDeviceInfo& device : vulkan)
+      if (!requested || &device == requested) candidates.push_back(&device);
+    std::optional<CudaDeviceInfo> paired;
+    if (const PhysicalDeviceInfo* device = firstSharingPair(candidates, cuda, &paired, &autoProblem)) {
+      choice.vulkan = *device;
+      choice.cuda = paired;
+      choice.useCuda = true;
+      choice.reason = "backend auto -> cuda: " + deviceLabel(*device) + " pairs with " + cudaLabel(*paired) +
+                      " by UUID and passes every pairing check";
+      return choice;
     }
   }
 
@@ -135,8 +214,10 @@ DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const 
   } else if (cuda.devices.empty()) {
     choice.reason = "backend auto -> cpu: no CUDA device (" + cuda.unavailableReason + "); rendering on " +
                     deviceLabel(*best);
+  } else if (!autoProblem.empty()) {
+    choice.reason = "backend auto -> cpu: " + autoProblem + "; rendering on " + deviceLabel(*best);
   } else {
-    choice.reason = "backend auto -> cpu: no CUDA device pairs with a Vulkan device that can export; rendering on " +
+    choice.reason = "backend auto -> cpu: no Vulkan device has the UUID of a CUDA device; rendering on " +
                     deviceLabel(*best);
   }
   return choice;
@@ -151,7 +232,8 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
     out << "  [" << device.index << "] " << device.name << " (" << deviceTypeName(device.type) << ")\n"
         << "      driver " << device.driverName << " " << formatDriverVersion(device) << ", Vulkan "
         << formatVersion(device.apiVersion) << "\n"
-        << "      UUID " << formatUuid(device.deviceUuid) << "\n"
+        << "      UUID " << formatUuid(device.deviceUuid) << ", " << describeDriverId(device.driverId)
+        << ", device group of " << device.deviceGroupSize << "\n"
         << "      export: memory fd " << yesNo(device.externalMemoryFd && device.vertexBufferExportable)
         << ", timeline semaphore fd " << yesNo(device.externalSemaphoreFd && device.timelineExportable)
         << ", binary semaphore fd " << yesNo(device.externalSemaphoreFd && device.binaryExportable) << "\n";
@@ -161,14 +243,18 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
   for (const CudaDeviceInfo& device : cuda.devices)
     out << "  [" << device.ordinal << "] " << device.name << " (compute " << device.computeMajor << "."
         << device.computeMinor << ")\n      UUID " << formatUuid(device.uuid)
-        << "\n      timeline semaphore interop: " << yesNo(device.timelineSemaphoreInterop) << "\n";
-  out << "Pairs (same UUID):\n";
+        << "\n      timeline semaphore interop: " << yesNo(device.timelineSemaphoreInterop)
+        << ", compute mode " << device.computeModeName << "\n";
+  out << "Pairs (same UUID) and the checks that let them share memory and semaphores:\n";
   bool anyPair = false;
   for (const PhysicalDeviceInfo& device : vulkan)
     if (const auto paired = pairedCudaDevice(device, cuda)) {
       anyPair = true;
-      out << "  Vulkan [" << device.index << "] <-> CUDA [" << paired->ordinal << "] " << device.name
-          << (canShareWithCuda(device) ? "" : " (cannot export: CUDA backend unavailable)") << "\n";
+      const std::string problem = firstPairingProblem(device, *paired);
+      out << "  Vulkan [" << device.index << "] <-> CUDA [" << paired->ordinal << "] " << device.name << ": "
+          << (problem.empty() ? "CUDA backend available" : "CUDA backend unavailable") << "\n";
+      for (const PairingCheck& check : checkPairing(device, *paired))
+        out << "      " << (check.passed ? "[ok]   " : "[FAIL] ") << check.name << " (" << check.detail << ")\n";
     }
   if (!anyPair) out << "  (none: the CUDA backend is unavailable, the CPU backend runs)\n";
   return out.str();

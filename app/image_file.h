@@ -1,6 +1,6 @@
-// Output files the user asked for, written whole or not at all: each goes to
-// a temporary file beside its target and is renamed into place only once
-// complete, so a failed run never leaves a half-written file.
+// The screenshot and the vertex dump, written whole or not at all through
+// AtomicFile (app/atomic_file.h): temporary file beside the target, fsync,
+// rename. A failed write leaves neither the target nor the temporary file.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -11,7 +11,7 @@
 namespace vksim {
 
 // PNG through stb_image_write. Returns an empty string on success, else one
-// line saying what failed.
+// line saying what failed; an empty image (0x0, no frame rendered) is refused.
 std::string writePngFile(const std::string& path, const RgbaImage& image);
 
 // Raw bytes (the vertex dump: little-endian float32 in the shared layout).

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -94,7 +95,11 @@ std::string parseLine(std::string_view line, ScriptCommand* command) {
     return "frame '" + std::string(words[1]) + "' is not a whole number";
   const std::string_view name = words[2];
   const size_t arguments = words.size() - 3;
-  auto coordinate = [&](size_t index, double* value) { return parseNumber(words[3 + index], value); };
+  // from_chars reads "nan" and "inf" as numbers; neither is a place on the
+  // window nor a scroll amount.
+  auto coordinate = [&](size_t index, double* value) {
+    return parseNumber(words[3 + index], value) && std::isfinite(*value);
+  };
   auto wrongArguments = [&](const char* usage) { return std::string("usage: at FRAME ") + usage; };
 
   if (name == "key") {

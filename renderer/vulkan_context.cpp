@@ -149,6 +149,7 @@ PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t in
   if (hasDriverProperties) {
     info.driverName = driverProperties.driverName;
     info.driverInfo = driverProperties.driverInfo;
+    info.driverId = driverProperties.driverID;
   }
 
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -233,6 +234,10 @@ Instance createInstance(const InstanceOptions& options) {
   addExtension(VK_KHR_SURFACE_EXTENSION_NAME);
   for (const std::string& extension : options.extraExtensions) addExtension(extension.c_str());
   if (options.validation) addExtension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  const bool synchronizationValidation = options.validation && options.synchronizationValidation;
+  // A structure in pNext is valid only when its extension is enabled; the
+  // layer itself provides VK_EXT_validation_features.
+  if (synchronizationValidation) addExtension(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
 
   // An extension may come from the loader/driver or from an enabled layer
   // (the validation layer itself provides VK_EXT_debug_utils).
@@ -244,6 +249,9 @@ Instance createInstance(const InstanceOptions& options) {
   std::vector<const char*> missing;
   for (const char* name : extensions)
     if (!contains(available, name)) missing.push_back(name);
+  if (synchronizationValidation && !contains(available, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME))
+    throw EnvironmentError(std::string("Synchronization validation was requested but the layer ") +
+                           kValidationLayer + " does not offer VK_EXT_validation_features.");
   if (!missing.empty())
     throw EnvironmentError("The Vulkan loader lacks the instance extension" +
                            std::string(missing.size() > 1 ? "s " : " ") + joinNames(missing) + ".");
@@ -259,8 +267,19 @@ Instance createInstance(const InstanceOptions& options) {
   // vkDestroyInstance themselves (VK_EXT_debug_utils: the messenger object
   // only exists between those two calls).
   const VkDebugUtilsMessengerCreateInfoEXT messengerInfo = messengerCreateInfo();
+  // Synchronization validation is off in the layer by default; the features
+  // structure is the application's own way to turn it on, and the layer
+  // reads it at vkCreateInstance (VK_EXT_validation_features). The canary
+  // (recordValidationCanary) shows it took effect.
+  const VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+  VkValidationFeaturesEXT validationFeatures{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+  validationFeatures.pNext = &messengerInfo;
+  validationFeatures.enabledValidationFeatureCount = 1;
+  validationFeatures.pEnabledValidationFeatures = enables;
   VkInstanceCreateInfo createInfo{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-  createInfo.pNext = options.validation ? &messengerInfo : nullptr;
+  createInfo.pNext = synchronizationValidation ? static_cast<const void*>(&validationFeatures)
+                     : options.validation      ? static_cast<const void*>(&messengerInfo)
+                                               : nullptr;
   createInfo.pApplicationInfo = &application;
   createInfo.enabledLayerCount = static_cast<uint32_t>(layers.size());
   createInfo.ppEnabledLayerNames = layers.data();
@@ -273,6 +292,7 @@ Instance createInstance(const InstanceOptions& options) {
     throw EnvironmentError("No Vulkan driver offers a Vulkan 1.2 instance on this machine.");
   if (result != VK_SUCCESS) failVulkanCall("vkCreateInstance", result, __FILE__, __LINE__);
   instance.validation = options.validation;
+  instance.synchronizationValidation = synchronizationValidation;
   instance.apiVersion = loaderVersion;
   // Device entry points loaded here go through the loader's trampolines until
   // createDevice's volkLoadDevice replaces them with the driver's own.
@@ -290,6 +310,11 @@ void destroyInstance(Instance& instance) {
   instance = Instance{};
 }
 
+std::string describeValidation(const Instance& instance) {
+  if (!instance.validation) return "validation=off";
+  return std::string("validation=on sync_validation=") + (instance.synchronizationValidation ? "on" : "off");
+}
+
 std::vector<PhysicalDeviceInfo> listPhysicalDevices(const Instance& instance) {
   uint32_t count = 0;
   VK_CHECK(vkEnumeratePhysicalDevices(instance.instance, &count, nullptr));
@@ -299,6 +324,19 @@ std::vector<PhysicalDeviceInfo> listPhysicalDevices(const Instance& instance) {
   std::vector<PhysicalDeviceInfo> devices;
   devices.reserve(count);
   for (uint32_t i = 0; i < count; ++i) devices.push_back(describePhysicalDevice(handles[i], i));
+
+  // The CUDA guide allows importing Vulkan memory only from a device group of
+  // one physical device (app/devices.cpp checks it); core since Vulkan 1.1.
+  uint32_t groupCount = 0;
+  VK_CHECK(vkEnumeratePhysicalDeviceGroups(instance.instance, &groupCount, nullptr));
+  std::vector<VkPhysicalDeviceGroupProperties> groups(groupCount,
+                                                      {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES});
+  VK_CHECK(vkEnumeratePhysicalDeviceGroups(instance.instance, &groupCount, groups.data()));
+  groups.resize(groupCount);
+  for (const VkPhysicalDeviceGroupProperties& group : groups)
+    for (uint32_t member = 0; member < group.physicalDeviceCount; ++member)
+      for (PhysicalDeviceInfo& device : devices)
+        if (device.handle == group.physicalDevices[member]) device.deviceGroupSize = group.physicalDeviceCount;
   return devices;
 }
 
@@ -438,6 +476,44 @@ void destroyDevice(Device& device) {
   if (device.commandPool != VK_NULL_HANDLE) vkDestroyCommandPool(device.device, device.commandPool, nullptr);
   if (device.device != VK_NULL_HANDLE) vkDestroyDevice(device.device, nullptr);
   device = Device{};
+}
+
+void recordValidationCanary(const Device& device) {
+  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bufferInfo.size = 256;
+  bufferInfo.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &buffer));
+  VkMemoryRequirements requirements{};
+  vkGetBufferMemoryRequirements(device.device, buffer, &requirements);
+  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocateInfo.allocationSize = requirements.size;
+  allocateInfo.memoryTypeIndex = findMemoryType(device, requirements.memoryTypeBits, 0);
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VK_CHECK(vkAllocateMemory(device.device, &allocateInfo, nullptr, &memory));
+  VK_CHECK(vkBindBufferMemory(device.device, buffer, memory, 0));
+
+  VkCommandBufferAllocateInfo commandInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  commandInfo.commandPool = device.commandPool;
+  commandInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  commandInfo.commandBufferCount = 1;
+  VkCommandBuffer commands = VK_NULL_HANDLE;
+  VK_CHECK(vkAllocateCommandBuffers(device.device, &commandInfo, &commands));
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  VK_CHECK(vkBeginCommandBuffer(commands, &begin));
+  std::fprintf(stderr, "vkcuda-sim: VKSIM_VALIDATION_CANARY: the next two validation errors are deliberate\n");
+  // VUID-vkCmdFillBuffer-dstOffset-00025: dstOffset must be a multiple of 4.
+  vkCmdFillBuffer(commands, buffer, 2, 64, 0);
+  // Two transfer writes of the same bytes with no barrier between them: a
+  // write-after-write hazard, which only synchronization validation reports.
+  vkCmdFillBuffer(commands, buffer, 128, 64, 0);
+  vkCmdFillBuffer(commands, buffer, 128, 64, 1);
+  VK_CHECK(vkEndCommandBuffer(commands));
+  // Never submitted: the driver executes none of it.
+  vkFreeCommandBuffers(device.device, device.commandPool, 1, &commands);
+  vkDestroyBuffer(device.device, buffer, nullptr);
+  vkFreeMemory(device.device, memory, nullptr);
 }
 
 uint32_t findMemoryType(const Device& device, uint32_t typeBits, VkMemoryPropertyFlags required,

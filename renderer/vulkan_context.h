@@ -22,26 +22,35 @@ ValidationCounts& validationCounts();
 
 struct InstanceOptions {
   bool validation = false;                   // VK_LAYER_KHRONOS_validation + messenger
+  // With validation: also the layer's synchronization validation, asked for
+  // through VkValidationFeaturesEXT on the instance (VK_EXT_validation_features).
+  bool synchronizationValidation = false;
   std::vector<std::string> extraExtensions;  // e.g. what glfwGetRequiredInstanceExtensions lists
 };
 
 struct Instance {
   VkInstance instance = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
-  bool validation = false;
-  uint32_t apiVersion = 0;  // what the loader offers
+  bool validation = false;                 // the layer is enabled on this instance
+  bool synchronizationValidation = false;  // ...and its synchronization validation
+  uint32_t apiVersion = 0;                 // what the loader offers
 };
 
 // Loads the Vulkan loader through volk and creates a Vulkan 1.2 instance with
 // VK_KHR_surface always enabled (ImGui's loader needs it even headless).
 // Throws EnvironmentError when there is no loader or no 1.2 instance, when an
 // extension is missing, or when validation is asked for and the layer is
-// missing. With validation, a VK_EXT_debug_utils messenger (also chained into
+// missing, or synchronization validation is asked for and the layer does not
+// offer VK_EXT_validation_features. With validation, a VK_EXT_debug_utils messenger (also chained into
 // vkCreateInstance / vkDestroyInstance) prints every warning and error with
 // its message ID to stderr and counts it in validationCounts().
 Instance createInstance(const InstanceOptions& options);
 // After every device and surface made from the instance is destroyed.
 void destroyInstance(Instance& instance);
+
+// "validation=on sync_validation=on", "validation=on sync_validation=off" or
+// "validation=off": what the instance enabled, for the run's summary line.
+std::string describeValidation(const Instance& instance);
 
 struct PhysicalDeviceInfo {
   uint32_t index = 0;  // enumeration order
@@ -49,6 +58,10 @@ struct PhysicalDeviceInfo {
   std::string name;
   VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
   std::string driverName, driverInfo;  // VkPhysicalDeviceDriverProperties
+  VkDriverId driverId = VkDriverId(0);  // VkPhysicalDeviceDriverProperties::driverID; 0 when unknown
+  // Physical devices in this device's group (vkEnumeratePhysicalDeviceGroups);
+  // 0 when it was not found in any group.
+  uint32_t deviceGroupSize = 0;
   uint32_t apiVersion = 0, driverVersion = 0, vendorId = 0;
   std::array<uint8_t, 16> deviceUuid{};  // VkPhysicalDeviceIDProperties::deviceUUID
   bool timelineSemaphores = false;       // feature timelineSemaphore
@@ -108,6 +121,18 @@ struct Device {
 Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, const DeviceOptions& options);
 // After vkDeviceWaitIdle and after every object made from the device is gone.
 void destroyDevice(Device& device);
+
+// Records, in a command buffer from device.commandPool that is never
+// submitted, one call that breaks a valid-usage rule (a fill at an offset that
+// is not a multiple of 4) and one write-after-write hazard with no barrier
+// between two fills of the same buffer. The layer reports the first as a
+// VUID error and, only when synchronization validation is really on, the
+// second as SYNC-HAZARD-WRITE-AFTER-WRITE: a run that sees both knows its
+// counters count. Nothing reaches the queue, so the driver never executes the
+// invalid command. Call only with the validation layer enabled (otherwise the
+// call is undefined behaviour); everything it creates is destroyed before it
+// returns.
+void recordValidationCanary(const Device& device);
 
 // Index of a memory type in typeBits with all of `required` (and, if one
 // exists, also `preferred`); UINT32_MAX if none.

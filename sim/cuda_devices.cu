@@ -19,6 +19,19 @@ std::string formatUuid(const DeviceUuid& uuid) {
   return std::string(text, static_cast<size_t>(length));
 }
 
+namespace {
+
+const char* computeModeName(int mode) {
+  switch (mode) {
+    case cudaComputeModeDefault: return "default";
+    case cudaComputeModeExclusiveProcess: return "exclusive-process";
+    case cudaComputeModeProhibited: return "prohibited";
+    default: return "other";
+  }
+}
+
+}  // namespace
+
 CudaDeviceList listCudaDevices() {
   CudaDeviceList list;
   // Both report 0 rather than fail when no driver is installed; a statically
@@ -46,10 +59,11 @@ CudaDeviceList listCudaDevices() {
   std::string skipped;
   for (int ordinal = 0; ordinal < count; ++ordinal) {
     cudaDeviceProp properties{};
-    int timeline = 0;
+    int timeline = 0, computeMode = cudaComputeModeDefault;
     if (CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal)) != cudaSuccess ||
         CUDA_CHECK(cudaDeviceGetAttribute(&timeline, cudaDevAttrTimelineSemaphoreInteropSupported,
-                                          ordinal)) != cudaSuccess) {
+                                          ordinal)) != cudaSuccess ||
+        CUDA_CHECK(cudaDeviceGetAttribute(&computeMode, cudaDevAttrComputeMode, ordinal)) != cudaSuccess) {
       skipped += (skipped.empty() ? "" : ", ") + std::to_string(ordinal);
       continue;
     }
@@ -61,6 +75,9 @@ CudaDeviceList listCudaDevices() {
     device.computeMajor = properties.major;
     device.computeMinor = properties.minor;
     device.timelineSemaphoreInterop = timeline != 0;
+    // Through the attribute: CUDA 13's cudaDeviceProp no longer has computeMode.
+    device.computeProhibited = computeMode == cudaComputeModeProhibited;
+    device.computeModeName = computeModeName(computeMode);
     list.devices.push_back(device);
   }
   if (list.devices.empty())

@@ -21,6 +21,10 @@ struct CudaDeviceInfo {
   DeviceUuid uuid{};
   int computeMajor = 0, computeMinor = 0;
   bool timelineSemaphoreInterop = false;  // cudaDevAttrTimelineSemaphoreInteropSupported
+  // cudaDevAttrComputeMode is cudaComputeModeProhibited: no process may
+  // create a context on it, so it cannot run the simulation.
+  bool computeProhibited = false;
+  std::string computeModeName = "default";  // default, exclusive-process, prohibited, ...
 };
 
 struct CudaDeviceList {

@@ -24,9 +24,10 @@ TEST(RendererExport, CapableDevicesExportEverySharedResource) {
   VKSIM_REQUIRE_CUDA_DEVICE();
   ValidationWatch watch;
   InstanceOptions instanceOptions;
-  instanceOptions.validation = true;
+  instanceOptions.validation = instanceOptions.synchronizationValidation = true;
   Instance instance = createInstance(instanceOptions);
   EXPECT_TRUE(instance.validation) << "the validation layer is not installed";
+  EXPECT_TRUE(instance.synchronizationValidation);
   int tested = 0;
   for (const PhysicalDeviceInfo& info : listPhysicalDevices(instance)) {
     std::printf(

@@ -34,8 +34,16 @@ AppResult runApp(const std::vector<std::string>& args, const std::vector<std::st
   for (auto& a : argStrings) argv.push_back(a.data());
   argv.push_back(nullptr);
 
+  // An entry of `env` replaces the inherited variable of the same name (getenv
+  // would otherwise find the inherited one first, e.g. ctest's VKSIM_VALIDATION=1).
+  const auto nameOf = [](const std::string& entry) { return entry.substr(0, entry.find('=')); };
   std::vector<std::string> envStrings;
-  for (char** e = environ; *e; ++e) envStrings.emplace_back(*e);
+  for (char** e = environ; *e; ++e) {
+    const std::string inherited = *e;
+    bool replaced = false;
+    for (const std::string& entry : env) replaced |= nameOf(entry) == nameOf(inherited);
+    if (!replaced) envStrings.push_back(inherited);
+  }
   envStrings.insert(envStrings.end(), env.begin(), env.end());
   std::vector<char*> envp;
   for (auto& e : envStrings) envp.push_back(e.data());

@@ -20,6 +20,8 @@ void expectCleanRun(const AppResult& result) {
   EXPECT_EQ(summaryField(result.out, "validation_warnings"), "0") << result.err;
   EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
   EXPECT_EQ(result.err.find("Validation"), std::string::npos) << result.err;
+  EXPECT_EQ(summaryField(result.out, "validation"), "on") << "the validation layer was off: " << result.out;
+  EXPECT_EQ(summaryField(result.out, "sync_validation"), "on") << "synchronization validation was off: " << result.out;
 }
 
 struct RunCase {

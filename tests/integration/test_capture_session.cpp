@@ -57,6 +57,8 @@ TEST_F(CaptureSessionTest, AFixedFrameCountFinishesByItselfAndWritesEveryFile) {
   EXPECT_EQ(lineCount(testing::readFile(dir + "/a.csv")), 11u);
   EXPECT_TRUE(testing::fileExists(dir + "/a.summary.json"));
   EXPECT_TRUE(testing::fileExists(dir + "/a.json"));
+  EXPECT_TRUE(app_.instance.validation) << "the validation layer was off (ctest sets VKSIM_VALIDATION=1)";
+  EXPECT_TRUE(app_.instance.synchronizationValidation);
   EXPECT_EQ(validationCounts().errors.load(), 0u);
 }
 

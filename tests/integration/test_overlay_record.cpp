@@ -22,6 +22,8 @@ TEST(OverlayRecord, TheRecordButtonWritesACaptureOfTheFramesAfterTheClick) {
                                   {"VKSIM_VALIDATION=1"}, 120, "", dir);
   ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
   EXPECT_EQ(summaryField(result.out, "validation_errors"), "0");
+  EXPECT_EQ(summaryField(result.out, "validation"), "on") << result.out;
+  EXPECT_EQ(summaryField(result.out, "sync_validation"), "on") << result.out;
   std::string csv;
   for (const auto& entry : std::filesystem::directory_iterator(dir))
     if (entry.path().extension() == ".csv") csv = entry.path().string();

@@ -64,7 +64,7 @@ class RendererTest : public ::testing::Test {
  protected:
   void SetUp() override {
     InstanceOptions options;
-    options.validation = true;
+    options.validation = options.synchronizationValidation = true;
     instance_ = createInstance(options);
     std::optional<PhysicalDeviceInfo> device = findTestDevice(instance_);
     // lavapipe is a declared dependency (DEVELOPERS.md): without it these
@@ -82,6 +82,8 @@ class RendererTest : public ::testing::Test {
       vkDeviceWaitIdle(device_.device);
       destroyDevice(device_);
     }
+    EXPECT_TRUE(instance_.validation && instance_.synchronizationValidation)
+        << "the counts below mean nothing without the layer and its synchronization validation";
     destroyInstance(instance_);
     EXPECT_EQ(watch_.newWarnings(), 0u) << "validation warnings (printed above)";
     EXPECT_EQ(watch_.newErrors(), 0u) << "validation errors (printed above)";
@@ -139,12 +141,30 @@ TEST_F(RendererTest, ValidationMessengerCountsAnError) {
   watch_ = ValidationWatch{};
 }
 
+// The canary that VKSIM_VALIDATION_CANARY=1 records: one valid-usage error
+// and one hazard that only synchronization validation reports. Both counted
+// means the layer and its synchronization validation are really on.
+TEST_F(RendererTest, ValidationCanaryIsReportedByCoreAndSynchronizationValidation) {
+  createTestDevice();
+  const ValidationWatch before;
+  ::testing::internal::CaptureStderr();
+  recordValidationCanary(device_);
+  const std::string messages = ::testing::internal::GetCapturedStderr();
+  std::fputs(messages.c_str(), stderr);
+  EXPECT_GE(before.newErrors(), 2u);
+  EXPECT_NE(messages.find("VUID-vkCmdFillBuffer-dstOffset-00025"), std::string::npos) << messages;
+  EXPECT_NE(messages.find("SYNC-HAZARD-WRITE-AFTER-WRITE"), std::string::npos) << messages;
+  watch_ = ValidationWatch{};
+}
+
 TEST_F(RendererTest, ListPhysicalDevicesDescribesLavapipe) {
   if (!onLavapipe()) GTEST_SKIP() << "testing " << testDevice_.name;
   EXPECT_FALSE(testDevice_.name.empty());
   EXPECT_EQ(testDevice_.type, VK_PHYSICAL_DEVICE_TYPE_CPU);
   EXPECT_STREQ(deviceTypeName(testDevice_.type), "CPU");
   EXPECT_EQ(testDevice_.driverName, "llvmpipe");
+  EXPECT_EQ(testDevice_.driverId, VK_DRIVER_ID_MESA_LLVMPIPE);  // the pairing check reads it
+  EXPECT_EQ(testDevice_.deviceGroupSize, 1u);                    // from vkEnumeratePhysicalDeviceGroups
   EXPECT_NE(testDevice_.driverInfo.find("Mesa"), std::string::npos) << testDevice_.driverInfo;
   EXPECT_GE(testDevice_.apiVersion, VK_API_VERSION_1_2);
   EXPECT_EQ(formatVersion(testDevice_.apiVersion).rfind("1.", 0), 0u);
@@ -565,10 +585,11 @@ TEST(RendererWindow, SwapchainRendersPresentsAndResizesUnderXvfb) {
   ASSERT_TRUE(initWindowing(&reason)) << reason;
 
   InstanceOptions instanceOptions;
-  instanceOptions.validation = true;
+  instanceOptions.validation = instanceOptions.synchronizationValidation = true;
   instanceOptions.extraExtensions = windowInstanceExtensions();
   EXPECT_FALSE(instanceOptions.extraExtensions.empty());
   Instance instance = createInstance(instanceOptions);
+  EXPECT_TRUE(instance.validation && instance.synchronizationValidation);
   std::optional<PhysicalDeviceInfo> lavapipe = findLavapipe(instance);
   if (!lavapipe) {
     destroyInstance(instance);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cctype>
+
 #include "app/devices.h"
 #include "renderer/vk_check.h"
 
@@ -16,6 +18,8 @@ PhysicalDeviceInfo vulkanDevice(uint32_t index, const char* name, VkPhysicalDevi
   d.timelineSemaphores = d.hasGraphicsQueue = true;
   d.externalMemoryFd = d.vertexBufferExportable = exports;
   d.externalSemaphoreFd = d.timelineExportable = d.binaryExportable = exports;
+  d.deviceGroupSize = 1;
+  d.driverId = type == VK_PHYSICAL_DEVICE_TYPE_CPU ? VK_DRIVER_ID_MESA_LLVMPIPE : VK_DRIVER_ID_NVIDIA_PROPRIETARY;
   return d;
 }
 
@@ -24,6 +28,7 @@ CudaDeviceList cudaWith(uint8_t uuidByte) {
   CudaDeviceInfo d;
   d.name = "NVIDIA H200";
   d.uuid.fill(uuidByte);
+  d.timelineSemaphoreInterop = true;
   list.devices.push_back(d);
   return list;
 }
@@ -101,6 +106,97 @@ TEST(DeviceChoice, ListNamesEveryDeviceAndThePairs) {
   EXPECT_NE(text.find("llvmpipe"), std::string::npos);
   EXPECT_NE(text.find("Vulkan [0] <-> CUDA [0]"), std::string::npos) << text;
   EXPECT_EQ(text.find("Vulkan [1] <-> CUDA"), std::string::npos) << text;
+}
+
+// Each pairing check besides the UUID, broken on its own: --backend auto must
+// fall back to the CPU naming the check, --backend cuda must refuse naming it,
+// and --list-devices must show it failed. Removing a check from checkPairing
+// makes its row fail.
+struct BrokenPairing {
+  const char* check;  // the name checkPairing gives it
+  void (*breakVulkan)(PhysicalDeviceInfo&);
+  void (*breakCuda)(CudaDeviceInfo&);
+};
+
+void keepVulkan(PhysicalDeviceInfo&) {}
+void keepCuda(CudaDeviceInfo&) {}
+
+class PairingCheckFails : public ::testing::TestWithParam<BrokenPairing> {};
+
+TEST_P(PairingCheckFails, AutoFallsBackCudaRefusesAndTheListShowsIt) {
+  PhysicalDeviceInfo vulkan = kNvidia;
+  CudaDeviceList cuda = cudaWith(0xAB);
+  GetParam().breakVulkan(vulkan);
+  GetParam().breakCuda(cuda.devices[0]);
+  ASSERT_EQ(firstPairingProblem(kNvidia, cudaWith(0xAB).devices[0]), "") << "the unbroken pair must pass";
+
+  const DeviceChoice fallback = chooseDevices({vulkan}, cuda, BackendChoice::automatic, "");
+  EXPECT_FALSE(fallback.useCuda);
+  EXPECT_NE(fallback.reason.find("backend auto -> cpu"), std::string::npos) << fallback.reason;
+  EXPECT_NE(fallback.reason.find(GetParam().check), std::string::npos) << fallback.reason;
+
+  try {
+    chooseDevices({vulkan}, cuda, BackendChoice::cuda, "");
+    FAIL() << "expected EnvironmentError";
+  } catch (const EnvironmentError& error) {
+    EXPECT_NE(std::string(error.what()).find(GetParam().check), std::string::npos) << error.what();
+  }
+
+  const std::string list = describeDevices({vulkan}, cuda);
+  EXPECT_NE(list.find(std::string("[FAIL] ") + GetParam().check), std::string::npos) << list;
+  EXPECT_NE(list.find("CUDA backend unavailable"), std::string::npos) << list;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EachCheck, PairingCheckFails,
+    ::testing::Values(
+        BrokenPairing{"device group of one", [](PhysicalDeviceInfo& d) { d.deviceGroupSize = 2; }, keepCuda},
+        BrokenPairing{"device group of one", [](PhysicalDeviceInfo& d) { d.deviceGroupSize = 0; }, keepCuda},
+        BrokenPairing{"NVIDIA proprietary Vulkan driver",
+                      [](PhysicalDeviceInfo& d) { d.driverId = VK_DRIVER_ID_MESA_NVK; }, keepCuda},
+        BrokenPairing{"NVIDIA proprietary Vulkan driver", [](PhysicalDeviceInfo& d) { d.driverId = VkDriverId(0); },
+                      keepCuda},
+        BrokenPairing{"CUDA compute mode allows contexts", keepVulkan,
+                      [](CudaDeviceInfo& d) {
+                        d.computeProhibited = true;
+                        d.computeModeName = "prohibited";
+                      }},
+        BrokenPairing{"CUDA timeline-semaphore interop", keepVulkan,
+                      [](CudaDeviceInfo& d) { d.timelineSemaphoreInterop = false; }},
+        BrokenPairing{"Vulkan exports memory and semaphores as opaque fds",
+                      [](PhysicalDeviceInfo& d) { d.binaryExportable = false; }, keepCuda}),
+    [](const ::testing::TestParamInfo<BrokenPairing>& info) {
+      std::string name = std::to_string(info.index) + "_";
+      for (const char* c = info.param.check; *c; ++c)
+        if (std::isalnum(static_cast<unsigned char>(*c))) name += *c;
+      return name;
+    });
+
+TEST(DeviceChoice, ListShowsEveryCheckOfAGoodPair) {
+  const std::string text = describeDevices({kNvidia}, cudaWith(0xAB));
+  EXPECT_NE(text.find("CUDA backend available"), std::string::npos) << text;
+  for (const PairingCheck& check : checkPairing(kNvidia, cudaWith(0xAB).devices[0])) {
+    EXPECT_TRUE(check.passed) << check.name << ": " << check.detail;
+    EXPECT_NE(text.find(std::string("[ok]   ") + check.name), std::string::npos) << text;
+  }
+  EXPECT_EQ(text.find("[FAIL]"), std::string::npos) << text;
+  EXPECT_EQ(checkPairing(kNvidia, cudaWith(0xAB).devices[0]).size(), 6u);
+}
+
+// The same GPU seen through two Vulkan drivers (NVK first, then NVIDIA's): the
+// UUIDs match for both, and only NVIDIA's driver's fds mean anything to CUDA.
+TEST(DeviceChoice, SameUuidThroughAnotherDriverIsSkippedForNvidias) {
+  PhysicalDeviceInfo nvk = kNvidia, proprietary = kNvidia;
+  nvk.name = "NVK H200";
+  nvk.driverId = VK_DRIVER_ID_MESA_NVK;
+  proprietary.index = 1;
+  for (BackendChoice backend : {BackendChoice::cuda, BackendChoice::automatic}) {
+    const DeviceChoice choice = chooseDevices({nvk, proprietary}, cudaWith(0xAB), backend, "");
+    EXPECT_TRUE(choice.useCuda);
+    EXPECT_EQ(choice.vulkan.index, 1u) << choice.reason;
+  }
+  // Asked for by index, the NVK device is refused with the reason.
+  EXPECT_THROW(chooseDevices({nvk, proprietary}, cudaWith(0xAB), BackendChoice::cuda, "0"), EnvironmentError);
 }
 
 }  // namespace

@@ -1,0 +1,321 @@
+// Bad input as a new user types it, GENERATED from a table of every option of
+// the command line and of `bench`, plus mutated scene files and input scripts:
+// each value must come back from the real parser with exit code 2, one line
+// naming what was wrong, and no file created. A new option that the table
+// does not list fails OptionTableCoversTheHelp, so the list cannot fall behind.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "app/cli.h"
+#include "cli_parse.h"
+
+namespace vksim {
+namespace {
+namespace fs = std::filesystem;
+
+enum class Kind {
+  number,     // whole number in [low, high]
+  choice,     // one of a fixed set of names
+  size,       // WxH
+  device,     // index or UUID
+  output,     // output file ending in `extension` ("" for any)
+  script,     // --input-script: an existing file, parsed
+  scene,      // --scene: a name or a file, parsed
+};
+
+struct OptionSpec {
+  bool bench;  // an option of the `bench` subcommand
+  std::string name;
+  Kind kind;
+  uint64_t low = 0, high = 0;  // number
+  std::string extension;       // output
+};
+
+// Every option that takes a value; flags take none and cannot be given a bad one.
+std::vector<OptionSpec> optionTable() {
+  const uint64_t u64max = std::numeric_limits<uint64_t>::max();
+  return {
+      {false, "--frames", Kind::number, 0, kMaxFrames},
+      {false, "--sim", Kind::choice},
+      {false, "--grid", Kind::number, kMinGrid, kMaxGrid},
+      {false, "--sync", Kind::choice},
+      {false, "--backend", Kind::choice},
+      {false, "--size", Kind::size},
+      {false, "--seed", Kind::number, 0, u64max},
+      {false, "--screenshot", Kind::output, 0, 0, ".png"},
+      {false, "--dump-vertices", Kind::output, 0, 0, ""},
+      {false, "--device", Kind::device},
+      {false, "--switch-sync-every", Kind::number, 0, kMaxFrames},
+      {false, "--vsync", Kind::choice},
+      {false, "--scene", Kind::scene},
+      {false, "--input-script", Kind::script},
+      {false, "--transfer", Kind::choice},
+      {false, "--wait-strategy", Kind::choice},
+      {false, "--capture", Kind::output, 0, 0, ".csv"},
+      {false, "--trace", Kind::output, 0, 0, ".json"},
+      {false, "--warmup", Kind::number, 0, kMaxFrames},
+      {true, "--grids", Kind::number, kMinGrid, kMaxGrid},
+      {true, "--sync", Kind::choice},
+      {true, "--transfer", Kind::choice},
+      {true, "--wait-strategy", Kind::choice},
+      {true, "--frames", Kind::number, 1, kMaxBenchFrames},
+      {true, "--warmup", Kind::number, 0, kMaxBenchFrames},
+      {true, "--json", Kind::output, 0, 0, ".json"},
+      {true, "--backend", Kind::choice},
+      {true, "--sim", Kind::choice},
+      {true, "--device", Kind::device},
+      {true, "--size", Kind::size},
+  };
+}
+
+const std::set<std::string> kFlags{"--help", "--version", "--headless", "--list-devices", "--overlay"};
+
+std::string writeFile(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
+
+std::string calmScene() {
+  return R"({"name": "calm", "description": "d", "model": "ripple", "grid": 64, "timeStep": 0.016666668,
+  "courant": 0.5, "damping": 0.2, "dropInterval": 90, "dropRadius": 0.06, "dropAmplitude": 0.04, "seed": 1,
+  "camera": {"yaw": 0.75, "pitch": 0.6, "distance": 3.0, "target": [0.0, 0.0, 0.0], "fovY": 0.7854}})";
+}
+
+// Scene files that must be refused: broken JSON, and every field of a good
+// scene replaced by values of the wrong type or outside its range.
+std::vector<std::string> badScenes() {
+  std::vector<std::string> scenes{"", "{", "[]", "null", R"({"name": "calm"})", calmScene() + " trailing"};
+  const nlohmann::json good = nlohmann::json::parse(calmScene());
+  const std::vector<nlohmann::json> badValues{nullptr, "text", -1e9, 1e9, nlohmann::json::array(), true};
+  for (const auto& [key, value] : good.items()) {
+    for (const nlohmann::json& bad : badValues) {
+      if (key == "description" && bad.is_string()) continue;  // any text is a description
+      nlohmann::json mutated = good;
+      mutated[key] = bad;
+      scenes.push_back(mutated.dump());
+    }
+    nlohmann::json without = good;
+    if (key != "description" && key != "camera") {
+      without.erase(key);
+      if (key == "name" || key == "model") scenes.push_back(without.dump());  // the required ones
+    }
+  }
+  for (const char* key : {"yaw", "pitch", "distance", "fovY"}) {
+    nlohmann::json mutated = good;
+    mutated["camera"][key] = 1e9;
+    scenes.push_back(mutated.dump());
+  }
+  nlohmann::json unknown = good;
+  unknown["colour"] = "blue";
+  scenes.push_back(unknown.dump());
+  nlohmann::json wrongName = good;
+  wrongName["name"] = "other";  // differs from the file's stem
+  scenes.push_back(wrongName.dump());
+  return scenes;
+}
+
+std::vector<std::string> badScripts(const std::string& dir) {
+  return {"hello",
+          "at",
+          "at x key F1",
+          "at -1 key F1",
+          "at 99999999999999999999 key F1",
+          "at 1.5 key F1",
+          "at 1 key",
+          "at 1 key NOPE",
+          "at 1 key F26",
+          "at 1 jump",
+          "at 1 click 5",
+          "at 1 click nan 5",
+          "at 1 click 5 inf",
+          "at 1 click 5 5 sideways",
+          "at 1 drag 1 2 3",
+          "at 1 scroll",
+          "at 1 scroll inf",
+          "at 1 scroll one",
+          "at 1 resize 10 10",
+          "at 1 resize 99999 100",
+          "at 1 resize a b",
+          "at 1 type",
+          "at 1 screenshot",
+          "at 1 screenshot x.jpg",
+          "at 1 screenshot " + dir + "/missing/x.png",
+          "at 1 screenshot " + dir};
+}
+
+struct BadCase {
+  std::vector<std::string> args;
+  std::string mentions;  // the message must contain this
+};
+
+std::string describe(const BadCase& c) {
+  std::string text;
+  for (const std::string& a : c.args) text += "'" + a + "' ";
+  return text;
+}
+
+std::vector<BadCase> generateBadCases(const std::string& dir) {
+  std::vector<BadCase> cases;
+  const auto add = [&](const OptionSpec& option, const std::string& value, const std::string& mentions) {
+    std::vector<std::string> args;
+    if (option.bench) args.push_back("bench");
+    args.push_back(option.name);
+    args.push_back(value);
+    cases.push_back({args, mentions.empty() ? option.name : mentions});
+  };
+  int fileNumber = 0;
+  for (const OptionSpec& option : optionTable()) {
+    switch (option.kind) {
+      case Kind::number: {
+        std::vector<std::string> values{"-1", "99999999999999999999", "1.5", "abc", "", "0x10", "1e3",
+                                        "+5", " 7", "7 ", "５"};
+        if (option.low > 0) values.push_back(std::to_string(option.low - 1));
+        values.push_back(option.high == std::numeric_limits<uint64_t>::max() ? "18446744073709551616"
+                                                                              : std::to_string(option.high + 1));
+        if (option.name == "--grids") values.insert(values.end(), {"64,1", "64;128", "64,abc", "64,-1"});
+        for (const std::string& value : values) add(option, value, "");
+        break;
+      }
+      case Kind::choice:
+        for (const char* value : {"", "nope", "timeline2", "auto cuda"}) add(option, value, "");
+        break;
+      case Kind::size:
+        for (const char* value : {"", "0x0", "15x16", "16x15", "8193x100", "100x8193", "100", "100x", "x100",
+                                  "-16x16", "100x100x1", "abc", "100*100", "99999999999x100"})
+          add(option, value, "");
+        break;
+      case Kind::device:
+        for (const char* value : {"", "abc", "-1", "0x1", "1234567890", "1234-5678", "1.5",
+                                  "gggggggggggggggggggggggggggggggg", "0123456789abcdef0123456789abcdef0"})
+          add(option, value, "");
+        break;
+      case Kind::output:
+        add(option, dir + "/missing/x" + option.extension, "");
+        add(option, dir, "");
+        add(option, "", "");
+        add(option, dir + "/", "");
+        if (!option.extension.empty()) {
+          add(option, dir + "/x.wrong", "");
+          add(option, dir + "/x", "");
+        }
+        break;
+      case Kind::script:
+        add(option, dir + "/missing.txt", "");
+        add(option, dir, "");
+        for (const std::string& text : badScripts(dir)) {
+          const fs::path file = fs::path(dir) / ("script-" + std::to_string(++fileNumber) + ".txt");
+          add(option, writeFile(file, text + "\n"), file.string());
+        }
+        break;
+      case Kind::scene:
+        add(option, "no-such-scene", "no-such-scene");
+        add(option, dir + "/missing.json", "");
+        add(option, "../calm", "");
+        for (const std::string& text : badScenes()) {
+          // Each in a directory of its own, so that the stem matches the name.
+          const fs::path sub = fs::path(dir) / ("scene-" + std::to_string(++fileNumber));
+          fs::create_directory(sub);
+          add(option, writeFile(sub / "calm.json", text), (sub / "calm.json").string());
+        }
+        break;
+    }
+  }
+  // Options without a value, values without an option, unknown subcommands.
+  cases.push_back({{"--frames"}, "--frames"});
+  cases.push_back({{"--frames", "5", "--frames", "6"}, "--frames"});
+  cases.push_back({{"--headless=maybe"}, "--headless"});
+  cases.push_back({{"stray"}, "stray"});
+  cases.push_back({{"bench", "--grids"}, "--grids"});
+  cases.push_back({{"bench", "--screenshot", dir + "/x.png"}, "--screenshot"});
+  cases.push_back({{"--no-such-flag"}, "no-such-flag"});
+  return cases;
+}
+
+std::set<std::string> listing(const std::string& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) names.insert(entry.path().string());
+  return names;
+}
+
+TEST(BadInput, EveryGeneratedBadValueExitsTwoWithOneLineAndCreatesNoFile) {
+  const std::string dir = (fs::temp_directory_path() / ("vksim-bad-input-" + std::to_string(::getpid()))).string();
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::vector<BadCase> cases = generateBadCases(dir);
+  const std::set<std::string> before = listing(dir);
+  ASSERT_GT(cases.size(), 300u) << "the generator lost most of its cases";
+  for (const BadCase& c : cases) {
+    const ParseOutcome outcome = testing::parseArguments(c.args);
+    EXPECT_FALSE(outcome.options) << describe(c) << "was accepted";
+    EXPECT_EQ(outcome.exitCode, kExitUsage) << describe(c) << outcome.message;
+    if (outcome.message.empty()) {
+      ADD_FAILURE() << describe(c) << "gave no message";
+      continue;
+    }
+    EXPECT_EQ(outcome.message.find('\n'), outcome.message.size() - 1) << describe(c) << "not one line: "
+                                                                       << outcome.message;
+    EXPECT_NE(outcome.message.find(c.mentions), std::string::npos)
+        << describe(c) << "does not name " << c.mentions << ": " << outcome.message;
+    EXPECT_EQ(outcome.message.rfind("vkcuda-sim: ", 0), 0u) << outcome.message;
+  }
+  EXPECT_EQ(listing(dir), before) << "parsing created or removed a file";
+  fs::remove_all(dir);
+}
+
+// The three a new user meets first, with the message they get.
+TEST(BadInput, HugeFramesAndNegativeSeedNameTheAllowedRange) {
+  const ParseOutcome frames = testing::parseArguments({"--frames", "99999999999999999999"});
+  EXPECT_EQ(frames.exitCode, kExitUsage);
+  EXPECT_NE(frames.message.find("from 0 to " + std::to_string(kMaxFrames)), std::string::npos) << frames.message;
+  const ParseOutcome seed = testing::parseArguments({"--seed", "-1"});
+  EXPECT_EQ(seed.exitCode, kExitUsage);
+  EXPECT_NE(seed.message.find("from 0 to 18446744073709551615"), std::string::npos) << seed.message;
+}
+
+// The limits themselves are accepted: the checks are not off by one.
+TEST(BadInput, EveryRangeAcceptsItsBounds) {
+  for (const OptionSpec& option : optionTable()) {
+    if (option.kind != Kind::number) continue;
+    for (uint64_t value : {option.low, option.high}) {
+      std::vector<std::string> args;
+      if (option.bench) args.push_back("bench");
+      args.insert(args.end(), {option.name, std::to_string(value)});
+      const ParseOutcome outcome = testing::parseArguments(args);
+      EXPECT_TRUE(outcome.options) << option.name << " " << value << ": " << outcome.message;
+    }
+  }
+  EXPECT_TRUE(testing::parseArguments({"--device", "1089D517-ed87-650a-938e-8d6529f11366"}).options);
+  EXPECT_TRUE(testing::parseArguments({"--device", "12345678901234567890123456789012"}).options);
+}
+
+// Every option that --help lists (main and bench) is in the table or a flag.
+TEST(BadInput, OptionTableCoversTheHelp) {
+  std::set<std::string> listed;
+  for (const OptionSpec& option : optionTable()) listed.insert((option.bench ? "bench " : "") + option.name);
+  for (const bool bench : {false, true}) {
+    const ParseOutcome help = bench ? testing::parseArguments({"bench", "--help"}) : testing::parseArguments({"--help"});
+    ASSERT_EQ(help.exitCode, kExitSuccess);
+    const std::regex option("(--[a-z][a-z-]*)");
+    for (auto it = std::sregex_iterator(help.message.begin(), help.message.end(), option);
+         it != std::sregex_iterator(); ++it) {
+      const std::string name = (*it)[1];
+      if (kFlags.count(name)) continue;
+      EXPECT_TRUE(listed.count((bench ? "bench " : "") + name))
+          << (bench ? "bench " : "") << name << " takes a value and has no bad-input cases in optionTable()";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace vksim
