@@ -39,7 +39,8 @@ TEST(DISABLED_LazyLoadingChild, StepEnqueuedBeforeItsSignalThenHostSignals) {
   App app;
   app.headless = true;
   createApp(app, cudaOptions(ModelKind::ripple, 256));
-  EXPECT_TRUE(app.instance.validation) << "run with VKSIM_VALIDATION=1 (ctest sets it)";
+  EXPECT_TRUE(app.instance.validation && app.instance.synchronizationValidation)
+      << "run with VKSIM_VALIDATION=1 (ctest sets it)";
   // Sim step waits for value 1, which nothing has signalled yet: the first
   // launch of the step's kernels follows a pending external wait.
   const StepSync sync{SyncMode::timeline, 1, 2};
@@ -77,7 +78,8 @@ TEST(CudaZeroCopy, VulkanReadsBackExactlyWhatCudaWrote) {
     App app;
     app.headless = true;
     createApp(app, cudaOptions(model, 300));
-    ASSERT_TRUE(app.instance.validation) << "run with VKSIM_VALIDATION=1 (ctest sets it)";
+    ASSERT_TRUE(app.instance.validation && app.instance.synchronizationValidation)
+        << "run with VKSIM_VALIDATION=1 (ctest sets it)";
     const ValidationWatch watch;
     for (int frame = 0; frame < 50; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
     ASSERT_EQ(app.shared.vertexOwner, VertexOwner::external);

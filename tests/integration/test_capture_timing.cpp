@@ -90,6 +90,8 @@ TEST(CaptureTiming, TimeInSecondsStepsEqualMsBetweenPresentsAndTheSummaryIsThatO
     ASSERT_FALSE(result.timedOut) << result.out << result.err;
     ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
     EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
+    EXPECT_EQ(summaryField(result.out, "validation"), "on") << result.out;
+    EXPECT_EQ(summaryField(result.out, "sync_validation"), "on") << result.out;
 
     const Csv csv = readCsv(path);
     ASSERT_EQ(csv.rows.size(), size_t(kFrames));

@@ -36,6 +36,9 @@ void expectCleanRun(const AppResult& result) {
   ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
   EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
   EXPECT_EQ(summaryField(result.out, "validation_warnings"), "0") << result.err;
+  EXPECT_EQ(summaryField(result.out, "validation"), "on") << "the validation layer was off: " << result.out;
+  EXPECT_EQ(summaryField(result.out, "sync_validation"), "on")
+      << "synchronization validation was off: " << result.out;
 }
 
 // The ripple model with a drop every few steps: every step changes the mesh,
