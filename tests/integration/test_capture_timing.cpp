@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -146,6 +147,30 @@ TEST(CaptureTiming, TimeInSecondsStepsEqualMsBetweenPresentsAndTheSummaryIsThatO
     EXPECT_NEAR(summary.at("slowestOnePercentMeanMs").get<double>(), slowestSum / double(slowestCount),
                 kPrintedMsTolerance);
     EXPECT_EQ(summary.at("stutterCount"), stutters(times));
+  }
+}
+
+// In a window the present point is the vkQueuePresentKHR call: the same
+// relation holds there (FIFO under Xvfb).
+TEST(CaptureTiming, InAWindowTimeInSecondsStepsEqualMsBetweenPresents) {
+  const char* display = std::getenv("VKSIM_TEST_DISPLAY");
+  ASSERT_TRUE(display && *display)
+      << "run through scripts/test, which starts Xvfb and sets VKSIM_TEST_DISPLAY";
+  const std::string dir = makeTempDir("capture-timing-window");
+  const AppResult result = runApp({"--backend", "cpu", "--grid", "96", "--frames", "40", "--size", "320x240",
+                                   "--vsync", "on", "--capture", dir + "/window.csv"},
+                                  {"VKSIM_VALIDATION=1", std::string("DISPLAY=") + display});
+  ASSERT_FALSE(result.timedOut) << result.out << result.err;
+  ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
+  EXPECT_NE(result.out.find("in a window"), std::string::npos) << result.out;
+  EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
+  const auto summary = nlohmann::json::parse(readFile(dir + "/window.summary.json"));
+  EXPECT_EQ(summary.at("environment").at("presentPoint"), "vkQueuePresentKHR call");
+  const Csv csv = readCsv(dir + "/window.csv");
+  ASSERT_EQ(csv.rows.size(), 40u);
+  for (size_t i = 1; i < csv.rows.size(); ++i) {
+    const double step = (csv.number(i, "TimeInSeconds") - csv.number(i - 1, "TimeInSeconds")) * 1000.0;
+    EXPECT_NEAR(csv.number(i, "MsBetweenPresents"), step, kIntervalToleranceMs) << "row " << i;
   }
 }
 
