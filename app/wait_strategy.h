@@ -37,17 +37,28 @@ int64_t hostNowNs();
 template <typename Reached>
 bool waitUntilReached(Reached&& reached, uint64_t timeoutNs);
 
+// The same loop on a clock of the caller's: now() returns nanoseconds on any
+// monotonic scale. The frame loop uses hostNowNs; tests pass a fake clock so
+// that the timeout is checked by counting, not by measuring.
+template <typename Reached, typename Now>
+bool waitUntilReached(Reached&& reached, uint64_t timeoutNs, Now&& now);
+
 void spinPause();  // one short pause of the spin loop above
 
-template <typename Reached>
-bool waitUntilReached(Reached&& reached, uint64_t timeoutNs) {
+template <typename Reached, typename Now>
+bool waitUntilReached(Reached&& reached, uint64_t timeoutNs, Now&& now) {
   if (reached()) return true;
-  const int64_t deadline = hostNowNs() + int64_t(timeoutNs);
+  const int64_t deadline = now() + int64_t(timeoutNs);
   for (;;) {
     spinPause();
     if (reached()) return true;
-    if (hostNowNs() >= deadline) return false;
+    if (now() >= deadline) return false;
   }
+}
+
+template <typename Reached>
+bool waitUntilReached(Reached&& reached, uint64_t timeoutNs) {
+  return waitUntilReached(reached, timeoutNs, hostNowNs);
 }
 
 }  // namespace vksim

@@ -14,6 +14,7 @@
 #include "gpu_environment.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"
+#include "vulkan_test_support.h"
 
 namespace vksim {
 namespace {
@@ -38,6 +39,8 @@ TEST(DISABLED_LazyLoadingChild, StepEnqueuedBeforeItsSignalThenHostSignals) {
   App app;
   app.headless = true;
   createApp(app, cudaOptions(ModelKind::ripple, 256));
+  EXPECT_TRUE(app.instance.validation && app.instance.synchronizationValidation)
+      << "run with VKSIM_VALIDATION=1 (ctest sets it)";
   // Sim step waits for value 1, which nothing has signalled yet: the first
   // launch of the step's kernels follows a pending external wait.
   const StepSync sync{SyncMode::timeline, 1, 2};
@@ -75,6 +78,9 @@ TEST(CudaZeroCopy, VulkanReadsBackExactlyWhatCudaWrote) {
     App app;
     app.headless = true;
     createApp(app, cudaOptions(model, 300));
+    ASSERT_TRUE(app.instance.validation && app.instance.synchronizationValidation)
+        << "run with VKSIM_VALIDATION=1 (ctest sets it)";
+    const ValidationWatch watch;
     for (int frame = 0; frame < 50; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
     ASSERT_EQ(app.shared.vertexOwner, VertexOwner::external);
     ASSERT_TRUE(app.shared.simulation->finish(kWaitTimeoutNs));
@@ -95,6 +101,8 @@ TEST(CudaZeroCopy, VulkanReadsBackExactlyWhatCudaWrote) {
     EXPECT_EQ(cudaOwnedDeviceBytes(*app.shared.simulation),
               model == ModelKind::ripple ? 3u * 300u * 300u * sizeof(float) : 0u);
     destroyApp(app);
+    EXPECT_EQ(watch.newWarnings(), 0u) << toString(model);
+    EXPECT_EQ(watch.newErrors(), 0u) << toString(model);
   }
 }
 

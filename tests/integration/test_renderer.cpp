@@ -26,6 +26,7 @@
 #include "renderer/vk_check.h"
 #include "renderer/vulkan_context.h"
 #include "renderer/window.h"
+#include "vulkan_test_support.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -45,18 +46,6 @@ std::optional<PhysicalDeviceInfo> findLavapipe(const Instance& instance) {
     if (isLavapipe(info)) return info;
   return std::nullopt;
 }
-
-// Counts validation messages from the point it is made, so that one test's
-// messages are not blamed on the next.
-class ValidationWatch {
- public:
-  ValidationWatch() : warnings_(validationCounts().warnings), errors_(validationCounts().errors) {}
-  uint32_t newWarnings() const { return validationCounts().warnings - warnings_; }
-  uint32_t newErrors() const { return validationCounts().errors - errors_; }
-
- private:
-  uint32_t warnings_, errors_;
-};
 
 // VKSIM_RENDERER_TEST_DEVICE=<part of a device name> runs the fixture's tests
 // on that device instead of lavapipe (on the NVIDIA machine, say); the tests
@@ -78,8 +67,10 @@ class RendererTest : public ::testing::Test {
     options.validation = options.synchronizationValidation = true;
     instance_ = createInstance(options);
     std::optional<PhysicalDeviceInfo> device = findTestDevice(instance_);
-    if (!device)
-      GTEST_SKIP() << "the test device (lavapipe unless VKSIM_RENDERER_TEST_DEVICE) is not installed";
+    // lavapipe is a declared dependency (DEVELOPERS.md): without it these
+    // tests cannot run, and a skip would let a broken CI pass unseen.
+    ASSERT_TRUE(device) << "the test device (lavapipe, package mesa-vulkan-drivers, unless "
+                           "VKSIM_RENDERER_TEST_DEVICE names another) is not installed";
     testDevice_ = *device;
   }
 
@@ -246,66 +237,6 @@ TEST(RendererChecks, ResultNamesAndFailures) {
 // ---------------------------------------------------------------------------
 // Exported memory, re-imported by Vulkan
 
-struct ImportedBuffer {
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-};
-
-// A second buffer over the exported payload. Opaque fd imports must use the
-// exporter's allocation size and memory type (vkGetMemoryFdPropertiesKHR is
-// not allowed for opaque fds), and a dedicated export is imported dedicated.
-// A successful import owns the fd; a failed one leaves it ours to close.
-ImportedBuffer importBuffer(const Device& device, int fd, const SharedVertexBuffer& exported) {
-  ImportedBuffer result;
-  VkExternalMemoryBufferCreateInfo externalInfo{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
-  externalInfo.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  bufferInfo.pNext = &externalInfo;
-  bufferInfo.size = exported.size;
-  bufferInfo.usage = kSharedVertexBufferUsage;
-  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
-  VkMemoryRequirements requirements{};
-  vkGetBufferMemoryRequirements(device.device, result.buffer, &requirements);
-  EXPECT_TRUE(requirements.memoryTypeBits & (1u << exported.memoryTypeIndex));
-  EXPECT_EQ(requirements.size, exported.allocationSize);
-
-  VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
-  dedicatedInfo.buffer = result.buffer;
-  VkImportMemoryFdInfoKHR importInfo{VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR};
-  importInfo.pNext = exported.dedicated ? &dedicatedInfo : nullptr;
-  importInfo.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-  importInfo.fd = fd;
-  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  allocateInfo.pNext = &importInfo;
-  allocateInfo.allocationSize = exported.allocationSize;
-  allocateInfo.memoryTypeIndex = exported.memoryTypeIndex;
-  const VkResult imported = vkAllocateMemory(device.device, &allocateInfo, nullptr, &result.memory);
-  if (imported != VK_SUCCESS) {
-    close(fd);
-    vkDestroyBuffer(device.device, result.buffer, nullptr);
-    failVulkanCall("vkAllocateMemory (import)", imported, __FILE__, __LINE__);
-  }
-  VK_CHECK(vkBindBufferMemory(device.device, result.buffer, result.memory, 0));
-  return result;
-}
-
-void destroyImportedBuffer(const Device& device, ImportedBuffer& buffer) {
-  vkDestroyBuffer(device.device, buffer.buffer, nullptr);
-  vkFreeMemory(device.device, buffer.memory, nullptr);
-  buffer = ImportedBuffer{};
-}
-
-std::vector<uint8_t> testPattern(size_t size, uint32_t seed) {
-  std::vector<uint8_t> bytes(size);
-  uint32_t state = seed;
-  for (uint8_t& byte : bytes) {
-    state = state * 1664525u + 1013904223u;
-    byte = static_cast<uint8_t>(state >> 24);
-  }
-  return bytes;
-}
-
 // Makes a transfer's writes visible to host reads after the fence wait.
 void barrierTransferToHost(VkCommandBuffer commandBuffer) {
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -373,73 +304,6 @@ TEST_F(RendererTest, ExportedDeviceLocalMemoryReimportedSeesDeviceWrites) {
 
   destroyImportedBuffer(device_, imported);
   destroySharedVertexBuffer(device_, exported);
-}
-
-// Everything the CUDA path needs, on every device that can export semaphores
-// (none on lavapipe, so this skips in CI; it runs on the NVIDIA machine).
-TEST(RendererExport, CapableDevicesExportEverySharedResource) {
-  ValidationWatch watch;
-  InstanceOptions instanceOptions;
-  instanceOptions.validation = instanceOptions.synchronizationValidation = true;
-  Instance instance = createInstance(instanceOptions);
-  EXPECT_TRUE(instance.validation && instance.synchronizationValidation);
-  int tested = 0;
-  for (const PhysicalDeviceInfo& info : listPhysicalDevices(instance)) {
-    std::printf(
-        "device %u: %s (%s), driver %s %s, Vulkan %s, memory export %d, "
-        "timeline export %d, binary export %d\n",
-        info.index, info.name.c_str(), deviceTypeName(info.type), info.driverName.c_str(),
-        formatDriverVersion(info).c_str(), formatVersion(info.apiVersion).c_str(),
-        info.vertexBufferExportable, info.timelineExportable, info.binaryExportable);
-    if (!(info.externalMemoryFd && info.externalSemaphoreFd && info.vertexBufferExportable &&
-          info.timelineExportable && info.binaryExportable))
-      continue;
-    ++tested;
-    DeviceOptions options;
-    options.exportMemory = true;
-    options.exportSemaphores = true;
-    Device device = createDevice(instance, info, options);
-
-    SyncSemaphores semaphores = createSyncSemaphores(device, true);
-    EXPECT_TRUE(semaphores.exportable);
-    for (VkSemaphore semaphore : {semaphores.timeline, semaphores.renderDone, semaphores.simDone}) {
-      const int fd = exportSemaphoreFd(device, semaphore);
-      EXPECT_GE(fd, 0);
-      if (fd >= 0) close(fd);  // never imported: still ours
-    }
-    {
-      // The host side of the schedule on exported semaphores.
-      VulkanHostSemaphores host(device, semaphores);
-      host.signalTimeline(1);
-      EXPECT_TRUE(host.waitTimeline(1, kSecondNs));
-      const SemaphoreSignal renderDone{semaphores.renderDone, 0};
-      submitToQueue(device, VK_NULL_HANDLE, {}, {&renderDone, 1}, VK_NULL_HANDLE);
-      EXPECT_TRUE(host.waitRenderDone(5 * kSecondNs));
-      host.signalSimDone();
-      const SemaphoreWait simDone{semaphores.simDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
-      submitToQueue(device, VK_NULL_HANDLE, {&simDone, 1}, {}, VK_NULL_HANDLE);
-      VK_CHECK(vkDeviceWaitIdle(device.device));
-    }
-
-    const VkDeviceSize size = 32 * 32 * sizeof(Vertex);
-    SharedVertexBuffer exported = createSharedVertexBuffer(device, size, VertexMemory::deviceLocal, true);
-    EXPECT_TRUE(exported.dedicated);
-    EXPECT_GE(exported.allocationSize, size);
-    const std::vector<uint8_t> pattern = testPattern(size, 3);
-    runOneTimeCommands(device, [&](VkCommandBuffer commandBuffer) {
-      vkCmdUpdateBuffer(commandBuffer, exported.buffer, 0, size, pattern.data());
-    });
-    ImportedBuffer imported = importBuffer(device, exportMemoryFd(device, exported), exported);
-    EXPECT_EQ(readBuffer(device, imported.buffer, size), pattern) << info.name;
-    destroyImportedBuffer(device, imported);
-    destroySharedVertexBuffer(device, exported);
-    destroySyncSemaphores(device, semaphores);
-    destroyDevice(device);
-  }
-  destroyInstance(instance);
-  EXPECT_EQ(watch.newWarnings(), 0u);
-  EXPECT_EQ(watch.newErrors(), 0u);
-  if (tested == 0) GTEST_SKIP() << "no device here exports semaphores as opaque fds";
 }
 
 // ---------------------------------------------------------------------------
@@ -584,12 +448,11 @@ TEST_F(RendererTest, HostSemaphoresTimelineRoundTrip) {
     EXPECT_TRUE(host.waitTimeline(1, kSecondNs));
     EXPECT_EQ(readTimelineCounter(device_, semaphores), 1u);
 
-    // Never signalled: returns false once the timeout has passed.
-    const auto start = std::chrono::steady_clock::now();
+    // Never signalled: the wait reports a timeout (false) and the counter
+    // has not moved. How long it took is the driver's business; a wait that
+    // never returned would be caught by ctest's timeout, not by a stopwatch.
     EXPECT_FALSE(host.waitTimeline(2, 20'000'000ull));
-    const auto waited = std::chrono::steady_clock::now() - start;
-    EXPECT_GE(waited, std::chrono::milliseconds(15));
-    EXPECT_LT(waited, std::chrono::seconds(5));
+    EXPECT_EQ(readTimelineCounter(device_, semaphores), 1u);
 
     // The queue's turn, submitted before the host has signalled what it waits
     // for (timeline semaphores allow wait-before-signal): waits 2, signals 3.
@@ -731,7 +594,7 @@ TEST(RendererWindow, SwapchainRendersPresentsAndResizesUnderXvfb) {
   if (!lavapipe) {
     destroyInstance(instance);
     terminateWindowing();
-    GTEST_SKIP() << "lavapipe is not installed";
+    FAIL() << "lavapipe (package mesa-vulkan-drivers, a declared dependency) is not installed";
   }
   Window window = createWindow({320, 240}, "vkcuda-sim renderer test");
   VkSurfaceKHR surface = createWindowSurface(instance, window);

@@ -1,6 +1,7 @@
 // The benchmark's matrix, summary and table, and the host's bounded spin wait.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 
 #include "app/bench.h"
@@ -71,13 +72,58 @@ TEST(BenchSummary, MissingGpuSpansAreNullAndCountAsZero) {
   EXPECT_NE(table.find("NA"), std::string::npos);
 }
 
-TEST(WaitUntilReached, ReturnsOnceTheValueIsReachedAndGivesUpAtTheTimeout) {
-  int calls = 0;
-  EXPECT_TRUE(waitUntilReached([&] { return ++calls >= 5; }, 1'000'000'000ull));
-  EXPECT_EQ(calls, 5);
-  const int64_t start = hostNowNs();
-  EXPECT_FALSE(waitUntilReached([] { return false; }, 2'000'000ull));
-  EXPECT_GE(hostNowNs() - start, 2'000'000);
+// A fake clock that moves 1 ms each time it is read: the loop's timeout is
+// then a matter of counting reads, not of how fast this machine is.
+struct FakeClock {
+  int64_t ns = 5'000'000'000;  // any starting point: only differences count
+  int reads = 0;
+  int64_t operator()() {
+    ++reads;
+    const int64_t now = ns;
+    ns += 1'000'000;
+    return now;
+  }
+};
+
+TEST(WaitUntilReached, ReturnsOnceTheValueIsReachedWithoutLookingAtTheClockAgain) {
+  int checks = 0;
+  FakeClock clock;
+  EXPECT_TRUE(waitUntilReached([&] { return ++checks >= 5; }, 1'000'000'000ull, std::ref(clock)));
+  EXPECT_EQ(checks, 5);
+  // Checks 1..5: the deadline is read once after check 1, and the clock once
+  // after each of checks 2, 3, 4 that failed: 1 + 3 = 4 reads.
+  EXPECT_EQ(clock.reads, 4);
+
+  // Reached at once: no clock read at all, no pause.
+  FakeClock idle;
+  EXPECT_TRUE(waitUntilReached([] { return true; }, 0, std::ref(idle)));
+  EXPECT_EQ(idle.reads, 0);
+}
+
+TEST(WaitUntilReached, GivesUpExactlyWhenTheClockPassesTheTimeout) {
+  // Timeout 3 ms. Reads: t0 (deadline = t0 + 3 ms), then t0 + 1, + 2, + 3 ms;
+  // the read at t0 + 3 ms reaches the deadline and the loop returns false.
+  // So the value is checked 1 (before the deadline is set) + 3 (one per loop
+  // turn) = 4 times, and the clock is read 4 times.
+  int checks = 0;
+  FakeClock clock;
+  EXPECT_FALSE(waitUntilReached([&] { return ++checks < 0; }, 3'000'000ull, std::ref(clock)));
+  EXPECT_EQ(checks, 4);
+  EXPECT_EQ(clock.reads, 4);
+
+  // Timeout 0 and not reached: one check, the deadline read, one more turn
+  // whose read is already at the deadline: 2 checks, 2 reads.
+  checks = 0;
+  FakeClock zero;
+  EXPECT_FALSE(waitUntilReached([&] { return ++checks < 0; }, 0, std::ref(zero)));
+  EXPECT_EQ(checks, 2);
+  EXPECT_EQ(zero.reads, 2);
+
+  // Reached on the last turn before the deadline: true, not a timeout.
+  checks = 0;
+  FakeClock late;
+  EXPECT_TRUE(waitUntilReached([&] { return ++checks >= 4; }, 3'000'000ull, std::ref(late)));
+  EXPECT_EQ(checks, 4);
 }
 
 }  // namespace
