@@ -10,6 +10,8 @@
 #include <numeric>
 
 #include "app/bench.h"
+#include "app/frame_tags.h"
+#include "app/schedule_recording.h"
 #include "app/frame_loop.h"
 #include "app/image_file.h"
 #include "app/script_player.h"
@@ -169,6 +171,8 @@ void createSharedState(App& app, const ModelParams& params) {
     shared.simulation = createCopySimulation(app, params);
   } else if (cuda) {
     shared.simulation = importIntoCuda(app, params);
+  } else if (app.options.frameTags) {
+    shared.simulation = createFrameTagSimulation(app, params);
   } else {
     shared.hostOps = std::make_unique<VulkanHostSemaphores>(app.device, shared.semaphores);
     shared.simulation = createCpuSimulation(params, shared.vertices.mapped, *shared.hostOps);
@@ -178,6 +182,7 @@ void createSharedState(App& app, const ModelParams& params) {
   shared.simulation->writeInitialState();
   app.schedule.scheduleFrame = 0;
   app.schedule.previousSimMode.reset();
+  recordInitialWrite(app, /*signalledSimDone=*/false);
 }
 
 void destroySharedState(App& app) {
@@ -195,6 +200,8 @@ void destroySharedState(App& app) {
   shared.hostOps.reset();
   if (app.device.device) VK_CHECK(vkDeviceWaitIdle(app.device.device));
   destroyGpuBuffer(app.device, shared.staging);
+  destroyGpuBuffer(app.device, shared.frameTagResult);
+  shared.frameTagRender.reset();
   destroyGridIndexBuffer(app.device, shared.indices);
   destroySyncSemaphores(app.device, shared.semaphores);
   destroySharedVertexBuffer(app.device, shared.vertices);

@@ -72,6 +72,7 @@ struct Options {
   std::string tracePath;                           // --trace, .json
   uint32_t warmupFrames = kDefaultWarmupFrames;    // --warmup: of the capture's statistics
   std::optional<BenchOptions> bench;               // the bench subcommand was given
+  bool frameTags = false;  // --frame-tags: a test facility (app/frame_tags.h); headless, CPU, zero-copy
 };
 
 inline constexpr int64_t kDefaultHeadlessFrames = 600;

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <string>
 
+#include "app/frame_tags.h"
+#include "app/schedule_recording.h"
 #include "app/value_schedule.h"
 #include "app/wait_strategy.h"
 #include "renderer/readback.h"
@@ -75,6 +77,7 @@ void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent) {
   const bool external = app.devices.useCuda && !copyPath;
   if (external) recordExternalOwnership(app, commandBuffer, true);
   if (copyPath) recordVertexUpload(app, commandBuffer);
+  recordFrameTagCopy(app, commandBuffer);
 
   std::array<VkClearValue, 2> clears{};
   clears[0].color = {{0.06f, 0.07f, 0.09f, 1.0f}};
@@ -191,6 +194,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
       poll ? waitUntilReached([&] { return isFenceSignalled(app.device, app.frame.inFlight); }, kWaitTimeoutNs)
            : waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs);
   if (!fenceSignalled) stall(app, "render fence of the previous frame");
+  readFrameTag(app);
   noteRenderSeenDone(app, hostNowNs());
   collectGpuTimings(app);
 
@@ -230,11 +234,11 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   std::array<SemaphoreSignal, 2> signals{};
   uint32_t signalCount = 0;
   if (!copyPath) {
+    const VkPipelineStageFlags readStages = VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | frameTagWaitStages(app);
     if (renderSync.wait == RenderSync::Wait::timeline)
-      waits[waitCount++] = {app.shared.semaphores.timeline, renderSync.waitValue,
-                            VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
+      waits[waitCount++] = {app.shared.semaphores.timeline, renderSync.waitValue, readStages};
     else if (renderSync.wait == RenderSync::Wait::simDone)
-      waits[waitCount++] = {app.shared.semaphores.simDone, 0, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
+      waits[waitCount++] = {app.shared.semaphores.simDone, 0, readStages};
     if (renderSync.signal == RenderSync::Signal::timeline)
       signals[signalCount++] = {app.shared.semaphores.timeline, renderSync.signalValue};
     else
@@ -249,6 +253,8 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
   submitToQueue(app.device, app.frame.commandBuffer, std::span(waits.data(), waitCount),
                 std::span(signals.data(), signalCount), app.frame.inFlight);
+  recordRenderSubmission(app, k, schedule.mode, std::span(waits.data(), waitCount),
+                         std::span(signals.data(), signalCount));
   // Headless there is no present: the end of the submission stands in for it
   // (docs/captures.md).
   timing.present.beginNs = timing.present.endNs = hostNowNs();
@@ -276,6 +282,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
     timing.renderSeenDoneNs = hostNowNs();
   }
   const StepStatus status = app.shared.simulation->step(simSync, !app.paused, kWaitTimeoutNs);
+  if (!copyPath) recordSimStep(app, k, simSync, status == StepStatus::ok, status == StepStatus::ok);
   if (status == StepStatus::timeout)
     stall(app, schedule.mode == SyncMode::timeline
                    ? "simulation wait for timeline value " + std::to_string(simSync.waitValue)
@@ -326,8 +333,10 @@ void drainSchedule(App& app) {
   else
     wait = {app.shared.semaphores.simDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
   if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "render fence before the drain");
+  readFrameTag(app);
   VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
   submitToQueue(app.device, VK_NULL_HANDLE, std::span(&wait, 1), {}, app.frame.inFlight);
+  recordDrainSubmission(app, wait);
   if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "drain of the last simulation signal");
   app.schedule.previousSimMode.reset();
 }
