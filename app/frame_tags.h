@@ -9,8 +9,9 @@
 // With frame tags:
 //   - the CPU simulation steps on a worker thread of its own: step() hands the
 //     step over and returns, as the CUDA backend's step() returns once its
-//     work is enqueued. The worker waits through the host semaphore
-//     operations, writes the vertices, then signals;
+//     signal is enqueued. The worker waits through the host semaphore
+//     operations, submits its signal in a batch held back by an event,
+//     writes the vertices, then sets the event (app/frame_tags.cpp says why);
 //   - each state the simulation writes carries a tag in the first vertex's
 //     normal.w (unused by the shaders, 0 otherwise): 0 for the initial state,
 //     then the step count, so state k (the one render k must read) has tag k;
@@ -45,10 +46,9 @@ std::unique_ptr<Simulation> createFrameTagSimulation(App& app, const ModelParams
 // TRANSFER, before any vertex input. 0 without --frame-tags.
 VkPipelineStageFlags frameTagWaitStages(const App& app);
 
-// Records, at the start of the render's command buffer: the barrier that
-// makes the worker's host writes (made after this submission, before the
-// signal the render waits on) visible, the copy of the first vertex into the
-// result buffer, and the barrier that makes the copy visible to the host.
+// Records, at the start of the render's command buffer: the copy of the
+// first vertex into the result buffer, between a barrier that orders it
+// after the previous frame's copy and one that makes it visible to the host.
 // Nothing without --frame-tags.
 void recordFrameTagCopy(App& app, VkCommandBuffer commandBuffer);
 
