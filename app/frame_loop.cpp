@@ -253,6 +253,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
   submitToQueue(app.device, app.frame.commandBuffer, std::span(waits.data(), waitCount),
                 std::span(signals.data(), signalCount), app.frame.inFlight);
+  noteWaitSubmitted(app);
   recordRenderSubmission(app, k, schedule.mode, std::span(waits.data(), waitCount),
                          std::span(signals.data(), signalCount));
   // Headless there is no present: the end of the submission stands in for it
@@ -336,6 +337,7 @@ void drainSchedule(App& app) {
   readFrameTag(app);
   VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
   submitToQueue(app.device, VK_NULL_HANDLE, std::span(&wait, 1), {}, app.frame.inFlight);
+  noteWaitSubmitted(app);
   recordDrainSubmission(app, wait);
   if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "drain of the last simulation signal");
   app.schedule.previousSimMode.reset();

@@ -23,161 +23,87 @@ namespace {
 constexpr size_t kTagFloatIndex = size_t(kNormalOffset) / sizeof(float) + 3;
 static_assert(sizeof(Vertex) == kVertexStride && kTagFloatIndex == 7);
 
+// How long a timeline step's worker lets render k+1 run before it writes
+// (WorkerSimulation::waitUntilNextSubmission): long enough for lavapipe to
+// start a render that has nothing to wait for, short enough to cost a
+// 200-frame run about half a second.
+constexpr std::chrono::milliseconds kWrongWaitHeadStart{5};
+
 // Bound of the waits that have no caller-given timeout here.
 constexpr uint64_t kTagWaitTimeoutNs = kWaitTimeoutNs;
 
-// The host semaphore operations the worker uses, around the renderer's own
-// (VulkanHostSemaphores). The waits are the renderer's. The signals are not
-// made from the host after the writes, for two reasons:
-//  - a binary wait may only be submitted after its signal
-//    (VUID-vkQueueSubmit-pWaitSemaphores-03238). A simDone signal submitted
-//    after the writes would make the frame loop wait for the writes before it
-//    submits render k+1, and the render's wait would decide nothing again;
-//  - a timeline value signalled from the host (vkSignalSemaphore) while a
-//    queue wait on it is pending stalls this Debian's validation layer
-//    (1.3.239) for 10 s with a "state timeout" it reports as its own bug,
-//    fixed upstream in Vulkan-ValidationLayers pull request 8519.
-// So, as CUDA enqueues its signal on its stream behind its kernels, the
-// worker submits the step's signal (timeline 2k+2 or simDone) as soon as its
-// own wait has returned, in a batch whose command buffer first waits on a
-// VkEvent; after the writes (and the tag) the host sets the event, and the
-// batch signals. The signal is submitted early and happens after the writes.
-class GatedHostOps final : public HostSemaphoreOps {
+// The host semaphore operations the worker uses: the renderer's own
+// (VulkanHostSemaphores), with the tag of the state just written put into
+// the first vertex before each signal (the writes are complete, the signal
+// not yet made).
+//
+// Timeline: the worker signals 2k+2 from the host (vkSignalSemaphore) after
+// its writes, while render k+1, submitted meanwhile, waits for it on the
+// queue: that wait is what keeps the render after the writes.
+// Binary: a binary wait may only be submitted after its signal
+// (VUID-vkQueueSubmit-pWaitSemaphores-03238), and the host can only signal
+// simDone by a submission after its writes, so the frame loop must wait for
+// that submission before it submits render k+1; the render's wait then
+// decides nothing. (A signal submitted earlier in a batch held back on the
+// queue, by an event or a host-signalled timeline value, changes nothing on
+// an in-order queue such as lavapipe's single one: the render queued behind
+// that batch waits for it anyway.)
+class TaggingHostOps final : public HostSemaphoreOps {
  public:
-  GatedHostOps(const Device& device, const SyncSemaphores& semaphores, HostSemaphoreOps& real, float* tagSlot)
-      : device_(device), semaphores_(semaphores), real_(real), tagSlot_(tagSlot) {
-    VkEventCreateInfo eventInfo{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};  // unset
-    VK_CHECK(vkCreateEvent(device_.device, &eventInfo, nullptr, &event_));
-    VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    fenceInfo.flags = VK_FENCE_CREATE_SIGNALED_BIT;  // no gated batch outstanding yet
-    VK_CHECK(vkCreateFence(device_.device, &fenceInfo, nullptr, &fence_));
-    // A pool of its own: command pools are externally synchronised, and the
-    // frame loop's thread uses device.commandPool.
-    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    poolInfo.queueFamilyIndex = device_.queueFamily;
-    VK_CHECK(vkCreateCommandPool(device_.device, &poolInfo, nullptr, &pool_));
-    VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    allocate.commandPool = pool_;
-    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocate.commandBufferCount = 1;
-    VK_CHECK(vkAllocateCommandBuffers(device_.device, &allocate, &gate_));
-    // Recorded once, submitted every step (never while pending: the fence).
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    VK_CHECK(vkBeginCommandBuffer(gate_, &begin));
-    // An event set by the host after the submission may be waited on outside
-    // a render pass (VUID-vkCmdWaitEvents-pEvents-01163), with HOST in the
-    // source stages (VUID-vkCmdWaitEvents-srcStageMask-01158). The barrier
-    // makes the worker's host writes available to the device and visible to
-    // what comes later in submission order, render k+1 included, which its
-    // semaphore wait on this batch's signal then orders.
-    VkMemoryBarrier hostWrites{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    hostWrites.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT;
-    hostWrites.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT;
-    vkCmdWaitEvents(gate_, 1, &event_, VK_PIPELINE_STAGE_HOST_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 1,
-                    &hostWrites, 0, nullptr, 0, nullptr);
-    VK_CHECK(vkEndCommandBuffer(gate_));
-  }
-
-  ~GatedHostOps() override {
-    // A batch still waiting for the event (a step that failed between its
-    // wait and its signal) is let through, so that nothing is pending on
-    // objects about to be destroyed (VUID-vkDestroyEvent-event-01145,
-    // VUID-vkDestroyFence-fence-01120). Its signal then has no waiter; that
-    // happens only on a failed run, which tears everything down.
-    if (pending_) vkSetEvent(device_.device, event_);
-    if (!waitForFence(device_, fence_, kTagWaitTimeoutNs)) {
-      std::fprintf(stderr, "vkcuda-sim: the frame-tag signal batch never completed; its objects leak\n");
-      return;
-    }
-    vkDestroyCommandPool(device_.device, pool_, nullptr);
-    vkDestroyFence(device_.device, fence_, nullptr);
-    vkDestroyEvent(device_.device, event_, nullptr);
-  }
+  TaggingHostOps(HostSemaphoreOps& real, float* tagSlot) : real_(real), tagSlot_(tagSlot) {}
 
   void setTagSource(const Simulation* simulation) { tagSource_ = simulation; }
   void setSignalSubmitted(std::function<void()> callback) { signalSubmitted_ = std::move(callback); }
-
-  // The step about to run: its signal is submitted once its wait returns.
-  void beginStep(const StepSync& sync) { step_ = sync; }
+  void setBeforeWrites(std::function<void()> callback) { beforeWrites_ = std::move(callback); }
 
   // The tag of the state in the vertex memory now: its step count.
   void writeTag() { *tagSlot_ = float(tagSource_->stepCount()); }
 
+  // The CPU step writes right after its wait returns.
   bool waitTimeline(uint64_t value, uint64_t timeoutNs) override {
     if (!real_.waitTimeline(value, timeoutNs)) return false;
-    submitGatedSignal();
+    if (beforeWrites_) beforeWrites_();
     return true;
   }
-
-  bool waitRenderDone(uint64_t timeoutNs) override {
-    if (!real_.waitRenderDone(timeoutNs)) return false;
-    submitGatedSignal();
-    return true;
-  }
+  bool waitRenderDone(uint64_t timeoutNs) override { return real_.waitRenderDone(timeoutNs); }
 
   void signalTimeline(uint64_t value) override {
-    if (!pending_ || step_.mode != SyncMode::timeline || value != step_.signalValue)
-      throw RuntimeFailure("frame tags: a timeline signal of " + std::to_string(value) + " that was not submitted");
-    release();
+    writeTag();
+    // Render k+1 may have been submitted before these writes, so the host
+    // write ordering of vkQueueSubmit does not cover them: its command
+    // buffer starts with a HOST_WRITE barrier (recordFrameTagCopy), which
+    // its wait on this value puts after them.
+    real_.signalTimeline(value);
   }
 
   void signalSimDone() override {
-    if (!pending_ || step_.mode != SyncMode::binary)
-      throw RuntimeFailure("frame tags: a simDone signal that was not submitted");
-    release();
-  }
-
- private:
-  void submitGatedSignal() {
-    // One gated batch at a time. The previous one has signalled (render k
-    // waited for it before it signalled what this step just waited for); the
-    // fence makes that certain before the event is reset and the command
-    // buffer submitted again.
-    if (!waitForFence(device_, fence_, kTagWaitTimeoutNs))
-      throw RuntimeFailure("timeout: the previous frame-tag signal batch did not complete");
-    VK_CHECK(vkResetFences(device_.device, 1, &fence_));
-    VK_CHECK(vkResetEvent(device_.device, event_));
-    // The timeline value only rises: 2k+2 is above every value signalled or
-    // submitted so far (render k signalled 2k+1), and render k+1, which
-    // signals 2k+3, is submitted after this batch.
-    const SemaphoreSignal signal = step_.mode == SyncMode::timeline
-                                       ? SemaphoreSignal{semaphores_.timeline, step_.signalValue}
-                                       : SemaphoreSignal{semaphores_.simDone, 0};
-    VkCommandBuffer commandBuffer = gate_;
-    submitToQueue(device_, commandBuffer, {}, {&signal, 1}, fence_);
-    pending_ = true;
+    writeTag();
+    real_.signalSimDone();  // a submission: it makes the writes before it visible
     if (signalSubmitted_) signalSubmitted_();
   }
 
-  void release() {
-    writeTag();
-    VK_CHECK(vkSetEvent(device_.device, event_));
-    pending_ = false;
-  }
-
-  const Device& device_;
-  const SyncSemaphores& semaphores_;
+ private:
   HostSemaphoreOps& real_;
   float* tagSlot_;
   const Simulation* tagSource_ = nullptr;
   std::function<void()> signalSubmitted_;
-  StepSync step_;
-  VkEvent event_ = VK_NULL_HANDLE;
-  VkFence fence_ = VK_NULL_HANDLE;
-  VkCommandPool pool_ = VK_NULL_HANDLE;
-  VkCommandBuffer gate_ = VK_NULL_HANDLE;
-  bool pending_ = false;  // a signal batch submitted whose event is not set yet
+  std::function<void()> beforeWrites_;
 };
 
 // The CPU simulation, stepping on a worker thread. step() hands the step over
-// and returns once the step's wait has returned and its signal has been
-// submitted (as the CUDA backend's step() returns after enqueuing its
-// signal); the writes and the release of the signal happen on the worker. One step at a time: step() first waits (bounded)
+// and returns: at once in timeline mode, as the CUDA backend's step() returns
+// once its work is enqueued; in binary mode once simDone's signal has been
+// submitted (after the writes, see above). One step at a time: step() first waits (bounded)
 // for the previous one. Every call comes from the frame loop's thread.
 class WorkerSimulation final : public Simulation {
  public:
-  WorkerSimulation(std::unique_ptr<GatedHostOps> ops, std::unique_ptr<Simulation> inner)
-      : ops_(std::move(ops)), inner_(std::move(inner)) {
+  // waitForNextSubmission: a timeline step writes only once the submission
+  // that waits for its signal (render k+1, or the drain) has been made; see
+  // noteWaitSubmitted.
+  WorkerSimulation(std::unique_ptr<TaggingHostOps> ops, std::unique_ptr<Simulation> inner,
+                   bool waitForNextSubmission)
+      : ops_(std::move(ops)), inner_(std::move(inner)), waitForNextSubmission_(waitForNextSubmission) {
+    ops_->setBeforeWrites([this] { waitUntilNextSubmission(); });
     ops_->setTagSource(inner_.get());
     ops_->setSignalSubmitted([this] {
       std::lock_guard lock(mutex_);
@@ -203,7 +129,18 @@ class WorkerSimulation final : public Simulation {
     inner_->writeInitialState();
     ops_->writeTag();
     stepCount_ = 0;
+    std::lock_guard lock(mutex_);
     lastStatus_ = StepStatus::ok;
+    stepsHandedOver_ = 0;
+    waitsSubmitted_ = 0;
+  }
+
+  // The frame loop has submitted a render (or the drain), which waits on
+  // the last step's signal. Called on the frame loop's thread.
+  void noteWaitSubmitted() {
+    std::lock_guard lock(mutex_);
+    ++waitsSubmitted_;
+    changed_.notify_all();
   }
 
   StepStatus step(const StepSync& sync, bool advance, uint64_t timeoutNs) override {
@@ -211,17 +148,17 @@ class WorkerSimulation final : public Simulation {
     if (!changed_.wait_for(lock, std::chrono::nanoseconds(timeoutNs), [&] { return !busy_; }))
       return StepStatus::timeout;
     if (lastStatus_ != StepStatus::ok) return lastStatus_;
-    request_ = Request{sync, advance, timeoutNs};
+    request_ = Request{sync, advance, timeoutNs, stepsHandedOver_++};
     busy_ = true;
     signalSubmitted_ = false;
     changed_.notify_all();
-    // The frame loop submits render k+1, which waits on this step's signal,
-    // right after this returns: the signal's batch must come first (a binary
-    // wait after its signal; a timeline wait ahead of its signal on the one
-    // queue would stall an in-order queue).
-    if (!changed_.wait_for(lock, std::chrono::nanoseconds(timeoutNs), [&] { return signalSubmitted_ || !busy_; }))
-      return StepStatus::timeout;
-    if (!busy_ && lastStatus_ != StepStatus::ok) return lastStatus_;
+    if (sync.mode == SyncMode::binary) {
+      // The frame loop submits render k+1's wait on simDone right after this
+      // returns: its signal must have been submitted first.
+      if (!changed_.wait_for(lock, std::chrono::nanoseconds(timeoutNs), [&] { return signalSubmitted_ || !busy_; }))
+        return StepStatus::timeout;
+      if (!busy_ && lastStatus_ != StepStatus::ok) return lastStatus_;
+    }
     return StepStatus::ok;
   }
 
@@ -261,7 +198,32 @@ class WorkerSimulation final : public Simulation {
     StepSync sync;
     bool advance = true;
     uint64_t timeoutNs = 0;
+    uint64_t sequence = 0;  // k: the step() calls before this one since writeInitialState
   };
+
+  // Sim k's writes wait (bounded) until render k+1 has been submitted, and
+  // then kWrongWaitHeadStart more, so that a render whose wait does not hold
+  // it back has started, and read the older state, before the worker writes:
+  // whether a wrong wait shows is then not left to which thread the
+  // scheduler happens to wake first. A render that waits correctly cannot
+  // start before the signal, whatever the delay: the delay can make a wrong
+  // wait show, never a right one fail. Only timeline steps with the enqueue
+  // strategy: in binary mode the frame loop waits for the step's signal
+  // before it submits render k+1, and with poll it waits for the timeline
+  // value first; either would never come.
+  void waitUntilNextSubmission() {
+    std::unique_lock lock(mutex_);
+    if (!waitForNextSubmission_ || current_.sync.mode != SyncMode::timeline) return;
+    // Renders 0..k were submitted before step k was handed over; render k+1
+    // (or the drain) is the next submission.
+    const uint64_t wanted = current_.sequence + 2;
+    const bool submitted = changed_.wait_for(lock, std::chrono::nanoseconds(current_.timeoutNs),
+                                             [&] { return waitsSubmitted_ >= wanted || stop_; });
+    lock.unlock();
+    // On timeout the step goes on: a frame loop that submits nothing more
+    // (a failed run) must still see the signal.
+    if (submitted) std::this_thread::sleep_for(kWrongWaitHeadStart);
+  }
 
   bool waitIdle(uint64_t timeoutNs) {
     std::unique_lock lock(mutex_);
@@ -274,11 +236,11 @@ class WorkerSimulation final : public Simulation {
       changed_.wait(lock, [&] { return stop_ || request_.has_value(); });
       if (!request_) return;  // stopping, nothing left to do
       const Request request = *request_;
+      current_ = request;
       request_.reset();
       lock.unlock();
       StepStatus status = StepStatus::failed;
       try {
-        ops_->beginStep(request.sync);
         status = inner_->step(request.sync, request.advance, request.timeoutNs);
       } catch (const std::exception& error) {
         std::fprintf(stderr, "vkcuda-sim: simulation worker: %s\n", error.what());
@@ -291,11 +253,15 @@ class WorkerSimulation final : public Simulation {
     }
   }
 
-  std::unique_ptr<GatedHostOps> ops_;
+  std::unique_ptr<TaggingHostOps> ops_;
   std::unique_ptr<Simulation> inner_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::optional<Request> request_;  // handed over, not yet taken by the worker
+  Request current_;                 // the step the worker runs (or ran last)
+  const bool waitForNextSubmission_;
+  uint64_t stepsHandedOver_ = 0;    // step() calls since writeInitialState
+  uint64_t waitsSubmitted_ = 0;     // renders (and drains) submitted since writeInitialState
   bool busy_ = false;               // a step handed over and not finished
   bool signalSubmitted_ = false;    // the current step's simDone signal is submitted
   bool stop_ = false;
@@ -312,10 +278,16 @@ std::unique_ptr<Simulation> createFrameTagSimulation(App& app, const ModelParams
   shared.frameTagResult = createGpuBuffer(app.device, sizeof(Vertex), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
   float* tagSlot = static_cast<float*>(shared.vertices.mapped) + kTagFloatIndex;
-  auto ops = std::make_unique<GatedHostOps>(app.device, shared.semaphores, *shared.hostOps, tagSlot);
+  auto ops = std::make_unique<TaggingHostOps>(*shared.hostOps, tagSlot);
   std::unique_ptr<Simulation> inner = createCpuSimulation(params, shared.vertices.mapped, *ops);
   if (!inner) return nullptr;
-  return std::make_unique<WorkerSimulation>(std::move(ops), std::move(inner));
+  return std::make_unique<WorkerSimulation>(std::move(ops), std::move(inner),
+                                            app.options.waitStrategy == WaitStrategy::enqueue);
+}
+
+void noteWaitSubmitted(App& app) {
+  if (!app.options.frameTags || !app.shared.simulation) return;
+  static_cast<WorkerSimulation&>(*app.shared.simulation).noteWaitSubmitted();
 }
 
 VkPipelineStageFlags frameTagWaitStages(const App& app) {
@@ -324,15 +296,18 @@ VkPipelineStageFlags frameTagWaitStages(const App& app) {
 
 void recordFrameTagCopy(App& app, VkCommandBuffer commandBuffer) {
   if (!app.options.frameTags) return;
-  // The worker's writes reach this render through its signal batch (the
-  // event wait's HOST_WRITE barrier) and the render's semaphore wait, which
-  // covers TRANSFER for this copy. This barrier orders the copy after the
-  // previous frame's copy into the same result bytes (write after write).
+  // The worker may write the vertices after this submission, then signal
+  // the value the render waits for (at TRANSFER and VERTEX_INPUT): HOST in
+  // the source stages with HOST_WRITE makes those writes visible to the copy
+  // and the vertex fetch. The barrier also orders the copy after the previous
+  // frame's copy into the same result bytes (write after write).
   VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  before.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  before.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before,
-                       0, nullptr, 0, nullptr);
+  before.srcAccessMask = VK_ACCESS_HOST_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  before.dstAccessMask =
+      VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1, &before, 0,
+                       nullptr, 0, nullptr);
   const VkBufferCopy region{0, 0, sizeof(Vertex)};
   vkCmdCopyBuffer(commandBuffer, app.shared.vertices.buffer, app.shared.frameTagResult.buffer, 1, &region);
   // The host reads the result after the fence: the fence alone does not make

@@ -52,6 +52,11 @@ VkPipelineStageFlags frameTagWaitStages(const App& app);
 // Nothing without --frame-tags.
 void recordFrameTagCopy(App& app, VkCommandBuffer commandBuffer);
 
+// Call right after submitting a render or the drain (each waits on the last
+// step's signal): a timeline step's worker writes only after that (see
+// app/frame_tags.cpp). Nothing without --frame-tags.
+void noteWaitSubmitted(App& app);
+
 // Call once the fence of the render that recorded the copy has signalled:
 // reads the tag it saw into that render's schedule event. Nothing when no
 // copy is outstanding.

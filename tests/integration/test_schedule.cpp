@@ -119,7 +119,7 @@ TEST_P(FrameTags, EveryRenderReadsTheStateTheStepBeforeItWrote) {
   const char* strategy = GetParam();
   const std::string dir = makeTempDir(std::string("tags-") + strategy);
   const nlohmann::json trace =
-      runAndTrace(dir, "run", {"--frame-tags", "--grid", "256", "--frames", "200", "--switch-sync-every", "1",
+      runAndTrace(dir, "run", {"--frame-tags", "--grid", "64", "--frames", "200", "--switch-sync-every", "1",
                                "--wait-strategy", strategy});
   ASSERT_FALSE(trace.is_null());
   const std::vector<std::string> tags = checkFrameTags(trace, 200);
@@ -134,7 +134,7 @@ TEST(FrameTags, SteadyTimelineAndSteadyBinaryReadTheirOwnStep) {
   const std::string dir = makeTempDir("tags-steady");
   for (const char* mode : {"timeline", "binary"}) {
     const nlohmann::json trace = runAndTrace(
-        dir, mode, {"--frame-tags", "--grid", "256", "--frames", "100", "--sync", mode, "--wait-strategy", "enqueue"});
+        dir, mode, {"--frame-tags", "--grid", "64", "--frames", "100", "--sync", mode, "--wait-strategy", "enqueue"});
     ASSERT_FALSE(trace.is_null());
     const std::vector<std::string> tags = checkFrameTags(trace, 100);
     EXPECT_TRUE(tags.empty()) << mode << ":\n" << joinLines(tags);
