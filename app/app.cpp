@@ -102,7 +102,30 @@ std::string summaryLine(const App& app, double seconds) {
   return line;
 }
 
+// vkDeviceWaitIdle for teardown. A lost device counts as idle (the spec's
+// Lost Device section: its work is as good as complete, and its objects may
+// still be destroyed), and so does the test seam's injected loss, reported
+// after the real wait so that nothing is destroyed while it is in use.
+void waitForDeviceIdleInTeardown(App& app) {
+  if (!app.device.device || app.deviceLost) return;
+  VkResult result = vkDeviceWaitIdle(app.device.device);
+  if (result == VK_SUCCESS && app.injectDeviceLostInTeardown) result = VK_ERROR_DEVICE_LOST;
+  if (result == VK_ERROR_DEVICE_LOST) {
+    app.deviceLost = true;
+    return;
+  }
+  if (result != VK_SUCCESS) failVulkanCall("vkDeviceWaitIdle", result, __FILE__, __LINE__);
+}
+
 }  // namespace
+
+std::vector<uint8_t> readSharedVertices(App& app) {
+  // A read of memory that another API wrote is defined only after an acquire
+  // from VK_QUEUE_FAMILY_EXTERNAL (the drain's), never before.
+  if (app.shared.vertexOwner != VertexOwner::vulkan)
+    throw RuntimeFailure("the vertex buffer is still released to the other API; drain the schedule first");
+  return readBuffer(app.device, app.shared.vertices.buffer, app.shared.vertices.size);
+}
 
 void createApp(App& app, const Options& options) {
   app.options = options;
@@ -177,34 +200,47 @@ void createSharedState(App& app, const ModelParams& params) {
     shared.hostOps = std::make_unique<VulkanHostSemaphores>(app.device, shared.semaphores);
     shared.simulation = createCpuSimulation(params, shared.vertices.mapped, *shared.hostOps);
   }
-  // The simulation writes its initial state before frame 0, whose render
-  // waits for value >= 0: already true, so the write must be complete now.
-  shared.simulation->writeInitialState();
-  app.schedule.scheduleFrame = 0;
-  app.schedule.previousSimMode.reset();
-  recordInitialWrite(app, /*signalledSimDone=*/false);
+  // CUDA writes the initial state into memory that Vulkan has not used yet:
+  // Vulkan's first use must acquire it from EXTERNAL, as after any sim step.
+  shared.externalWriter = exported;
+  shared.vertexOwner = exported ? VertexOwner::external : VertexOwner::vulkan;
+  // The initial write ends in a simDone signal that render 0 waits on (the
+  // copy path: in host memory that render 0 stages); the schedule records
+  // what the write reports having enqueued, and restarts at frame 0.
+  const StepResult initial = shared.simulation->writeInitialState();
+  restartSchedule(app.schedule, initial, copyPath);
+  if (!copyPath) recordInitialWrite(app, initial.signalEnqueued);
+  if (initial.status != StepStatus::ok) throw RuntimeFailure("the simulation could not write its initial state");
 }
 
 void destroySharedState(App& app) {
   SharedState& shared = app.shared;
   if (shared.simulation) {
+    // A no-op after the run's own drain: it consumes only what is outstanding.
     drainSchedule(app);
     // CUDA first (design notes): no wait or signal outstanding, then the
-    // imported objects go before Vulkan frees what they alias.
-    if (!shared.simulation->finish(kWaitTimeoutNs))
+    // imported objects go before Vulkan frees what they alias. With the
+    // Vulkan device lost, a CUDA wait on one of its signals never ends: the
+    // backend then keeps its imports (it says so), whose payloads outlive
+    // Vulkan's objects, and the Vulkan side is destroyed all the same.
+    if (!shared.simulation->finish(kWaitTimeoutNs) && !app.deviceLost)
       throw RuntimeFailure("timeout: the simulation did not finish");
     // Everything has completed: the last frames' timings are all there is.
-    settleFrameTimings(app);
+    // (A lost device has none to give.)
+    if (!app.deviceLost) settleFrameTimings(app);
     shared.simulation.reset();
   }
   shared.hostOps.reset();
-  if (app.device.device) VK_CHECK(vkDeviceWaitIdle(app.device.device));
-  destroyGpuBuffer(app.device, shared.staging);
+  waitForDeviceIdleInTeardown(app);
+  // Reverse order of createSharedState.
   destroyGpuBuffer(app.device, shared.frameTagResult);
   shared.frameTagRender.reset();
   destroyGridIndexBuffer(app.device, shared.indices);
   destroySyncSemaphores(app.device, shared.semaphores);
+  destroyGpuBuffer(app.device, shared.staging);
   destroySharedVertexBuffer(app.device, shared.vertices);
+  shared.externalWriter = false;
+  shared.vertexOwner = VertexOwner::vulkan;
 }
 
 void rebuildSharedState(App& app, const ModelParams& params) {
@@ -213,9 +249,17 @@ void rebuildSharedState(App& app, const ModelParams& params) {
 }
 
 void destroyApp(App& app) {
+  // Reverse order of createApp. The input callbacks go first so that no
+  // event reaches a half-destroyed app.
+  if (app.window.handle) removeInputCallbacks(app);
   if (app.device.device) {
-    destroySharedState(app);
+    // The overlay was created after the shared state, so it goes first; its
+    // buffers may still be read by the last frame (and the drain submits on
+    // the frame's resources): everything is finished before anything goes.
+    if (app.shared.simulation) drainSchedule(app);
+    waitForDeviceIdleInTeardown(app);
     destroyOverlay(app);
+    destroySharedState(app);
     destroyGpuTimer(app.device, app.gpuTimer);
     destroyFrameResources(app.device, app.frame);
     destroyMeshPipeline(app.device, app.pipeline);
@@ -227,10 +271,7 @@ void destroyApp(App& app) {
   }
   if (app.surface) vkDestroySurfaceKHR(app.instance.instance, app.surface, nullptr);
   app.surface = VK_NULL_HANDLE;
-  if (app.window.handle) {
-    removeInputCallbacks(app);
-    destroyWindow(app.window);
-  }
+  if (app.window.handle) destroyWindow(app.window);
   if (app.instance.instance) destroyInstance(app.instance);
 }
 
@@ -250,6 +291,15 @@ int runThenTearDown(App& app, const std::function<void()>& body) {
   } catch (const std::exception& error) {
     std::fprintf(stderr, "vkcuda-sim: teardown: %s\n", error.what());
     if (exitCode == kExitSuccess) exitCode = kExitRuntime;
+  }
+  // A device lost only in teardown: everything was destroyed all the same,
+  // but the run did not end well. After an earlier failure (already one line
+  // on stderr) the loss adds no second line.
+  if (app.deviceLost && exitCode == kExitSuccess) {
+    std::fprintf(stderr,
+                 "vkcuda-sim: the Vulkan device was lost during teardown (VK_ERROR_DEVICE_LOST); "
+                 "everything was destroyed all the same\n");
+    exitCode = kExitRuntime;
   }
   return exitCode;
 }
@@ -321,7 +371,11 @@ int runApplication(const Options& options) {
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
+    // The drain leaves the vertex buffer Vulkan's (acquired from EXTERNAL on
+    // the CUDA path), so --dump-vertices below reads defined contents.
     drainSchedule(app);
+    if (app.deviceLost)
+      throw RuntimeFailure("the Vulkan device was lost (VK_ERROR_DEVICE_LOST) while the schedule drained");
     if (!app.shared.simulation->finish(kWaitTimeoutNs))
       throw RuntimeFailure("timeout: the simulation did not finish");
     // Nothing is in flight now: every frame's timings are in, or never will be.
@@ -330,7 +384,7 @@ int runApplication(const Options& options) {
       throw RuntimeFailure(finished.message);
     if (!app.capture.lastResult.empty()) std::printf("%s\n", app.capture.lastResult.c_str());
     if (!options.dumpVerticesPath.empty()) {
-      const auto bytes = readBuffer(app.device, app.shared.vertices.buffer, app.shared.vertices.size);
+      const auto bytes = readSharedVertices(app);
       if (const std::string error = writeBinaryFile(options.dumpVerticesPath, bytes); !error.empty())
         throw RuntimeFailure(error);
       std::printf("wrote %zu bytes of vertices to %s\n", bytes.size(), options.dumpVerticesPath.c_str());

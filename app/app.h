@@ -17,6 +17,7 @@
 #include "app/input.h"
 #include "app/overlay.h"
 #include "app/schedule_log.h"
+#include "app/value_schedule.h"
 #include "renderer/frame_sync.h"
 #include "renderer/gpu_buffer.h"
 #include "renderer/gpu_timer.h"
@@ -37,11 +38,27 @@ inline constexpr uint64_t kWaitTimeoutNs = 5'000'000'000ull;
 // turns anyway, so a second frame's command buffer would only wait.
 inline constexpr uint32_t kFramesInFlight = 1;
 
+// Which side may access the shared vertex buffer now, in the sense of queue
+// family ownership: the render queue's family (Vulkan), or
+// VK_QUEUE_FAMILY_EXTERNAL (the other API). Memory that another API writes
+// must be acquired from EXTERNAL before Vulkan touches it, or its contents are
+// undefined for Vulkan (the synchronization chapter's queue family ownership
+// transfers, and the external memory chapter's rule for shared resources).
+enum class VertexOwner { vulkan, external };
+
 // The resources that belong to one grid size: rebuilt together when the grid
 // or model changes (CUDA first on the way down, as the design notes require).
 struct SharedState {
   TransferMode transfer = TransferMode::zeroCopy;  // app.options.transfer when it was built
   SharedVertexBuffer vertices;                     // copy path: device-local, not exported
+  // Whether another API (CUDA, zero-copy) writes `vertices`: only then do
+  // ownership transfers happen. The CPU backend writes host-visible memory
+  // through a mapping, which needs none; the copy path's buffer is Vulkan's.
+  bool externalWriter = false;
+  // Who owns `vertices` now. EXTERNAL from the start when another API writes
+  // the initial state; every render acquires it (if EXTERNAL) and releases it
+  // back; the drain acquires it, so that read-backs after it are defined.
+  VertexOwner vertexOwner = VertexOwner::vulkan;
   GpuBuffer staging;  // copy path only: host-visible, the simulation's vertices land here first
   SyncSemaphores semaphores;
   GridIndexBuffer indices;
@@ -51,18 +68,6 @@ struct SharedState {
   // vertex it read, and the frame whose copy the host has not read yet.
   GpuBuffer frameTagResult;
   std::optional<uint64_t> frameTagRender;
-};
-
-// Where the value schedule stands. scheduleFrame restarts at 0 with every new
-// SharedState (a new timeline semaphore starts at 0); totalFrames does not.
-struct ScheduleState {
-  uint64_t scheduleFrame = 0;
-  uint64_t totalFrames = 0;
-  SyncMode mode = SyncMode::timeline;
-  std::optional<SyncMode> previousSimMode;  // none before the first frame
-  std::optional<SyncMode> pendingMode;      // applied at the next frame boundary
-  uint32_t switchEvery = 0;
-  uint64_t switches = 0;
 };
 
 struct App {
@@ -79,7 +84,16 @@ struct App {
   MeshPipeline pipeline;
   FrameResources frame;
   SharedState shared;
-  ScheduleState schedule;
+  ScheduleState schedule;  // app/value_schedule.h: the frame, the mode, what is outstanding
+  // VK_ERROR_DEVICE_LOST was seen: from then on waits count as done and
+  // nothing more is submitted, but everything is still destroyed (the spec's
+  // Lost Device rules allow destroying objects of a lost device).
+  bool deviceLost = false;
+  // Test seam (the fault `device-lost`): teardown's device waits (the drain's
+  // fences, vkDeviceWaitIdle) report VK_ERROR_DEVICE_LOST after they really
+  // waited, so that a test on a driver that never loses its device still
+  // walks the lost-device teardown.
+  bool injectDeviceLostInTeardown = false;
   OrbitCamera camera;
   bool paused = false;
   bool quitRequested = false;
@@ -103,18 +117,31 @@ void createApp(App& app, const Options& options);
 // simulation writes host memory of its own (the copy path).
 void createSharedState(App& app, const ModelParams& params);
 
-// Finishes the schedule (drain), then tears the shared state down: the
-// simulation (CUDA) first, then the device idles, then the Vulkan objects.
+// Finishes the schedule (drain: a no-op when the run already drained), then
+// tears the shared state down in reverse order of creation: the simulation
+// (CUDA) first, then the device idles, then the Vulkan objects. A lost device
+// counts as idle (app.deviceLost is set) and everything is still destroyed.
 void destroySharedState(App& app);
 
 // Rebuilds the shared state for new params (grid or model change) at a frame
 // boundary; the schedule restarts at frame 0 of a new timeline.
 void rebuildSharedState(App& app, const ModelParams& params);
 
+// Destroys everything createApp made, in reverse order: the input callbacks,
+// then (after the drain and an idle device) the overlay, the shared state,
+// the frame resources, pipeline, target, device, surface, window, instance.
+// A lost device counts as idle (app.deviceLost) and destruction goes on.
 void destroyApp(App& app);
 
+// The shared vertex buffer's bytes as Vulkan reads them (a blocking, bounded
+// read-back). Only once Vulkan owns the buffer (after drainSchedule); throws
+// RuntimeFailure while it is released to the other API.
+std::vector<uint8_t> readSharedVertices(App& app);
+
 // Runs body, then destroyApp, and turns what they throw into the exit code:
-// EnvironmentError 3, RuntimeFailure 4 (the message on stderr, one line).
+// EnvironmentError 3, RuntimeFailure 4 (the message on stderr, one line). A
+// device lost during teardown after a run that succeeded is exit 4 with one
+// line too; after a failure already reported it adds no second line.
 int runThenTearDown(App& app, const std::function<void()>& body);
 
 // The whole run after parsing: returns the process exit code.

@@ -89,8 +89,8 @@ void applyConfiguration(App& app, const BenchConfiguration& configuration, bool 
   ModelParams params = app.options.model;
   params.grid = configuration.grid;
   if (rebuild) rebuildSharedState(app, params);
-  // Safe to set directly: the rebuild left no semaphore signalled and no sim
-  // step behind the schedule (previousSimMode is empty).
+  // Safe to set directly: render 0 of the rebuilt state waits on the initial
+  // write's simDone whatever the mode, and nothing else is outstanding.
   app.schedule.mode = configuration.sync;
   app.schedule.pendingMode.reset();
   app.schedule.switchEvery = 0;

@@ -17,28 +17,90 @@
 namespace vksim {
 namespace {
 
+// Every semaphore wait that orders an acquire from VK_QUEUE_FAMILY_EXTERNAL
+// waits here: ownership transfers belong to no pipeline stage, so no narrower
+// stage is guaranteed to come before them (recordAcquireFromExternal).
+// VK_KHR_maintenance8's VK_DEPENDENCY_QUEUE_FAMILY_OWNERSHIP_TRANSFER_USE_ALL_STAGES_BIT_KHR
+// would say the same on the barrier, but Debian 12's headers (1.3.239) lack it.
+constexpr VkPipelineStageFlags kExternalAcquireWaitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+
 [[noreturn]] void stall(const App& app, const std::string& what) {
   throw RuntimeFailure("timeout: " + what + " (frame " + std::to_string(app.schedule.scheduleFrame) + ", " +
                        toString(app.schedule.mode) + " mode) did not complete within " +
                        std::to_string(kWaitTimeoutNs / 1'000'000'000ull) + " s");
 }
 
-// The CUDA backend writes the vertex buffer from outside Vulkan. The spec
-// requires exclusive-sharing resources used by an external API to be acquired
-// from VK_QUEUE_FAMILY_EXTERNAL before use and released back afterwards;
-// without it their contents are undefined for the other side.
-void recordExternalOwnership(const App& app, VkCommandBuffer commandBuffer, bool acquire) {
+// The CUDA backend writes the vertex buffer from outside Vulkan. Resources
+// shared with another API are handed over through queue family ownership
+// transfers to and from VK_QUEUE_FAMILY_EXTERNAL, whatever their sharing mode
+// (the external memory chapter); a Vulkan access without the acquire sees
+// undefined contents (the synchronization chapter's queue family ownership
+// transfer section).
+VkBufferMemoryBarrier externalOwnershipBarrier(const App& app, bool acquire) {
   VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
   barrier.srcQueueFamilyIndex = acquire ? VK_QUEUE_FAMILY_EXTERNAL : app.device.queueFamily;
   barrier.dstQueueFamilyIndex = acquire ? app.device.queueFamily : VK_QUEUE_FAMILY_EXTERNAL;
-  barrier.srcAccessMask = 0;
-  barrier.dstAccessMask = acquire ? VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT : 0;
   barrier.buffer = app.shared.vertices.buffer;
   barrier.offset = 0;
   barrier.size = VK_WHOLE_SIZE;
-  const VkPipelineStageFlags src = acquire ? VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT : VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
-  const VkPipelineStageFlags dst = acquire ? VK_PIPELINE_STAGE_VERTEX_INPUT_BIT : VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT;
-  vkCmdPipelineBarrier(commandBuffer, src, dst, 0, 0, nullptr, 1, &barrier, 0, nullptr);
+  return barrier;
+}
+
+// Acquire from EXTERNAL, for Vulkan accesses at dstStage/dstAccess. The
+// synchronization chapter's note on queue family ownership transfers: the
+// transfer itself runs in no defined pipeline stage, so the semaphore wait
+// that orders it after the other API's signal must wait at
+// VK_PIPELINE_STAGE_ALL_COMMANDS_BIT (kExternalAcquireWaitStage), and this
+// barrier's srcStageMask must overlap that wait's second scope to chain with
+// it: ALL_COMMANDS as well (TOP_OF_PIPE in a source mask is an empty first
+// scope and would chain with nothing). srcAccessMask is 0: the other API's
+// writes are made available by its own signal, not by Vulkan.
+void recordAcquireFromExternal(const App& app, VkCommandBuffer commandBuffer, VkPipelineStageFlags dstStage,
+                               VkAccessFlags dstAccess) {
+  VkBufferMemoryBarrier barrier = externalOwnershipBarrier(app, true);
+  barrier.srcAccessMask = 0;
+  barrier.dstAccessMask = dstAccess;
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, dstStage, 0, 0, nullptr, 1, &barrier,
+                       0, nullptr);
+}
+
+// Release to EXTERNAL after this frame's vertex reads: the first scope is the
+// stage that accessed the buffer (VERTEX_INPUT; reads need no availability
+// operation, so srcAccessMask is 0). A release's destination masks play no
+// part on the other side; what orders the other API's writes after it is
+// the semaphore signal later in the same submission, whose first scope is
+// every command of the batch (ALL_COMMANDS), the release included.
+void recordReleaseToExternal(const App& app, VkCommandBuffer commandBuffer) {
+  VkBufferMemoryBarrier barrier = externalOwnershipBarrier(app, false);
+  barrier.srcAccessMask = 0;
+  barrier.dstAccessMask = 0;
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0,
+                       0, nullptr, 1, &barrier, 0, nullptr);
+}
+
+// The stage at which a render waits for the simulation's signal. With an
+// acquire behind the wait: ALL_COMMANDS (see recordAcquireFromExternal).
+// Without one (the CPU backend writes host-visible memory, made visible by
+// the submission itself): the first stage that reads the vertices.
+VkPipelineStageFlags simulationWaitStage(bool acquires) {
+  return acquires ? kExternalAcquireWaitStage : VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
+}
+
+// A drain or teardown fence wait: VK_ERROR_DEVICE_LOST (real, or reported by
+// the test seam once the device really is idle, so that what follows may
+// destroy anything) sets app.deviceLost and counts as signalled, as the
+// spec's Lost Device section allows. False only on a timeout.
+bool waitForFenceInDrain(App& app, VkFence fence) {
+  VkResult result = waitForFenceOrLoss(app.device, fence, kWaitTimeoutNs);
+  if (result == VK_SUCCESS && app.injectDeviceLostInTeardown) {
+    VK_CHECK(vkDeviceWaitIdle(app.device.device));
+    result = VK_ERROR_DEVICE_LOST;
+  }
+  if (result == VK_ERROR_DEVICE_LOST) {
+    app.deviceLost = true;
+    return true;
+  }
+  return result == VK_SUCCESS;
 }
 
 // The copy path's upload, before the render pass: staging -> vertex buffer.
@@ -64,7 +126,9 @@ void recordVertexUpload(const App& app, VkCommandBuffer commandBuffer) {
                        0, nullptr, 1, &barrier, 0, nullptr);
 }
 
-void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent) {
+// `acquires`: the buffer is EXTERNAL's now and is acquired first; `releases`:
+// it goes back to EXTERNAL after the frame's reads (the other API writes next).
+void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent, bool acquires, bool releases) {
   VkCommandBuffer commandBuffer = app.frame.commandBuffer;
   VK_CHECK(vkResetCommandBuffer(commandBuffer, 0));
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -74,8 +138,9 @@ void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent) {
   // included). Slot 0: one frame in flight, whose fence the caller waited for.
   beginGpuTimer(app.device, app.gpuTimer, 0, commandBuffer);
   const bool copyPath = app.shared.transfer == TransferMode::copy;
-  const bool external = app.devices.useCuda && !copyPath;
-  if (external) recordExternalOwnership(app, commandBuffer, true);
+  if (acquires)
+    recordAcquireFromExternal(app, commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
+                              VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
   if (copyPath) recordVertexUpload(app, commandBuffer);
   recordFrameTagCopy(app, commandBuffer);
 
@@ -94,7 +159,7 @@ void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent) {
   recordOverlay(app, commandBuffer);  // same pass, after the mesh: ImGui draws over it without depth
   vkCmdEndRenderPass(commandBuffer);
 
-  if (external) recordExternalOwnership(app, commandBuffer, false);
+  if (releases) recordReleaseToExternal(app, commandBuffer);
   endGpuTimer(app.gpuTimer, 0, commandBuffer);
   VK_CHECK(vkEndCommandBuffer(commandBuffer));
 }
@@ -144,22 +209,24 @@ void waitUntilRenderSignalled(const App& app, const StepSync& sync) {
 // must be complete (bounded poll of its completion event), then the host
 // copies it into the staging buffer, which the previous frame's upload no
 // longer reads (its fence was waited for at the top of the frame).
-void stageSimulationOutput(const App& app) {
+void stageSimulationOutput(App& app) {
   Simulation& simulation = *app.shared.simulation;
   if (!waitUntilReached([&] { return simulation.isStepComplete(); }, kWaitTimeoutNs))
     stall(app, "simulation copy to host memory");
   std::memcpy(app.shared.staging.mapped, simulation.hostVertices(), app.shared.vertices.size);
+  app.schedule.hostOutputUnstaged = false;
 }
 
 // The copy path's drain: the last step's output uploaded as a frame would
 // upload it, so that the vertex buffer ends, as on the zero-copy path, with
-// the state after the last step. The last render's upload must be done before
-// the staging buffer is written again.
+// the state after the last step. Once only: with nothing unstaged (a second
+// drain, or the render already took it) there is nothing to do.
 void drainCopyPath(App& app) {
+  if (!app.schedule.hostOutputUnstaged || app.deviceLost) return;
   // The last render's upload must be done before the staging buffer is
   // written again, and the last step's copy to host memory before it is read.
-  if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs))
-    stall(app, "render fence before the drain");
+  if (!waitForFenceInDrain(app, app.frame.inFlight)) stall(app, "render fence before the drain");
+  if (app.deviceLost) return;
   stageSimulationOutput(app);
   runOneTimeCommands(app.device,
                      [&](VkCommandBuffer commandBuffer) { recordVertexUpload(app, commandBuffer); });
@@ -226,19 +293,22 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   // 3. Render k: waits for what sim k-1 signalled, signals for sim k. The copy
   //    path instead copies sim k-1's output into the staging buffer, and its
   //    command buffer uploads it: no semaphores.
+  //    Render 0 waits on the initial write's simDone (value_schedule.h).
   if (copyPath) stageSimulationOutput(app);
-  recordFrame(app, framebuffer, extent);
-  const RenderSync renderSync = renderSyncForFrame(k, schedule.mode, schedule.previousSimMode);
+  const bool acquires = app.shared.vertexOwner == VertexOwner::external;
+  const bool releases = app.shared.externalWriter;
+  recordFrame(app, framebuffer, extent, acquires, releases);
+  const RenderSync renderSync = nextRenderSync(schedule);
   std::array<SemaphoreWait, 2> waits{};
   uint32_t waitCount = 0;
   std::array<SemaphoreSignal, 2> signals{};
   uint32_t signalCount = 0;
   if (!copyPath) {
-    const VkPipelineStageFlags readStages = VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | frameTagWaitStages(app);
+    const VkPipelineStageFlags waitStage = simulationWaitStage(acquires) | frameTagWaitStages(app);
     if (renderSync.wait == RenderSync::Wait::timeline)
-      waits[waitCount++] = {app.shared.semaphores.timeline, renderSync.waitValue, readStages};
+      waits[waitCount++] = {app.shared.semaphores.timeline, renderSync.waitValue, waitStage};
     else if (renderSync.wait == RenderSync::Wait::simDone)
-      waits[waitCount++] = {app.shared.semaphores.simDone, 0, readStages};
+      waits[waitCount++] = {app.shared.semaphores.simDone, 0, waitStage};
     if (renderSync.signal == RenderSync::Signal::timeline)
       signals[signalCount++] = {app.shared.semaphores.timeline, renderSync.signalValue};
     else
@@ -253,6 +323,14 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
   submitToQueue(app.device, app.frame.commandBuffer, std::span(waits.data(), waitCount),
                 std::span(signals.data(), signalCount), app.frame.inFlight);
+  // Recorded right after the submission succeeded: its wait consumed the
+  // sim signal, its renderDone (if any) is outstanding, and the buffer is
+  // EXTERNAL's again if the frame released it.
+  if (!copyPath) noteRenderSubmitted(schedule, renderSync);
+  if (releases)
+    app.shared.vertexOwner = VertexOwner::external;
+  else if (acquires)
+    app.shared.vertexOwner = VertexOwner::vulkan;
   noteWaitSubmitted(app);
   recordRenderSubmission(app, k, schedule.mode, std::span(waits.data(), waitCount),
                          std::span(signals.data(), signalCount));
@@ -282,13 +360,20 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
     waitUntilRenderSignalled(app, simSync);
     timing.renderSeenDoneNs = hostNowNs();
   }
-  const StepStatus status = app.shared.simulation->step(simSync, !app.paused, kWaitTimeoutNs);
-  if (!copyPath) recordSimStep(app, k, simSync, status == StepStatus::ok, status == StepStatus::ok);
-  if (status == StepStatus::timeout)
+  const StepResult step = app.shared.simulation->step(simSync, !app.paused, kWaitTimeoutNs);
+  // What the step enqueued is recorded before its status is judged: a step
+  // that failed after its wait, or before its signal, leaves exactly that for
+  // the drain (value_schedule.h).
+  if (!copyPath) noteSimulationTurn(schedule, simSync, step);
+  if (!copyPath) recordSimStep(app, k, simSync, step.waitEnqueued, step.signalEnqueued);
+  if (copyPath && step.status == StepStatus::ok) schedule.hostOutputUnstaged = true;
+  if (step.status == StepStatus::timeout)
     stall(app, schedule.mode == SyncMode::timeline
                    ? "simulation wait for timeline value " + std::to_string(simSync.waitValue)
                    : std::string("simulation wait for renderDone"));
-  if (status == StepStatus::failed) throw RuntimeFailure("the simulation step failed");
+  if (step.status == StepStatus::failed)
+    throw RuntimeFailure("the simulation step failed (frame " + std::to_string(k) + ", " +
+                         toString(schedule.mode) + " mode)");
 
   timing.frame = schedule.totalFrames;
   timing.scheduleFrame = k;
@@ -304,18 +389,8 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   timing.hostFrame.endNs = hostNowNs();
   addFrameTiming(app, timing);
 
-  // 5. Frame boundary: the only place the mode may change. The copy path
-  //    leaves no signal for a drain to consume.
-  if (!copyPath) schedule.previousSimMode = schedule.mode;
-  ++schedule.scheduleFrame;
-  ++schedule.totalFrames;
-  if (schedule.switchEvery > 0 && schedule.totalFrames % schedule.switchEvery == 0)
-    schedule.pendingMode = schedule.mode == SyncMode::timeline ? SyncMode::binary : SyncMode::timeline;
-  if (schedule.pendingMode) {
-    if (*schedule.pendingMode != schedule.mode) ++schedule.switches;
-    schedule.mode = *schedule.pendingMode;
-    schedule.pendingMode.reset();
-  }
+  // 5. Frame boundary: the only place the mode may change.
+  advanceFrame(schedule);
   return FrameStatus::rendered;
 }
 
@@ -324,23 +399,59 @@ void drainSchedule(App& app) {
     drainCopyPath(app);
     return;
   }
-  if (!app.schedule.previousSimMode) return;  // no sim step since the initial state
-  // A submission that only waits: it consumes the last binary simDone signal
-  // (a binary semaphore must not be left signalled with nobody to wait) and
-  // orders the last simulation writes before anything Vulkan does next.
-  SemaphoreWait wait{};
-  if (lastSimSignal(*app.schedule.previousSimMode) == RenderSync::Wait::timeline)
-    wait = {app.shared.semaphores.timeline, 2 * app.schedule.scheduleFrame, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
-  else
-    wait = {app.shared.semaphores.simDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
-  if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "render fence before the drain");
+  if (app.deviceLost) return;  // nothing more is submitted to a lost device
+  // Exactly what is outstanding (value_schedule.h), nothing that was never
+  // enqueued: after a step that failed before its signal there is no sim
+  // signal to wait for, and a renderDone that no simulation wait took is
+  // consumed here.
+  const DrainPlan plan = planDrain(app.schedule);
+  // The acquire is ordered by the wait on the sim signal; without one (a
+  // failed step) the other API's writes have no defined end, the run has
+  // failed, and the buffer stays EXTERNAL's: nothing reads it any more.
+  const bool acquires = app.shared.vertexOwner == VertexOwner::external && plan.simSignal;
+  if (plan.empty() && !acquires) return;
+
+  if (!waitForFenceInDrain(app, app.frame.inFlight)) stall(app, "render fence before the drain");
+  if (app.deviceLost) return;
   readFrameTag(app);
+  std::array<SemaphoreWait, 2> waits{};
+  uint32_t waitCount = 0;
+  // The waits are at ALL_COMMANDS: the acquire behind them runs in no defined
+  // stage (recordAcquireFromExternal), and whatever Vulkan does after the
+  // drain (read-backs, teardown) comes after the simulation's writes. A
+  // semaphore wait's second scope also covers batches submitted later.
+  if (plan.simSignal) {
+    if (plan.simSignal->mode == SyncMode::timeline)
+      waits[waitCount++] = {app.shared.semaphores.timeline, plan.simSignal->value, kExternalAcquireWaitStage};
+    else
+      waits[waitCount++] = {app.shared.semaphores.simDone, 0, kExternalAcquireWaitStage};
+  }
+  // A binary wait consumes the one renderDone signal, which was submitted
+  // earlier (VUID-vkQueueSubmit-pWaitSemaphores-03238): none is left pending.
+  if (plan.consumeRenderDone)
+    waits[waitCount++] = {app.shared.semaphores.renderDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
+
+  // The frame's command buffer, free now that its fence has signalled.
+  VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
+  if (acquires) {
+    commandBuffer = app.frame.commandBuffer;
+    VK_CHECK(vkResetCommandBuffer(commandBuffer, 0));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VK_CHECK(vkBeginCommandBuffer(commandBuffer, &begin));
+    // Whatever comes next (a transfer read-back, a future render) may read
+    // or write it: every stage and access is in the second scope.
+    recordAcquireFromExternal(app, commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                              VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
+    VK_CHECK(vkEndCommandBuffer(commandBuffer));
+  }
   VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
-  submitToQueue(app.device, VK_NULL_HANDLE, std::span(&wait, 1), {}, app.frame.inFlight);
+  submitToQueue(app.device, commandBuffer, std::span(waits.data(), waitCount), {}, app.frame.inFlight);
+  noteDrained(app.schedule);
   noteWaitSubmitted(app);
-  recordDrainSubmission(app, wait);
-  if (!waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs)) stall(app, "drain of the last simulation signal");
-  app.schedule.previousSimMode.reset();
+  recordDrainSubmission(app, std::span(waits.data(), waitCount));
+  if (acquires) app.shared.vertexOwner = VertexOwner::vulkan;
+  if (!waitForFenceInDrain(app, app.frame.inFlight)) stall(app, "drain of the last simulation signal");
 }
 
 }  // namespace vksim

@@ -124,15 +124,16 @@ class WorkerSimulation final : public Simulation {
     ops_.reset();
   }
 
-  void writeInitialState() override {
+  // On this thread: the tag (0) goes in before the write's simDone signal.
+  StepResult writeInitialState() override {
     if (!waitIdle(kTagWaitTimeoutNs)) throw RuntimeFailure("timeout: the simulation worker did not finish its step");
-    inner_->writeInitialState();
-    ops_->writeTag();
+    const StepResult result = inner_->writeInitialState();
     stepCount_ = 0;
     std::lock_guard lock(mutex_);
-    lastStatus_ = StepStatus::ok;
+    lastResult_ = StepResult{};
     stepsHandedOver_ = 0;
     waitsSubmitted_ = 0;
+    return result;
   }
 
   // The frame loop has submitted a render (or the drain), which waits on
@@ -143,11 +144,16 @@ class WorkerSimulation final : public Simulation {
     changed_.notify_all();
   }
 
-  StepStatus step(const StepSync& sync, bool advance, uint64_t timeoutNs) override {
+  // What is reported enqueued: a timeline step handed over will wait and
+  // signal (as a CUDA step enqueued on its stream will); a binary step is
+  // reported once its signal has been submitted, or as the worker ended it.
+  // A step that failed on the worker fails the next call, with nothing of
+  // that call enqueued.
+  StepResult step(const StepSync& sync, bool advance, uint64_t timeoutNs) override {
     std::unique_lock lock(mutex_);
     if (!changed_.wait_for(lock, std::chrono::nanoseconds(timeoutNs), [&] { return !busy_; }))
-      return StepStatus::timeout;
-    if (lastStatus_ != StepStatus::ok) return lastStatus_;
+      return StepResult{StepStatus::timeout, false, false};
+    if (lastResult_.status != StepStatus::ok) return StepResult{lastResult_.status, false, false};
     request_ = Request{sync, advance, timeoutNs, stepsHandedOver_++};
     busy_ = true;
     signalSubmitted_ = false;
@@ -156,10 +162,10 @@ class WorkerSimulation final : public Simulation {
       // The frame loop submits render k+1's wait on simDone right after this
       // returns: its signal must have been submitted first.
       if (!changed_.wait_for(lock, std::chrono::nanoseconds(timeoutNs), [&] { return signalSubmitted_ || !busy_; }))
-        return StepStatus::timeout;
-      if (!busy_ && lastStatus_ != StepStatus::ok) return lastStatus_;
+        return StepResult{StepStatus::timeout, true, false};
+      if (!busy_) return lastResult_;
     }
-    return StepStatus::ok;
+    return StepResult{StepStatus::ok, true, true};
   }
 
   void setParams(const ModelParams& params) override {
@@ -239,15 +245,15 @@ class WorkerSimulation final : public Simulation {
       current_ = request;
       request_.reset();
       lock.unlock();
-      StepStatus status = StepStatus::failed;
+      StepResult result{StepStatus::failed, false, false};
       try {
-        status = inner_->step(request.sync, request.advance, request.timeoutNs);
+        result = inner_->step(request.sync, request.advance, request.timeoutNs);
       } catch (const std::exception& error) {
         std::fprintf(stderr, "vkcuda-sim: simulation worker: %s\n", error.what());
       }
       stepCount_ = inner_->stepCount();
       lock.lock();
-      lastStatus_ = status;
+      lastResult_ = result;
       busy_ = false;
       changed_.notify_all();
     }
@@ -265,7 +271,7 @@ class WorkerSimulation final : public Simulation {
   bool busy_ = false;               // a step handed over and not finished
   bool signalSubmitted_ = false;    // the current step's simDone signal is submitted
   bool stop_ = false;
-  StepStatus lastStatus_ = StepStatus::ok;
+  StepResult lastResult_;  // of the step the worker finished last
   std::atomic<uint64_t> stepCount_{0};
   std::thread worker_;
 };

@@ -81,7 +81,7 @@ void drawSyncSection(App& app) {
 
   // What this frame's two submissions wait for and signal: the same pure
   // functions runFrame asks, so the table is the schedule, not a copy of it.
-  const RenderSync render = renderSyncForFrame(k, schedule.mode, schedule.previousSimMode);
+  const RenderSync render = nextRenderSync(schedule);
   const StepSync sim = simSyncForFrame(k, schedule.mode);
   char renderWait[64], renderSignal[64], simWait[64], simSignal[64];
   if (render.wait == RenderSync::Wait::timeline)
@@ -89,7 +89,7 @@ void drawSyncSection(App& app) {
   else if (render.wait == RenderSync::Wait::simDone)
     std::snprintf(renderWait, sizeof renderWait, "simDone (binary)");
   else
-    std::snprintf(renderWait, sizeof renderWait, "nothing (initial state)");
+    std::snprintf(renderWait, sizeof renderWait, "nothing (no signal outstanding)");
   if (render.signal == RenderSync::Signal::timeline)
     std::snprintf(renderSignal, sizeof renderSignal, "timeline = %llu", u64(render.signalValue));
   else

@@ -102,11 +102,12 @@ void recordSimStep(App& app, uint64_t scheduleFrame, const StepSync& sync, bool 
   addEvent(app, std::move(event));
 }
 
-void recordDrainSubmission(App& app, const SemaphoreWait& wait) {
+void recordDrainSubmission(App& app, std::span<const SemaphoreWait> waits) {
   if (!scheduleRecording(app)) return;
   ScheduleEvent event = newEvent(app, ScheduleSide::drain, app.schedule.scheduleFrame, app.schedule.mode);
-  event.waits.push_back({semaphoreName(app, wait.semaphore), isTimeline(app, wait.semaphore) ? wait.value : 0,
-                         stageMaskName(wait.stage)});
+  for (const SemaphoreWait& wait : waits)
+    event.waits.push_back({semaphoreName(app, wait.semaphore), isTimeline(app, wait.semaphore) ? wait.value : 0,
+                           stageMaskName(wait.stage)});
   addEvent(app, std::move(event));
 }
 

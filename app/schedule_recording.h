@@ -34,8 +34,8 @@ void recordRenderSubmission(App& app, uint64_t scheduleFrame, SyncMode mode,
 // binary: renderDone / simDone).
 void recordSimStep(App& app, uint64_t scheduleFrame, const StepSync& sync, bool waited, bool signalled);
 
-// The drain's submission after the last frame (one wait, no signal).
-void recordDrainSubmission(App& app, const SemaphoreWait& wait);
+// The drain's submission after the last frame (its waits, no signal).
+void recordDrainSubmission(App& app, std::span<const SemaphoreWait> waits);
 
 // "VERTEX_INPUT|TRANSFER": the stage bits the schedule uses, by name; any
 // other bit as its hexadecimal value.

@@ -2,6 +2,14 @@
 
 namespace vksim {
 
+void restartSchedule(ScheduleState& schedule, const StepResult& initialWrite, bool copyPath) {
+  schedule.scheduleFrame = 0;
+  schedule.simSignal.reset();
+  schedule.renderDoneUnconsumed = false;
+  schedule.hostOutputUnstaged = copyPath;
+  if (!copyPath && initialWrite.signalEnqueued) schedule.simSignal = kInitialStateSignal;
+}
+
 RenderSync renderSyncForFrame(uint64_t frame, SyncMode mode, std::optional<SyncMode> previousSimMode) {
   RenderSync sync;
   if (previousSimMode) {
@@ -25,6 +33,12 @@ RenderSync renderSyncForFrame(uint64_t frame, SyncMode mode, std::optional<SyncM
   return sync;
 }
 
+RenderSync nextRenderSync(const ScheduleState& schedule) {
+  const std::optional<SyncMode> previous =
+      schedule.simSignal ? std::optional<SyncMode>(schedule.simSignal->mode) : std::nullopt;
+  return renderSyncForFrame(schedule.scheduleFrame, schedule.mode, previous);
+}
+
 StepSync simSyncForFrame(uint64_t frame, SyncMode mode) {
   StepSync sync;
   sync.mode = mode;
@@ -37,6 +51,40 @@ StepSync simSyncForFrame(uint64_t frame, SyncMode mode) {
 
 RenderSync::Wait lastSimSignal(SyncMode lastMode) {
   return lastMode == SyncMode::timeline ? RenderSync::Wait::timeline : RenderSync::Wait::simDone;
+}
+
+void noteRenderSubmitted(ScheduleState& schedule, const RenderSync& render) {
+  if (render.wait != RenderSync::Wait::none) schedule.simSignal.reset();
+  if (render.signal == RenderSync::Signal::renderDone) schedule.renderDoneUnconsumed = true;
+}
+
+void noteSimulationTurn(ScheduleState& schedule, const StepSync& sync, const StepResult& result) {
+  if (result.waitEnqueued && sync.mode == SyncMode::binary) schedule.renderDoneUnconsumed = false;
+  if (result.signalEnqueued) schedule.simSignal = SimSignal{sync.mode, sync.signalValue};
+}
+
+void advanceFrame(ScheduleState& schedule) {
+  ++schedule.scheduleFrame;
+  ++schedule.totalFrames;
+  if (schedule.switchEvery > 0 && schedule.totalFrames % schedule.switchEvery == 0)
+    schedule.pendingMode = schedule.mode == SyncMode::timeline ? SyncMode::binary : SyncMode::timeline;
+  if (schedule.pendingMode) {
+    if (*schedule.pendingMode != schedule.mode) ++schedule.switches;
+    schedule.mode = *schedule.pendingMode;
+    schedule.pendingMode.reset();
+  }
+}
+
+DrainPlan planDrain(const ScheduleState& schedule) {
+  DrainPlan plan;
+  plan.simSignal = schedule.simSignal;
+  plan.consumeRenderDone = schedule.renderDoneUnconsumed;
+  return plan;
+}
+
+void noteDrained(ScheduleState& schedule) {
+  schedule.simSignal.reset();
+  schedule.renderDoneUnconsumed = false;
 }
 
 }  // namespace vksim

@@ -79,6 +79,12 @@ void submitToQueue(const Device& device, VkCommandBuffer commandBuffer, std::spa
   VK_CHECK(vkQueueSubmit(device.queue, 1, &submitInfo, fence));
 }
 
+VkResult waitForFenceOrLoss(const Device& device, VkFence fence, uint64_t timeoutNs) {
+  const VkResult result = vkWaitForFences(device.device, 1, &fence, VK_TRUE, timeoutNs);
+  if (result == VK_SUCCESS || result == VK_TIMEOUT || result == VK_ERROR_DEVICE_LOST) return result;
+  failVulkanCall("vkWaitForFences", result, __FILE__, __LINE__);
+}
+
 bool waitForFence(const Device& device, VkFence fence, uint64_t timeoutNs) {
   const VkResult result = vkWaitForFences(device.device, 1, &fence, VK_TRUE, timeoutNs);
   if (result == VK_SUCCESS) return true;

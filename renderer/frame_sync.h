@@ -47,6 +47,12 @@ void submitToQueue(const Device& device, VkCommandBuffer commandBuffer, std::spa
 // reset the fence.
 bool waitForFence(const Device& device, VkFence fence, uint64_t timeoutNs);
 
+// The same wait for teardown, where a lost device is an answer rather than a
+// failure: VK_SUCCESS, VK_TIMEOUT or VK_ERROR_DEVICE_LOST (which the spec's
+// Lost Device section lets the caller treat as complete); any other result
+// throws RuntimeFailure.
+VkResult waitForFenceOrLoss(const Device& device, VkFence fence, uint64_t timeoutNs);
+
 // vkGetFenceStatus: true when signalled, false when not yet; never waits.
 // Device loss throws RuntimeFailure.
 bool isFenceSignalled(const Device& device, VkFence fence);

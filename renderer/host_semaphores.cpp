@@ -22,7 +22,10 @@ VulkanHostSemaphores::~VulkanHostSemaphores() {
   // still pending. If it stays pending, it is left to vkDestroyDevice.
   if (renderDoneWaitPending_) {
     const VkResult result = vkWaitForFences(device_.device, 1, &fence_, VK_TRUE, kDestructorTimeoutNs);
-    if (result != VK_SUCCESS) {
+    // A lost device's work counts as complete (the spec's Lost Device
+    // section), so its fence may be destroyed; the loss itself is reported
+    // once, by whoever saw it first.
+    if (result != VK_SUCCESS && result != VK_ERROR_DEVICE_LOST) {
       std::fprintf(stderr, "VulkanHostSemaphores: the renderDone wait never completed (%s); fence leaked\n",
                    vkResultName(result));
       return;

@@ -5,8 +5,6 @@
 namespace vksim {
 namespace {
 
-constexpr VkBufferUsageFlags kVertexUsage =
-    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 constexpr VkExternalMemoryHandleTypeFlagBits kMemoryHandleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
 constexpr VkExternalSemaphoreHandleTypeFlagBits kSemaphoreHandleType =
     VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
@@ -52,8 +50,7 @@ SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize s
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bufferInfo.pNext = exportable ? &externalInfo : nullptr;
   bufferInfo.size = size;
-  bufferInfo.usage =
-      kVertexUsage;  // what listPhysicalDevices asked vkGetPhysicalDeviceExternalBufferProperties about
+  bufferInfo.usage = kSharedVertexBufferUsage;  // what the export query in listPhysicalDevices asked about
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
 

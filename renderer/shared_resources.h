@@ -9,6 +9,13 @@
 
 namespace vksim {
 
+// The shared vertex buffer's usage, the one spelling of it: the
+// export-capability query (vkGetPhysicalDeviceExternalBufferProperties, in
+// listPhysicalDevices) only answers for the usage it was asked about, so it
+// must be asked with exactly the flags the buffer is created with.
+inline constexpr VkBufferUsageFlags kSharedVertexBufferUsage =
+    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
 enum class VertexMemory {
   deviceLocal,  // written by CUDA through the exported fd
   hostVisible,  // written by the CPU backend through `mapped` (coherent)

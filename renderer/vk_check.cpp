@@ -66,10 +66,8 @@ const char* vkResultName(VkResult result) {
 }
 
 void failVulkanCall(const char* call, VkResult result, const char* file, int line) {
-  const std::string message =
-      std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " + vkResultName(result);
-  std::fprintf(stderr, "%s\n", message.c_str());
-  throw RuntimeFailure(message);
+  throw RuntimeFailure(std::string(file) + ":" + std::to_string(line) + ": " + call +
+                       " failed: " + vkResultName(result));
 }
 
 }  // namespace vksim

@@ -22,8 +22,8 @@ struct RuntimeFailure : std::runtime_error {
 
 const char* vkResultName(VkResult result);
 
-// Prints "file:line: call failed: VK_ERROR_..." to stderr and throws
-// RuntimeFailure with the same text.
+// Throws RuntimeFailure with "file:line: call failed: VK_ERROR_...". Nothing
+// is printed here: whoever catches it prints it, once (one line per failure).
 [[noreturn]] void failVulkanCall(const char* call, VkResult result, const char* file, int line);
 
 }  // namespace vksim

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "renderer/shared_resources.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {
@@ -15,11 +16,6 @@ namespace {
 constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
 constexpr uint32_t kRequiredApiVersion = VK_API_VERSION_1_2;
 constexpr uint32_t kNvidiaVendorId = 0x10DE;
-
-// Buffer usage of the shared vertex buffer: the external-memory queries must
-// describe exactly the buffer that createSharedVertexBuffer makes.
-constexpr VkBufferUsageFlags kSharedVertexUsage =
-    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
 // No message ID is suppressed: the layer reports none on lavapipe, and a
 // false positive on a semaphore signalled by CUDA must be added here by its
@@ -176,14 +172,13 @@ PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t in
   // The same usage and handle type as the buffer that will be exported: the
   // answer is only valid for that combination.
   VkPhysicalDeviceExternalBufferInfo bufferQuery{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
-  bufferQuery.usage = kSharedVertexUsage;
+  bufferQuery.usage = kSharedVertexBufferUsage;  // exactly the flags createSharedVertexBuffer uses
   bufferQuery.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
   VkExternalBufferProperties bufferProperties{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
   vkGetPhysicalDeviceExternalBufferProperties(physical, &bufferQuery, &bufferProperties);
   const VkExternalMemoryFeatureFlags memoryFeatures =
       bufferProperties.externalMemoryProperties.externalMemoryFeatures;
   info.vertexBufferExportable = (memoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT) != 0;
-  info.vertexBufferDedicatedOnly = (memoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT) != 0;
 
   if (info.timelineSemaphores)
     info.timelineExportable = semaphoreExportable(physical, VK_SEMAPHORE_TYPE_TIMELINE);

@@ -55,8 +55,9 @@ struct PhysicalDeviceInfo {
   bool externalMemoryFd = false;         // VK_KHR_external_memory_fd
   bool externalSemaphoreFd = false;      // VK_KHR_external_semaphore_fd
   // vkGetPhysicalDeviceExternalBufferProperties for a vertex buffer, opaque fd:
+  // (exported memory is always allocated dedicated, so whether the driver
+  // requires it is not asked: renderer/shared_resources.cpp)
   bool vertexBufferExportable = false;
-  bool vertexBufferDedicatedOnly = false;
   // vkGetPhysicalDeviceExternalSemaphoreProperties, opaque fd:
   bool timelineExportable = false;
   bool binaryExportable = false;

@@ -38,15 +38,26 @@ class CpuSimulation final : public Simulation {
     if (params_.model == ModelKind::ripple) ripple_.emplace(params_);
   }
 
-  void writeInitialState() override {
+  StepResult writeInitialState() override {
     stepCount_ = 0;
     sequence_ = 0;
     timings_.clear();
     if (ripple_) ripple_->reset();
     writeVertices();
+    StepResult result;
+    // Render 0 waits on simDone (app/value_schedule.h): a queue submission
+    // that Vulkan can see, ordered after these host writes by the host write
+    // ordering guarantee of vkQueueSubmit. The copy path has no semaphores:
+    // the frame loop copies hostVertices() itself.
+    if (hostOps_) {
+      hostOps_->signalSimDone();
+      result.signalEnqueued = true;
+    }
+    return result;
   }
 
-  StepStatus step(const StepSync& sync, bool advance, uint64_t timeoutNs) override {
+  StepResult step(const StepSync& sync, bool advance, uint64_t timeoutNs) override {
+    StepResult result;
     StepTiming timing;
     timing.sequence = sequence_++;
     timing.waitBeginNs = hostNowNs();
@@ -57,9 +68,16 @@ class CpuSimulation final : public Simulation {
     // or the next render would wait for ever. The copy path writes memory of
     // its own, which no render reads: nothing to wait for or signal.
     if (hostOps_) {
+      // Binary: waitRenderDone submits the consuming wait before it blocks,
+      // so renderDone counts as consumed even when the fence wait times out.
+      // A timeline wait on the host consumes nothing.
+      result.waitEnqueued = true;
       const bool waited = sync.mode == SyncMode::timeline ? hostOps_->waitTimeline(sync.waitValue, timeoutNs)
                                                           : hostOps_->waitRenderDone(timeoutNs);
-      if (!waited) return StepStatus::timeout;
+      if (!waited) {
+        result.status = StepStatus::timeout;
+        return result;
+      }
     }
     timing.waitEndNs = timing.workBeginNs = hostNowNs();
     if (advance) {
@@ -73,10 +91,11 @@ class CpuSimulation final : public Simulation {
         hostOps_->signalTimeline(sync.signalValue);
       else
         hostOps_->signalSimDone();
+      result.signalEnqueued = true;
     }
     if (timings_.size() == kKeptTimings) timings_.pop_front();
     timings_.push_back(timing);
-    return StepStatus::ok;
+    return result;
   }
 
   bool takeStepTiming(StepTiming* timing) override {

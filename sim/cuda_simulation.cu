@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <thread>
@@ -31,6 +32,9 @@ namespace {
 // The teardown's bound on finishing outstanding work: generous against a
 // slow frame, short enough that a wait nobody will signal ends in a message.
 constexpr uint64_t kTeardownTimeoutNs = 5'000'000'000ull;
+// The bound on the initial write (kernels, a copy or a signal; no wait):
+// far above its cost at the largest grid, so reaching it means a stuck device.
+constexpr uint64_t kInitialStateTimeoutNs = 5'000'000'000ull;
 
 // The one sentence for *error when a CUDA call fails.
 std::string cudaFailure(const std::string& what, cudaError_t result) {
@@ -87,6 +91,7 @@ class CudaSimulation final : public Simulation {
     if (heights_) CUDA_CHECK(cudaFree(heights_));
     if (ownVertices_) CUDA_CHECK(cudaFree(ownVertices_));
     if (pinnedVertices_) CUDA_CHECK(cudaFreeHost(pinnedVertices_));
+    if (readbackBounce_) CUDA_CHECK(cudaFreeHost(readbackBounce_));
     timer_.destroy();
     CUDA_CHECK(cudaStreamDestroy(stream_));
   }
@@ -148,8 +153,9 @@ class CudaSimulation final : public Simulation {
             importSemaphore(fds.simDone, cudaExternalSemaphoreHandleTypeOpaqueFd, "simDone", &simDone_);
         !failure.empty())
       return failure;
-    if (!timeline_ && !(renderDone_ && simDone_))
-      return "neither a timeline semaphore nor both binary semaphores were given";
+    // simDone carries the initial state's signal, which render 0 waits on
+    // whatever the sync mode (writeInitialState); renderDone only binary steps.
+    if (!simDone_) return "no simDone semaphore was given (the initial state's signal needs it)";
     return createOwnState();
   }
 
@@ -206,38 +212,65 @@ class CudaSimulation final : public Simulation {
     return "";
   }
 
-  void writeInitialState() override {
+  StepResult writeInitialState() override {
+    StepResult result;
+    result.status = StepStatus::failed;
     stepCount_ = 0;
     queued_.clear();
     failed_ = true;  // until every call below has succeeded
-    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return;
+    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return result;
     clearStaleError();
+    bool written = true;
     if (params_.model == ModelKind::ripple) {
-      if (CUDA_CHECK(cudaMemsetAsync(heights_, 0, ownedBytes(), stream_)) != cudaSuccess) return;
-      if (!enqueueDrops({initialDrop(params_)})) return;
-      enqueueRippleVertices();
+      written = CUDA_CHECK(cudaMemsetAsync(heights_, 0, ownedBytes(), stream_)) == cudaSuccess &&
+                enqueueDrops({initialDrop(params_)});
+      if (written) enqueueRippleVertices();
     } else {
       enqueueSinewave();
     }
-    if (CUDA_CHECK(cudaGetLastError()) != cudaSuccess) return;
-    if (copyPath_ && !enqueueCopyToHost()) return;
-    // Outside the frame loop: frame 0's render reads what this wrote, and no
-    // semaphore orders it, so the host waits here.
-    if (CUDA_CHECK(cudaStreamSynchronize(stream_)) != cudaSuccess) return;
+    written = written && CUDA_CHECK(cudaGetLastError()) == cudaSuccess;
+    if (copyPath_) {
+      // No semaphores: the host reads hostVertices() once the copy is done.
+      if (!written || !enqueueCopyToHost()) return result;
+    } else {
+      // Render 0 waits on simDone (app/value_schedule.h), so the initial
+      // writes reach Vulkan through a dependency it can see. CUDA's external
+      // semaphore signal makes every write enqueued before it on the stream
+      // visible to the work that waits on it (CUDA Runtime API,
+      // cudaSignalExternalSemaphoresAsync). Signalled even when a write
+      // failed, so that render 0 is not left waiting; failed_ then ends the
+      // run at the first step.
+      cudaExternalSemaphoreSignalParams signalParams{};
+      if (CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&simDone_, &signalParams, 1, stream_)) != cudaSuccess)
+        return result;
+      result.signalEnqueued = true;
+      if (!written) return result;
+    }
+    // The host waits for the stream here for the timer's anchor, which must be
+    // recorded on an idle stream, and for the copy path, whose host copy
+    // reads the result; render 0's order comes from the simDone signal.
+    // Bounded: only kernels, a copy and a signal are queued, no wait.
+    if (!waitForStream(kInitialStateTimeoutNs)) return result;
     failed_ = false;
+    result.status = StepStatus::ok;
     timer_.restart(stream_);  // the stream is idle: the anchor's host time is accurate
+    return result;
   }
 
-  StepStatus step(const StepSync& sync, bool advance,
+  StepResult step(const StepSync& sync, bool advance,
                   uint64_t /*timeoutNs: the host never blocks here*/) override {
-    if (failed_) return StepStatus::failed;
-    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return StepStatus::failed;
+    // Each field of the result is set right after the call that enqueued it
+    // succeeded: the frame loop's drain waits only on what is recorded here.
+    StepResult result;
+    result.status = StepStatus::failed;
+    if (failed_) return result;
+    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return result;
     if (copyPath_) return copyPathStep(advance);
     const bool timeline = sync.mode == SyncMode::timeline;
     if (timeline ? !timeline_ : !(renderDone_ && simDone_)) {
       std::fprintf(stderr, "vkcuda-sim: the CUDA backend was given no %s semaphore%s\n",
                    timeline ? "timeline" : "binary", timeline ? "" : "s");
-      return StepStatus::failed;
+      return result;
     }
 
     timer_.reanchorIfDue(stream_);
@@ -249,7 +282,8 @@ class CudaSimulation final : public Simulation {
     waitParams.params.fence.value = timeline ? sync.waitValue : 0;
     if (CUDA_CHECK(cudaWaitExternalSemaphoresAsync(timeline ? &timeline_ : &renderDone_, &waitParams, 1,
                                                    stream_)) != cudaSuccess)
-      return StepStatus::failed;
+      return result;
+    result.waitEnqueued = true;
     timer_.endWait(stream_);
 
     const bool launched = !advance || enqueueModelStep();
@@ -261,16 +295,22 @@ class CudaSimulation final : public Simulation {
     cudaExternalSemaphoreSignalParams signalParams{};
     signalParams.params.fence.value = timeline ? sync.signalValue : 0;
     if (CUDA_CHECK(cudaSignalExternalSemaphoresAsync(timeline ? &timeline_ : &simDone_, &signalParams, 1,
-                                                     stream_)) != cudaSuccess)
-      return StepStatus::failed;
+                                                     stream_)) != cudaSuccess) {
+      // The wait is queued and nothing after it will signal: no later step
+      // may pretend otherwise.
+      failed_ = true;
+      return result;
+    }
+    result.signalEnqueued = true;
     // After the signal in stream order: when this event has completed, so has
     // the signal, and a render waiting on it is enqueued already satisfied.
     timer_.endStep(stream_);
     if (!launched) {
       failed_ = true;
-      return StepStatus::failed;
+      return result;
     }
-    return StepStatus::ok;
+    result.status = StepStatus::ok;
+    return result;
   }
 
   void setParams(const ModelParams& params) override { params_ = changeParams(params_, params); }
@@ -293,9 +333,10 @@ class CudaSimulation final : public Simulation {
   }
 
   bool isStepComplete() override {
-    if (failed_) return true;  // nothing more will complete; the caller learns of the failure from step()
-    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return true;
-    return timer_.lastStepComplete();
+    // Asked of the stream even after a failure: the copy path's host copy
+    // must not read pinned memory that a queued copy may still write.
+    if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return true;  // no context: nothing runs
+    return timer_.lastStepComplete(stream_);
   }
 
   bool takeStepTiming(StepTiming* timing) override {
@@ -306,16 +347,27 @@ class CudaSimulation final : public Simulation {
   const void* hostVertices() const override { return pinnedVertices_; }
 
   // Reads the vertices through CUDA's own mapping of the imported memory (for
-  // the test that Vulkan and CUDA see one memory). Enqueued after every step
-  // so far on the same stream, then waited for within timeoutNs.
+  // the test that Vulkan and CUDA see one memory). A device-to-host copy into
+  // pageable memory blocks the host for as long as the stream takes to reach
+  // it, with no bound, so it goes through pinned memory instead (a truly
+  // asynchronous copy) and the host waits for it at most timeoutNs. If that
+  // wait times out, the pinned buffer is still a copy's destination: it is
+  // kept (freed by the destructor once the stream has finished), not freed.
   bool copyVerticesToHost(void* destination, uint64_t bytes, uint64_t timeoutNs) {
     const uint64_t available = uint64_t(params_.grid) * params_.grid * sizeof(Vertex);
     if (failed_ || !vertexPointer() || bytes > available) return false;
     if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return false;
-    if (CUDA_CHECK(cudaMemcpyAsync(destination, vertexPointer(), bytes, cudaMemcpyDeviceToHost, stream_)) !=
-        cudaSuccess)
+    if (!readbackBounce_ &&
+        CUDA_CHECK(cudaMallocHost(&readbackBounce_, vertexBytes())) != cudaSuccess) {
+      readbackBounce_ = nullptr;
       return false;
-    return waitForStream(timeoutNs);
+    }
+    if (CUDA_CHECK(cudaMemcpyAsync(readbackBounce_, vertexPointer(), bytes, cudaMemcpyDeviceToHost,
+                                   stream_)) != cudaSuccess)
+      return false;
+    if (!waitForStream(timeoutNs)) return false;
+    std::memcpy(destination, readbackBounce_, bytes);
+    return true;
   }
 
   // Device memory allocated here, beyond the imported vertex buffer.
@@ -381,18 +433,20 @@ class CudaSimulation final : public Simulation {
 
   // The copy path's step: no semaphores (the host orders everything), the
   // same kernels, then the copy to host memory. The "wait" span is empty.
-  StepStatus copyPathStep(bool advance) {
+  StepResult copyPathStep(bool advance) {
+    StepResult result;
     timer_.reanchorIfDue(stream_);
     timer_.beginStep(stream_);
     timer_.endWait(stream_);
     const bool launched = !advance || enqueueModelStep();
     if (!launched || !enqueueCopyToHost()) {
       failed_ = true;
-      return StepStatus::failed;
+      result.status = StepStatus::failed;
+      return result;
     }
     timer_.endWork(stream_);
     timer_.endStep(stream_);
-    return StepStatus::ok;
+    return result;
   }
 
   // One step of the model's kernels on the stream, whichever path the
@@ -472,6 +526,7 @@ class CudaSimulation final : public Simulation {
   cudaExternalSemaphore_t timeline_ = nullptr, renderDone_ = nullptr, simDone_ = nullptr;
   void* ownVertices_ = nullptr;     // copy path: the kernels' output (cudaMalloc)
   void* pinnedVertices_ = nullptr;  // copy path: its copy in host memory (cudaMallocHost)
+  void* readbackBounce_ = nullptr;  // copyVerticesToHost's pinned bounce buffer, made on first use
   bool copyPath_ = false;
   CudaStepTimer timer_;
   float* heights_ = nullptr;  // ripple: one allocation holding the three fields

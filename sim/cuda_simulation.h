@@ -40,14 +40,17 @@ CudaDeviceList listCudaDevices();
 //
 // Details the interface leaves open:
 // - A timeline fd on a device without cudaDevAttrTimelineSemaphoreInteropSupported
-//   is a failure. At least the timeline or both binary fds must be given; a
-//   step in a mode whose semaphores were not given returns StepStatus::failed.
+//   is a failure. The simDone fd is required (the initial state's signal);
+//   a step in a mode whose semaphores were not given returns StepStatus::failed.
 // - step() only enqueues (wait, kernels, signal) and returns; timeoutNs is not
 //   used, since the host never blocks there. After a failed enqueue every later
 //   step returns StepStatus::failed (the signal is still enqueued when only a
-//   kernel launch failed, so the renderer is not left waiting).
-// - writeInitialState() blocks until its kernels are done (outside the frame
-//   loop); a failure there makes the next step return StepStatus::failed.
+//   kernel launch failed, so the renderer is not left waiting). The result's
+//   waitEnqueued and signalEnqueued are set right after the enqueue succeeded.
+// - writeInitialState() enqueues the kernels and then a signal of simDone
+//   (render 0 waits on it), and waits (at most 5 s) for the stream to finish,
+//   which the timer's anchor needs; a failure there makes the next step
+//   return StepStatus::failed.
 // - The destructor finishes the stream (at most 5 s) and then releases, CUDA
 //   first (design.md): mapped pointer, external memory, external semaphores,
 //   own memory, stream. If the stream does not finish, the imported objects are
@@ -58,7 +61,9 @@ CudaDeviceList listCudaDevices();
 // - Timing: events around each step's external wait and its kernels, read
 //   without blocking by takeStepTiming a frame or more later, on the host's
 //   clock through an anchor event (docs/captures.md). isStepComplete() asks
-//   (cudaEventQuery) whether the last step's signal has executed.
+//   (cudaEventQuery) whether the last step's signal has executed, or the
+//   stream (cudaStreamQuery) when no event of that step was recorded (the
+//   initial write, a failed record).
 std::unique_ptr<Simulation> createCudaSimulation(const ModelParams& params, int ordinal,
                                                  const ExternalBuffer& vertices,
                                                  const ExternalSemaphores& semaphores, std::string* error);
@@ -82,10 +87,12 @@ std::unique_ptr<Simulation> createCudaCopySimulation(const ModelParams& params, 
 uint64_t cudaOwnedDeviceBytes(const Simulation& simulation);
 
 // Copies the first `bytes` of the shared vertex buffer to host memory through
-// CUDA's mapping of it (cudaMemcpy from the pointer that
-// cudaExternalMemoryGetMappedBuffer returned), after all enqueued steps; waits
-// at most timeoutNs. False for another backend, a failed simulation or a
-// timeout. For tests that compare it with Vulkan's read-back of the same memory.
+// CUDA's mapping of it (the pointer that cudaExternalMemoryGetMappedBuffer
+// returned), after all enqueued steps, through a pinned bounce buffer so that
+// the host waits at most timeoutNs. False for another backend, a failed
+// simulation or a timeout. For tests that compare it with Vulkan's read-back
+// of the same memory; call it while the buffer is released to
+// VK_QUEUE_FAMILY_EXTERNAL (before the drain acquires it for Vulkan).
 bool copyCudaVerticesToHost(Simulation& simulation, void* destination, uint64_t bytes, uint64_t timeoutNs);
 
 }  // namespace vksim

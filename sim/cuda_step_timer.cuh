@@ -97,17 +97,19 @@ class CudaStepTimer {
     slot.recorded = slot.ok;
   }
 
-  // Whether the last step's done event has completed; true before any step
-  // (the initial state is written synchronously) and when its record failed
-  // (nothing to wait for: the semaphore still orders the other side).
-  bool lastStepComplete() const {
-    if (nextSequence_ == 0) return true;
-    const Slot& slot = slotFor(nextSequence_ - 1);
-    if (!slot.recorded) return true;
-    const cudaError_t result = cudaEventQuery(slot.done);
-    if (result == cudaErrorNotReady) return false;
-    CUDA_CHECK(result);
-    return true;
+  // Whether everything the last step enqueued on `stream` has completed;
+  // never blocks. Normally its done event says so. Before any step (the
+  // initial write, whose simDone signal render 0 waits on) and when a record
+  // of the step failed, there is no event to trust, and an unrecorded event
+  // would report complete at once while the step's copy or signal may still
+  // be queued: the stream itself is asked instead (idle means done). An error
+  // from either query means the context can run nothing more: complete.
+  bool lastStepComplete(cudaStream_t stream) const {
+    if (nextSequence_ > 0) {
+      const Slot& slot = slotFor(nextSequence_ - 1);
+      if (slot.recorded) return isComplete(cudaEventQuery(slot.done));
+    }
+    return isComplete(cudaStreamQuery(stream));
   }
 
   // The oldest untaken step whose events have all completed; never blocks.
@@ -156,6 +158,13 @@ class CudaStepTimer {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
+  }
+
+  // cudaErrorNotReady is the expected "still running", not a failure.
+  static bool isComplete(cudaError_t query) {
+    if (query == cudaErrorNotReady) return false;
+    CUDA_CHECK(query);
+    return true;
   }
 
   Slot& slotFor(uint64_t sequence) { return slots_[sequence % kSlots]; }

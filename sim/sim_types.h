@@ -59,6 +59,22 @@ struct StepSync {
 
 enum class StepStatus { ok, timeout, failed };
 
+// What one simulation turn (a step, or the initial write) did, as recorded at
+// the moment each part was enqueued: the frame loop's bookkeeping of
+// outstanding signals (app/value_schedule.h) trusts these, never the status
+// alone, because a failed turn may have enqueued its wait but not its signal.
+struct StepResult {
+  StepStatus status = StepStatus::ok;
+  // The wait on the render's signal was handed over (CUDA: enqueued on the
+  // stream; CPU, binary: the host's waiting submission was made). A binary
+  // renderDone signal is consumed from then on, even if the wait never ends.
+  bool waitEnqueued = false;
+  // The signal for the next render (timeline value, or simDone) was handed
+  // over: it will execute once everything before it has. Only then may a
+  // Vulkan wait on it be submitted.
+  bool signalEnqueued = false;
+};
+
 // Where one simulation step ran, on the host's clock: nanoseconds of
 // std::chrono::steady_clock since its epoch (the CUDA backend converts its
 // events through an anchor event recorded at a known host time).

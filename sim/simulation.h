@@ -34,16 +34,22 @@ class Simulation {
  public:
   virtual ~Simulation() = default;
 
-  // Writes the initial state into the vertex buffer and returns once it is
-  // complete (before frame 0's render is submitted). Also resets the step
-  // count to 0.
-  virtual void writeInitialState() = 0;
+  // Writes the initial state into the vertex buffer (before frame 0's render
+  // is submitted) and, on a path that shares the vertex buffer, ends it with a
+  // signal of the binary semaphore simDone, which render 0 waits on: the
+  // initial writes reach Vulkan through a dependency it can see
+  // (app/value_schedule.h). signalEnqueued says whether that signal was
+  // handed over; waitEnqueued is always false. The copy path signals nothing
+  // (its output is ready for hostVertices() when this returns). Also resets
+  // the step count to 0.
+  virtual StepResult writeInitialState() = 0;
 
   // One frame's turn: waits as sync says (bounded by timeoutNs), advances the
   // model by one step unless paused (advance = false), writes the vertices and
   // signals as sync says. CPU: all of it on the host before returning. CUDA:
-  // enqueued on the backend's stream; the host does not block.
-  virtual StepStatus step(const StepSync& sync, bool advance, uint64_t timeoutNs) = 0;
+  // enqueued on the backend's stream; the host does not block. The result
+  // says what was really handed over (StepResult), also when it failed.
+  virtual StepResult step(const StepSync& sync, bool advance, uint64_t timeoutNs) = 0;
 
   // Non-structural parameter changes (time step, damping, drop interval, ...)
   // take effect from the next step. A different model or grid needs a new
@@ -66,7 +72,9 @@ class Simulation {
   virtual std::string deviceName() const = 0;
 
   // Whether everything the last step() (or writeInitialState) enqueued has
-  // completed, its semaphore signal included; never blocks. The frame loop
+  // completed, its semaphore signal included; never blocks. Never true while
+  // work that the last call enqueued may still run (the copy path reads
+  // hostVertices() once this is true). The frame loop
   // polls it before submitting a render that waits on simDone, so that the
   // wait is already satisfied when Vulkan sees it. The CPU backends finish
   // inside step(): always true.

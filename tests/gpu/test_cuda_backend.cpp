@@ -121,6 +121,32 @@ TEST(CudaSchedule, SwitchingEveryFrameFor500FramesEndsInTheSameVertices) {
   }
 }
 
+// Synchronization validation on (the layer's hazard tracking, which also
+// checks the ownership transfers and the stages they wait at) stays silent
+// in every mode the CUDA backend runs: timeline, binary, switching every
+// frame, and the copy path. Frame 0 waits on the initial simDone signal in
+// each, and --dump-vertices reads the buffer after the drain's acquire.
+TEST(CudaSchedule, SynchronizationValidationIsSilentInEveryMode) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const std::string dir = makeTempDir("cuda-syncval");
+  const std::vector<std::vector<std::string>> modes{{"--sync", "timeline"},
+                                                    {"--sync", "binary"},
+                                                    {"--switch-sync-every", "1"},
+                                                    {"--transfer", "copy"}};
+  for (const auto& mode : modes) {
+    std::vector<std::string> args{"--headless", "--backend", "cuda", "--size", "256x256", "--frames", "60",
+                                  "--grid", "256", "--dump-vertices", dir + "/vertices.bin"};
+    args.insert(args.end(), mode.begin(), mode.end());
+    const AppResult result =
+        runApp(args, {"VKSIM_VALIDATION=1", "VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT"},
+               300);
+    expectClean(result);
+    EXPECT_EQ(summaryField(result.out, "validation_warnings"), "0") << mode[0] << " " << mode[1] << result.err;
+    EXPECT_EQ(result.err.find("vulkan "), std::string::npos) << result.err;
+    EXPECT_EQ(readFile(dir + "/vertices.bin").size(), size_t(256 * 256 * 32)) << mode[1];
+  }
+}
+
 // Two Vulkan devices (pack.sh --lavapipe adds llvmpipe beside the NVIDIA one):
 // the CUDA backend pairs by UUID, and naming llvmpipe with --backend cuda is
 // refused with both devices named.

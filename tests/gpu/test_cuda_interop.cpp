@@ -9,6 +9,7 @@
 
 #include "app/app.h"
 #include "app/frame_loop.h"
+#include "app/value_schedule.h"
 #include "app_runner.h"
 #include "gpu_environment.h"
 #include "renderer/readback.h"
@@ -40,7 +41,7 @@ TEST(DISABLED_LazyLoadingChild, StepEnqueuedBeforeItsSignalThenHostSignals) {
   // Sim step waits for value 1, which nothing has signalled yet: the first
   // launch of the step's kernels follows a pending external wait.
   const StepSync sync{SyncMode::timeline, 1, 2};
-  ASSERT_EQ(app.shared.simulation->step(sync, true, kWaitTimeoutNs), StepStatus::ok);
+  ASSERT_EQ(app.shared.simulation->step(sync, true, kWaitTimeoutNs).status, StepStatus::ok);
   // Only now does this same thread signal the value the stream waits for.
   VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
   signal.semaphore = app.shared.semaphores.timeline;
@@ -65,7 +66,9 @@ TEST(CudaLazyLoading, FirstLaunchAfterAPendingWaitDoesNotBlockTheSignallingThrea
 }
 
 // Zero copies, one memory: the bytes Vulkan reads from its vertex buffer are
-// the bytes CUDA reads through its mapping of the imported allocation.
+// the bytes CUDA reads through its mapping of the imported allocation. Each
+// side reads while it owns the buffer: CUDA while the last render's release
+// leaves it with VK_QUEUE_FAMILY_EXTERNAL, Vulkan after the drain's acquire.
 TEST(CudaZeroCopy, VulkanReadsBackExactlyWhatCudaWrote) {
   VKSIM_REQUIRE_CUDA_DEVICE();
   for (ModelKind model : {ModelKind::ripple, ModelKind::sinewave}) {
@@ -73,12 +76,14 @@ TEST(CudaZeroCopy, VulkanReadsBackExactlyWhatCudaWrote) {
     app.headless = true;
     createApp(app, cudaOptions(model, 300));
     for (int frame = 0; frame < 50; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
-    drainSchedule(app);
+    ASSERT_EQ(app.shared.vertexOwner, VertexOwner::external);
     ASSERT_TRUE(app.shared.simulation->finish(kWaitTimeoutNs));
     const size_t bytes = app.shared.vertices.size;
-    const std::vector<uint8_t> throughVulkan = readBuffer(app.device, app.shared.vertices.buffer, bytes);
     std::vector<uint8_t> throughCuda(bytes, 0xCD);
     ASSERT_TRUE(copyCudaVerticesToHost(*app.shared.simulation, throughCuda.data(), bytes, kWaitTimeoutNs));
+    drainSchedule(app);
+    ASSERT_EQ(app.shared.vertexOwner, VertexOwner::vulkan) << "the drain must acquire the buffer";
+    const std::vector<uint8_t> throughVulkan = readSharedVertices(app);
     ASSERT_EQ(throughVulkan.size(), bytes);
     EXPECT_EQ(std::memcmp(throughVulkan.data(), throughCuda.data(), bytes), 0) << toString(model);
     // Something was written: a vertex's w component is 1.
@@ -90,6 +95,43 @@ TEST(CudaZeroCopy, VulkanReadsBackExactlyWhatCudaWrote) {
     EXPECT_EQ(cudaOwnedDeviceBytes(*app.shared.simulation),
               model == ModelKind::ripple ? 3u * 300u * 300u * sizeof(float) : 0u);
     destroyApp(app);
+  }
+}
+
+// Frame 0 has a dependency Vulkan can see on the initial state: the initial
+// write ends in a simDone signal (CUDA's external semaphore signal), render 0
+// waits on it, and afterwards nothing is outstanding but the step's own
+// signal. With the validation layer on (VKSIM_VALIDATION=1 is set by the
+// caller or not; the counts are checked either way), in both modes, and
+// again after a rebuild.
+TEST(CudaInitialState, RenderZeroWaitsOnTheInitialWritesSimDoneSignal) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  for (SyncMode mode : {SyncMode::timeline, SyncMode::binary}) {
+    Options options = cudaOptions(ModelKind::ripple, 256);
+    options.sync = mode;
+    App app;
+    app.headless = true;
+    createApp(app, options);
+    for (int round = 0; round < 2; ++round) {
+      ASSERT_TRUE(app.schedule.simSignal) << "the initial write enqueued no signal";
+      EXPECT_EQ(app.schedule.simSignal->mode, SyncMode::binary);
+      EXPECT_EQ(app.shared.vertexOwner, VertexOwner::external) << "CUDA wrote it first";
+      EXPECT_EQ(nextRenderSync(app.schedule).wait, RenderSync::Wait::simDone);
+      ASSERT_EQ(runFrame(app), FrameStatus::rendered);
+      ASSERT_TRUE(app.schedule.simSignal);
+      EXPECT_EQ(app.schedule.simSignal->mode, mode) << "render 0 consumed the initial signal";
+      if (mode == SyncMode::timeline) {
+        ASSERT_TRUE(app.shared.simulation->finish(kWaitTimeoutNs));
+        EXPECT_EQ(readTimelineCounter(app.device, app.shared.semaphores), 2u);
+      }
+      if (round == 0) rebuildSharedState(app, options.model);
+    }
+    drainSchedule(app);
+    EXPECT_FALSE(app.schedule.simSignal);
+    EXPECT_EQ(app.shared.vertexOwner, VertexOwner::vulkan);
+    destroyApp(app);
+    EXPECT_EQ(validationCounts().errors.load(), 0u);
+    EXPECT_EQ(validationCounts().warnings.load(), 0u);
   }
 }
 

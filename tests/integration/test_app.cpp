@@ -82,6 +82,31 @@ TEST(HeadlessRun, SwitchingEveryFrameEndsInTheSameVerticesAsNotSwitching) {
   EXPECT_NE(a.substr(0, 32 * 80), a.substr(32 * 80 * 40, 32 * 80));
 }
 
+// Synchronization validation (hazards between submissions, semaphores and
+// barriers) stays silent too, in every sync mode and on the copy path, with
+// --dump-vertices reading the buffer after the drain. Render 0 waits on the
+// initial write's simDone in each; a timeline run still ends at 2N.
+TEST(HeadlessRun, SynchronizationValidationStaysSilentInEveryMode) {
+  const std::string dir = makeTempDir("syncval");
+  const std::vector<std::vector<std::string>> modes{{"--sync", "timeline"},
+                                                    {"--sync", "binary"},
+                                                    {"--switch-sync-every", "1"},
+                                                    {"--transfer", "copy"}};
+  for (const auto& mode : modes) {
+    std::vector<std::string> args{"--headless", "--backend", "cpu", "--grid", "48", "--frames", "40",
+                                  "--size", "96x96", "--dump-vertices", dir + "/vertices.bin"};
+    args.insert(args.end(), mode.begin(), mode.end());
+    const AppResult result = runApp(
+        args, {"VKSIM_VALIDATION=1", "VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT"});
+    expectCleanRun(result);
+    EXPECT_EQ(result.err.find("vulkan "), std::string::npos) << mode[1] << ": " << result.err;
+    if (mode[1] == "timeline") {
+      EXPECT_EQ(summaryField(result.out, "timeline_value"), "80");
+    }
+    EXPECT_EQ(readFile(dir + "/vertices.bin").size(), size_t(48 * 48 * 32)) << mode[1];
+  }
+}
+
 // Counts pixels that differ from the clear colour (0.06, 0.07, 0.09).
 struct ImageCheck {
   int width = 0, height = 0;

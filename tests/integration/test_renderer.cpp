@@ -242,8 +242,7 @@ ImportedBuffer importBuffer(const Device& device, int fd, const SharedVertexBuff
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bufferInfo.pNext = &externalInfo;
   bufferInfo.size = exported.size;
-  bufferInfo.usage =
-      VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  bufferInfo.usage = kSharedVertexBufferUsage;
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
   VkMemoryRequirements requirements{};
@@ -366,12 +365,11 @@ TEST(RendererExport, CapableDevicesExportEverySharedResource) {
   int tested = 0;
   for (const PhysicalDeviceInfo& info : listPhysicalDevices(instance)) {
     std::printf(
-        "device %u: %s (%s), driver %s %s, Vulkan %s, memory export %d (dedicated only %d), "
+        "device %u: %s (%s), driver %s %s, Vulkan %s, memory export %d, "
         "timeline export %d, binary export %d\n",
         info.index, info.name.c_str(), deviceTypeName(info.type), info.driverName.c_str(),
         formatDriverVersion(info).c_str(), formatVersion(info.apiVersion).c_str(),
-        info.vertexBufferExportable, info.vertexBufferDedicatedOnly, info.timelineExportable,
-        info.binaryExportable);
+        info.vertexBufferExportable, info.timelineExportable, info.binaryExportable);
     if (!(info.externalMemoryFd && info.externalSemaphoreFd && info.vertexBufferExportable &&
           info.timelineExportable && info.binaryExportable))
       continue;

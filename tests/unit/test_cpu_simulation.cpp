@@ -62,6 +62,12 @@ struct Fixture {
   explicit Fixture(const ModelParams& p) : vertices(size_t(p.grid) * p.grid), ops(vertices) {
     simulation = createCpuSimulation(p, vertices.data(), ops);
   }
+  // The initial write, whose one simDone signal (render 0's wait) is checked
+  // by its own test and then forgotten, so that a step's calls stand alone.
+  void writeInitialState() {
+    ASSERT_TRUE(simulation->writeInitialState().signalEnqueued);
+    ops.calls.clear();
+  }
   std::vector<Vertex> vertices;
   RecordingHostOps ops;
   std::unique_ptr<Simulation> simulation;
@@ -73,12 +79,19 @@ TEST(CpuSimulation, TimelineStepWaitsBeforeWritingAndSignalsAfter) {
   for (ModelKind model : {ModelKind::sinewave, ModelKind::ripple}) {
     Fixture f(params(model, 32));
     ASSERT_TRUE(f.simulation);
-    f.simulation->writeInitialState();
-    EXPECT_TRUE(f.ops.calls.empty()) << "the initial state takes no part in the schedule";
+    const StepResult initial = f.simulation->writeInitialState();
+    // Render 0 waits on simDone: the initial write ends in its signal, once,
+    // after every vertex is written.
+    EXPECT_EQ(initial.status, StepStatus::ok);
+    EXPECT_TRUE(initial.signalEnqueued);
+    EXPECT_FALSE(initial.waitEnqueued);
+    ASSERT_EQ(f.ops.calls.size(), 1u);
+    EXPECT_EQ(f.ops.calls[0].what, "signalSimDone");
+    EXPECT_TRUE(sameBytes(f.ops.calls[0].vertices, f.vertices)) << "written after the initial signal";
     for (uint64_t k = 0; k < 3; ++k) {
       const std::vector<Vertex> before = f.vertices;
       f.ops.calls.clear();
-      ASSERT_EQ(f.simulation->step({SyncMode::timeline, 2 * k + 1, 2 * k + 2}, true, kTimeoutNs),
+      ASSERT_EQ(f.simulation->step({SyncMode::timeline, 2 * k + 1, 2 * k + 2}, true, kTimeoutNs).status,
                 StepStatus::ok);
       ASSERT_EQ(f.ops.calls.size(), 2u);
       EXPECT_EQ(f.ops.calls[0].what, "waitTimeline");
@@ -96,10 +109,13 @@ TEST(CpuSimulation, TimelineStepWaitsBeforeWritingAndSignalsAfter) {
 
 TEST(CpuSimulation, BinaryStepWaitsForRenderDoneBeforeWritingAndSignalsSimDoneAfter) {
   Fixture f(params(ModelKind::sinewave, 24));
-  f.simulation->writeInitialState();
+  f.writeInitialState();
   const std::vector<Vertex> before = f.vertices;
   // Binary mode ignores the timeline values.
-  ASSERT_EQ(f.simulation->step({SyncMode::binary, 99, 100}, true, kTimeoutNs), StepStatus::ok);
+  const StepResult result = f.simulation->step({SyncMode::binary, 99, 100}, true, kTimeoutNs);
+  ASSERT_EQ(result.status, StepStatus::ok);
+  EXPECT_TRUE(result.waitEnqueued);
+  EXPECT_TRUE(result.signalEnqueued);
   ASSERT_EQ(f.ops.calls.size(), 2u);
   EXPECT_EQ(f.ops.calls[0].what, "waitRenderDone");
   EXPECT_TRUE(sameBytes(f.ops.calls[0].vertices, before));
@@ -111,10 +127,10 @@ TEST(CpuSimulation, BinaryStepWaitsForRenderDoneBeforeWritingAndSignalsSimDoneAf
 
 TEST(CpuSimulation, SwitchingModesBetweenStepsUsesEachModesOperations) {
   Fixture f(params(ModelKind::ripple, 16));
-  f.simulation->writeInitialState();
-  ASSERT_EQ(f.simulation->step({SyncMode::timeline, 1, 2}, true, kTimeoutNs), StepStatus::ok);
-  ASSERT_EQ(f.simulation->step({SyncMode::binary, 0, 0}, true, kTimeoutNs), StepStatus::ok);
-  ASSERT_EQ(f.simulation->step({SyncMode::timeline, 5, 6}, true, kTimeoutNs), StepStatus::ok);
+  f.writeInitialState();
+  ASSERT_EQ(f.simulation->step({SyncMode::timeline, 1, 2}, true, kTimeoutNs).status, StepStatus::ok);
+  ASSERT_EQ(f.simulation->step({SyncMode::binary, 0, 0}, true, kTimeoutNs).status, StepStatus::ok);
+  ASSERT_EQ(f.simulation->step({SyncMode::timeline, 5, 6}, true, kTimeoutNs).status, StepStatus::ok);
   std::vector<std::string> order;
   for (const auto& call : f.ops.calls) order.push_back(call.what + ":" + std::to_string(call.value));
   EXPECT_EQ(order, (std::vector<std::string>{"waitTimeline:1", "signalTimeline:2", "waitRenderDone:0",
@@ -124,11 +140,11 @@ TEST(CpuSimulation, SwitchingModesBetweenStepsUsesEachModesOperations) {
 TEST(CpuSimulation, PausedStepStillWaitsAndSignalsButLeavesTheVertices) {
   for (SyncMode mode : {SyncMode::timeline, SyncMode::binary}) {
     Fixture f(params(ModelKind::ripple, 32));
-    f.simulation->writeInitialState();
-    ASSERT_EQ(f.simulation->step({mode, 1, 2}, true, kTimeoutNs), StepStatus::ok);
+    f.writeInitialState();
+    ASSERT_EQ(f.simulation->step({mode, 1, 2}, true, kTimeoutNs).status, StepStatus::ok);
     const std::vector<Vertex> before = f.vertices;
     f.ops.calls.clear();
-    ASSERT_EQ(f.simulation->step({mode, 3, 4}, false, kTimeoutNs), StepStatus::ok);
+    ASSERT_EQ(f.simulation->step({mode, 3, 4}, false, kTimeoutNs).status, StepStatus::ok);
     ASSERT_EQ(f.ops.calls.size(), 2u);
     EXPECT_EQ(f.ops.calls[0].what, mode == SyncMode::timeline ? "waitTimeline" : "waitRenderDone");
     EXPECT_EQ(f.ops.calls[1].what, mode == SyncMode::timeline ? "signalTimeline" : "signalSimDone");
@@ -144,10 +160,15 @@ TEST(CpuSimulation, PausedStepStillWaitsAndSignalsButLeavesTheVertices) {
 TEST(CpuSimulation, TimedOutWaitReturnsTimeoutWithoutWritingOrSignalling) {
   for (SyncMode mode : {SyncMode::timeline, SyncMode::binary}) {
     Fixture f(params(ModelKind::sinewave, 16));
-    f.simulation->writeInitialState();
+    f.writeInitialState();
     const std::vector<Vertex> before = f.vertices;
     f.ops.timeOut = true;
-    EXPECT_EQ(f.simulation->step({mode, 1, 2}, true, kTimeoutNs), StepStatus::timeout);
+    const StepResult result = f.simulation->step({mode, 1, 2}, true, kTimeoutNs);
+    EXPECT_EQ(result.status, StepStatus::timeout);
+    // What the drain must know: the wait was handed over (binary: renderDone
+    // is consumed by it), the signal was not (nothing for the drain to wait on).
+    EXPECT_TRUE(result.waitEnqueued);
+    EXPECT_FALSE(result.signalEnqueued);
     ASSERT_EQ(f.ops.calls.size(), 1u);
     EXPECT_EQ(f.ops.calls[0].what, mode == SyncMode::timeline ? "waitTimeline" : "waitRenderDone");
     EXPECT_TRUE(sameBytes(f.vertices, before));
@@ -160,14 +181,14 @@ std::vector<Vertex> runRipple(uint64_t seed, int steps) {
   p.seed = seed;
   p.dropInterval = 4;
   Fixture f(p);
-  f.simulation->writeInitialState();
+  f.writeInitialState();
   for (int k = 0; k < steps; ++k) {
     if (k == 10) {
       Drop drop;
       drop.x = -0.3f, drop.z = 0.2f;
       f.simulation->addDrop(drop);
     }
-    EXPECT_EQ(f.simulation->step({SyncMode::timeline, 2u * k + 1, 2u * k + 2}, true, kTimeoutNs),
+    EXPECT_EQ(f.simulation->step({SyncMode::timeline, 2u * k + 1, 2u * k + 2}, true, kTimeoutNs).status,
               StepStatus::ok);
   }
   return f.vertices;
@@ -188,9 +209,9 @@ TEST(CpuSimulation, WritesWhatTheReferenceModelsCompute) {
   p.dropInterval = 5;
   Fixture f(p);
   RippleModel reference(p);
-  f.simulation->writeInitialState();
+  f.writeInitialState();
   for (uint64_t k = 0; k < 30; ++k) {
-    ASSERT_EQ(f.simulation->step({SyncMode::timeline, 2 * k + 1, 2 * k + 2}, true, kTimeoutNs),
+    ASSERT_EQ(f.simulation->step({SyncMode::timeline, 2 * k + 1, 2 * k + 2}, true, kTimeoutNs).status,
               StepStatus::ok);
     reference.step();
   }
@@ -199,7 +220,7 @@ TEST(CpuSimulation, WritesWhatTheReferenceModelsCompute) {
   EXPECT_TRUE(sameBytes(f.vertices, expected));
 
   Fixture sine(params(ModelKind::sinewave, 40));
-  sine.simulation->writeInitialState();
+  sine.writeInitialState();
   for (uint64_t k = 0; k < 7; ++k) sine.simulation->step({SyncMode::binary, 0, 0}, true, kTimeoutNs);
   writeSinewaveVertices(params(ModelKind::sinewave, 40), 7, expected.data());
   EXPECT_TRUE(sameBytes(sine.vertices, expected));
@@ -207,12 +228,12 @@ TEST(CpuSimulation, WritesWhatTheReferenceModelsCompute) {
 
 TEST(CpuSimulation, WriteInitialStateResetsTheStepCountAndTheState) {
   Fixture f(params(ModelKind::ripple, 32));
-  f.simulation->writeInitialState();
+  f.writeInitialState();
   const std::vector<Vertex> initial = f.vertices;
   for (uint64_t k = 0; k < 5; ++k)
     f.simulation->step({SyncMode::timeline, 2 * k + 1, 2 * k + 2}, true, kTimeoutNs);
   EXPECT_EQ(f.simulation->stepCount(), 5u);
-  f.simulation->writeInitialState();
+  f.writeInitialState();
   EXPECT_EQ(f.simulation->stepCount(), 0u);
   EXPECT_TRUE(sameBytes(f.vertices, initial));
 }
@@ -242,6 +263,19 @@ TEST(CpuSimulation, RefusesWhatItCannotWrite) {
   EXPECT_EQ(simulation->backendName(), "cpu");
   EXPECT_FALSE(simulation->deviceName().empty());
   EXPECT_TRUE(simulation->finish(0));
+}
+
+// The copy path has no semaphores: nothing it does is outstanding for a drain.
+TEST(CpuCopySimulation, ReportsNoWaitAndNoSignal) {
+  const auto simulation = createCpuCopySimulation(params(ModelKind::ripple, 16));
+  ASSERT_TRUE(simulation);
+  const StepResult initial = simulation->writeInitialState();
+  EXPECT_EQ(initial.status, StepStatus::ok);
+  EXPECT_FALSE(initial.signalEnqueued);
+  const StepResult step = simulation->step({SyncMode::binary, 0, 0}, true, kTimeoutNs);
+  EXPECT_EQ(step.status, StepStatus::ok);
+  EXPECT_FALSE(step.waitEnqueued);
+  EXPECT_FALSE(step.signalEnqueued);
 }
 
 }  // namespace

@@ -21,9 +21,114 @@ TEST(ValueSchedule, TimelineFrameKWaitsTwoKAndSignalsTwoKPlusOne) {
   }
 }
 
-TEST(ValueSchedule, FrameZeroRenderWaitsForNothing) {
-  EXPECT_EQ(renderSyncForFrame(0, SyncMode::timeline, std::nullopt).wait, RenderSync::Wait::none);
-  EXPECT_EQ(renderSyncForFrame(0, SyncMode::binary, std::nullopt).wait, RenderSync::Wait::none);
+constexpr StepResult kSignalled{StepStatus::ok, false, true};  // what a successful initial write reports
+constexpr StepResult kStepDone{StepStatus::ok, true, true};
+
+// One frame through the bookkeeping, as runFrame does it: render, then sim.
+void runFrameOfSchedule(ScheduleState& schedule, const StepResult& step = kStepDone) {
+  const RenderSync render = nextRenderSync(schedule);
+  noteRenderSubmitted(schedule, render);
+  noteSimulationTurn(schedule, simSyncForFrame(schedule.scheduleFrame, schedule.mode), step);
+  advanceFrame(schedule);
+}
+
+TEST(ValueSchedule, RenderZeroWaitsOnTheInitialWritesSimDoneInEitherMode) {
+  for (SyncMode mode : {SyncMode::timeline, SyncMode::binary}) {
+    ScheduleState schedule;
+    schedule.mode = mode;
+    restartSchedule(schedule, kSignalled, /*copyPath=*/false);
+    EXPECT_EQ(schedule.scheduleFrame, 0u);
+    const RenderSync render = nextRenderSync(schedule);
+    EXPECT_EQ(render.wait, RenderSync::Wait::simDone) << toString(mode);
+    // The render's own signal is the ordinary one of frame 0.
+    if (mode == SyncMode::timeline) {
+      EXPECT_EQ(render.signalValue, 1u);
+    }
+    // A drain before any frame still consumes the initial signal.
+    const DrainPlan plan = planDrain(schedule);
+    ASSERT_TRUE(plan.simSignal);
+    EXPECT_EQ(plan.simSignal->mode, SyncMode::binary);
+    EXPECT_FALSE(plan.consumeRenderDone);
+  }
+}
+
+TEST(ValueSchedule, AfterARebuildRenderZeroWaitsOnSimDoneAgain) {
+  ScheduleState schedule;
+  restartSchedule(schedule, kSignalled, false);
+  for (int k = 0; k < 5; ++k) runFrameOfSchedule(schedule);
+  ASSERT_EQ(nextRenderSync(schedule).wait, RenderSync::Wait::timeline);
+  // The rebuild: drain, then a new shared state whose initial write signals.
+  noteDrained(schedule);
+  EXPECT_EQ(nextRenderSync(schedule).wait, RenderSync::Wait::none) << "drained: nothing outstanding";
+  restartSchedule(schedule, kSignalled, false);
+  EXPECT_EQ(schedule.scheduleFrame, 0u);
+  EXPECT_EQ(schedule.totalFrames, 5u) << "the run's frame count carries over";
+  EXPECT_EQ(nextRenderSync(schedule).wait, RenderSync::Wait::simDone);
+  runFrameOfSchedule(schedule);
+  EXPECT_EQ(nextRenderSync(schedule).wait, RenderSync::Wait::timeline);
+  EXPECT_EQ(nextRenderSync(schedule).waitValue, 2u);
+}
+
+TEST(ValueSchedule, TheCopyPathWaitsForNothingAndHasItsInitialOutputToStage) {
+  ScheduleState schedule;
+  restartSchedule(schedule, StepResult{}, /*copyPath=*/true);
+  EXPECT_EQ(nextRenderSync(schedule).wait, RenderSync::Wait::none);
+  EXPECT_TRUE(schedule.hostOutputUnstaged);
+  EXPECT_TRUE(planDrain(schedule).empty());
+}
+
+TEST(ValueSchedule, AnInitialWriteThatSignalledNothingLeavesNothingToWaitFor) {
+  ScheduleState schedule;
+  restartSchedule(schedule, StepResult{StepStatus::failed, false, false}, false);
+  EXPECT_EQ(nextRenderSync(schedule).wait, RenderSync::Wait::none);
+  EXPECT_TRUE(planDrain(schedule).empty());
+}
+
+// Error paths: the drain consumes exactly what was handed over.
+TEST(ValueSchedule, AStepThatFailedBeforeItsSignalLeavesNoSimSignalForTheDrain) {
+  for (SyncMode mode : {SyncMode::timeline, SyncMode::binary}) {
+    ScheduleState schedule;
+    schedule.mode = mode;
+    restartSchedule(schedule, kSignalled, false);
+    runFrameOfSchedule(schedule);
+    runFrameOfSchedule(schedule, StepResult{StepStatus::failed, /*wait*/ true, /*signal*/ false});
+    const DrainPlan plan = planDrain(schedule);
+    EXPECT_FALSE(plan.simSignal) << toString(mode) << ": the drain would wait on a signal never enqueued";
+    EXPECT_FALSE(plan.consumeRenderDone) << toString(mode) << ": the step's wait already took renderDone";
+    EXPECT_TRUE(plan.empty());
+  }
+}
+
+TEST(ValueSchedule, ARenderDoneThatNoSimulationWaitTookIsConsumedByTheDrain) {
+  ScheduleState schedule;
+  schedule.mode = SyncMode::binary;
+  restartSchedule(schedule, kSignalled, false);
+  runFrameOfSchedule(schedule);
+  // Render 1 signals renderDone; the step fails (or times out) before its wait.
+  runFrameOfSchedule(schedule, StepResult{StepStatus::timeout, false, false});
+  DrainPlan plan = planDrain(schedule);
+  EXPECT_FALSE(plan.simSignal);
+  EXPECT_TRUE(plan.consumeRenderDone);
+  noteDrained(schedule);
+  EXPECT_TRUE(planDrain(schedule).empty()) << "a second drain must find nothing";
+}
+
+TEST(ValueSchedule, AHealthyRunDrainsItsLastSignalOnce) {
+  for (SyncMode mode : {SyncMode::timeline, SyncMode::binary}) {
+    ScheduleState schedule;
+    schedule.mode = mode;
+    restartSchedule(schedule, kSignalled, false);
+    for (int k = 0; k < 4; ++k) runFrameOfSchedule(schedule);
+    const DrainPlan plan = planDrain(schedule);
+    ASSERT_TRUE(plan.simSignal);
+    EXPECT_EQ(plan.simSignal->mode, mode);
+    if (mode == SyncMode::timeline) {
+      EXPECT_EQ(plan.simSignal->value, 8u);
+    }
+    EXPECT_FALSE(plan.consumeRenderDone);
+    noteDrained(schedule);
+    EXPECT_TRUE(planDrain(schedule).empty());
+  }
 }
 
 TEST(ValueSchedule, BinaryRenderWaitsSimDoneAndSignalsRenderDone) {
@@ -38,9 +143,10 @@ TEST(ValueSchedule, BinaryRenderWaitsSimDoneAndSignalsRenderDone) {
 // wait, timeline signals strictly increase, every timeline wait is for a
 // value already signalled earlier in submission order.
 void checkSequence(const std::vector<SyncMode>& modes) {
-  int renderDonePending = 0, simDonePending = 0;
+  // The initial write has signalled simDone before frame 0.
+  int renderDonePending = 0, simDonePending = 1;
   uint64_t counter = 0;  // highest timeline value signalled so far
-  std::optional<SyncMode> previous;
+  std::optional<SyncMode> previous = kInitialStateSignal.mode;
   for (uint64_t k = 0; k < modes.size(); ++k) {
     const RenderSync render = renderSyncForFrame(k, modes[k], previous);
     if (render.wait == RenderSync::Wait::simDone) {

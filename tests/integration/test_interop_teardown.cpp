@@ -1,0 +1,296 @@
+// The interop rules that only show at the ends of a run, in-process on
+// lavapipe with the CPU backend and the validation layer on (ctest sets
+// VKSIM_VALIDATION=1; these tests add synchronization validation):
+// - the drain leaves the vertex buffer owned by Vulkan's queue family, so a
+//   read-back after it is defined (and one before it is refused);
+// - a step that fails before its signal leaves the drain nothing to wait for
+//   and a renderDone nobody took is consumed: the run ends with exit 4, one
+//   line, and no binary semaphore left signalled;
+// - a device lost during teardown counts as idle: everything is destroyed,
+//   exit 4, one line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "app/app.h"
+#include "app/frame_loop.h"
+#include "app/value_schedule.h"
+#include "renderer/frame_sync.h"
+#include "renderer/readback.h"
+#include "renderer/vk_check.h"
+
+namespace vksim {
+namespace {
+
+size_t lineCount(const std::string& text) {
+  return size_t(std::count(text.begin(), text.end(), '\n'));
+}
+
+// Synchronization validation for every instance created from now on in this
+// process (ctest runs each test in a process of its own).
+void enableSynchronizationValidation() {
+  setenv("VKSIM_VALIDATION", "1", 1);
+  setenv("VK_LAYER_ENABLES", "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT", 1);
+}
+
+Options cpuOptions(SyncMode sync) {
+  Options options;
+  options.headless = true;
+  options.backend = BackendChoice::cpu;
+  options.sync = sync;
+  options.model.model = ModelKind::ripple;
+  options.model.grid = 48;
+  options.width = options.height = 64;
+  return options;
+}
+
+// The test seam for the CUDA path's ownership transfers on a driver without
+// CUDA: the CPU backend's buffer is treated as written by another API, so
+// every render acquires it from VK_QUEUE_FAMILY_EXTERNAL and releases it back
+// exactly as on the CUDA zero-copy path, and the initial state starts out
+// EXTERNAL's. (The host's writes through the mapping need no transfer; this
+// only exercises Vulkan's side of them.)
+void actAsExternalWriter(App& app) {
+  app.shared.externalWriter = true;
+  app.shared.vertexOwner = VertexOwner::external;
+}
+
+std::vector<uint8_t> mappedBytes(const App& app) {
+  const auto* first = static_cast<const uint8_t*>(app.shared.vertices.mapped);
+  return std::vector<uint8_t>(first, first + app.shared.vertices.size);
+}
+
+class DrainOwnership : public ::testing::TestWithParam<SyncMode> {};
+
+TEST_P(DrainOwnership, LeavesTheBufferWithVulkanAndTheReadBackDefined) {
+  enableSynchronizationValidation();
+  App app;
+  app.headless = true;
+  Options options = cpuOptions(GetParam());
+  options.switchSyncEvery = GetParam() == SyncMode::binary ? 3 : 0;  // binary also covers switches
+  createApp(app, options);
+  actAsExternalWriter(app);
+  for (int frame = 0; frame < 12; ++frame) {
+    ASSERT_EQ(runFrame(app), FrameStatus::rendered);
+    ASSERT_EQ(app.shared.vertexOwner, VertexOwner::external) << "each render releases it back";
+  }
+  // Released to the other API: a Vulkan read-back now would be undefined.
+  EXPECT_THROW(readSharedVertices(app), RuntimeFailure);
+  drainSchedule(app);
+  EXPECT_EQ(app.shared.vertexOwner, VertexOwner::vulkan) << "the drain must acquire the buffer";
+  EXPECT_TRUE(planDrain(app.schedule).empty());
+  const std::vector<uint8_t> readBack = readSharedVertices(app);
+  EXPECT_EQ(readBack, mappedBytes(app)) << "the read-back differs from what the simulation wrote";
+  // Twice is once: nothing is outstanding, nothing is submitted.
+  drainSchedule(app);
+  EXPECT_EQ(app.shared.vertexOwner, VertexOwner::vulkan);
+  destroyApp(app);
+  EXPECT_EQ(validationCounts().errors.load(), 0u);
+  EXPECT_EQ(validationCounts().warnings.load(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(BothModes, DrainOwnership, ::testing::Values(SyncMode::timeline, SyncMode::binary),
+                         [](const auto& testInfo) { return std::string(toString(testInfo.param)); });
+
+// A rebuild drains the old state and starts the new one EXTERNAL's again,
+// whose render 0 waits on the new initial write's simDone.
+TEST(DrainOwnership, ARebuildStartsOverWithTheInitialSignal) {
+  enableSynchronizationValidation();
+  App app;
+  app.headless = true;
+  const Options options = cpuOptions(SyncMode::timeline);
+  createApp(app, options);
+  for (int frame = 0; frame < 4; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
+  ModelParams bigger = options.model;
+  bigger.grid = 40;
+  rebuildSharedState(app, bigger);
+  EXPECT_EQ(app.schedule.scheduleFrame, 0u);
+  ASSERT_TRUE(app.schedule.simSignal);
+  EXPECT_EQ(nextRenderSync(app.schedule).wait, RenderSync::Wait::simDone);
+  for (int frame = 0; frame < 3; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
+  drainSchedule(app);
+  EXPECT_EQ(readTimelineCounter(app.device, app.shared.semaphores), 6u) << "2N after N timeline frames";
+  destroyApp(app);
+  EXPECT_EQ(validationCounts().errors.load(), 0u);
+  EXPECT_EQ(validationCounts().warnings.load(), 0u);
+}
+
+// A simulation that, from step `failAt` on, fails partway through its turn:
+// before its wait (binary: renderDone stays unconsumed) or after its wait but
+// before its signal. Everything else is the real CPU backend's.
+class FailingSimulation final : public Simulation {
+ public:
+  enum class Where { beforeWait, beforeSignal };
+  FailingSimulation(std::unique_ptr<Simulation> inner, HostSemaphoreOps& hostOps, uint64_t failAt, Where where)
+      : inner_(std::move(inner)), hostOps_(hostOps), failAt_(failAt), where_(where) {}
+
+  StepResult writeInitialState() override { return inner_->writeInitialState(); }
+  StepResult step(const StepSync& sync, bool advance, uint64_t timeoutNs) override {
+    if (steps_++ < failAt_) return inner_->step(sync, advance, timeoutNs);
+    StepResult result;
+    result.status = StepStatus::failed;
+    if (where_ == Where::beforeSignal) {
+      const bool waited = sync.mode == SyncMode::timeline ? hostOps_.waitTimeline(sync.waitValue, timeoutNs)
+                                                          : hostOps_.waitRenderDone(timeoutNs);
+      result.waitEnqueued = true;
+      if (!waited) result.status = StepStatus::timeout;
+    }
+    return result;
+  }
+  void setParams(const ModelParams& params) override { inner_->setParams(params); }
+  const ModelParams& params() const override { return inner_->params(); }
+  void addDrop(const Drop& drop) override { inner_->addDrop(drop); }
+  uint64_t stepCount() const override { return inner_->stepCount(); }
+  bool finish(uint64_t timeoutNs) override { return inner_->finish(timeoutNs); }
+  std::string backendName() const override { return inner_->backendName(); }
+  std::string deviceName() const override { return inner_->deviceName(); }
+
+ private:
+  std::unique_ptr<Simulation> inner_;
+  HostSemaphoreOps& hostOps_;
+  uint64_t failAt_, steps_ = 0;
+  Where where_;
+};
+
+void installFailingSimulation(App& app, uint64_t failAt, FailingSimulation::Where where) {
+  app.shared.simulation = std::make_unique<FailingSimulation>(std::move(app.shared.simulation),
+                                                              *app.shared.hostOps, failAt, where);
+}
+
+// After the drain nothing is left signalled: a fresh signal of each binary
+// semaphore is valid (signalling one that is still signalled is a validation
+// error, VUID-vkQueueSubmit-pSignalSemaphores-00067), and is then consumed.
+void expectNoBinarySemaphoreSignalled(App& app) {
+  const uint32_t errorsBefore = validationCounts().errors.load();
+  for (VkSemaphore semaphore : {app.shared.semaphores.renderDone, app.shared.semaphores.simDone}) {
+    const SemaphoreSignal signal{semaphore, 0};
+    submitToQueue(app.device, VK_NULL_HANDLE, {}, {&signal, 1}, VK_NULL_HANDLE);
+    const SemaphoreWait wait{semaphore, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
+    VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
+    submitToQueue(app.device, VK_NULL_HANDLE, {&wait, 1}, {}, app.frame.inFlight);
+    ASSERT_TRUE(waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs));
+  }
+  EXPECT_EQ(validationCounts().errors.load(), errorsBefore) << "a binary semaphore was left signalled";
+}
+
+struct FailureCase {
+  SyncMode sync;
+  FailingSimulation::Where where;
+  const char* name;
+};
+
+class FailedStep : public ::testing::TestWithParam<FailureCase> {};
+
+TEST_P(FailedStep, LeavesTheDrainExactlyWhatWasSignalled) {
+  enableSynchronizationValidation();
+  const FailureCase failure = GetParam();
+  App app;
+  app.headless = true;
+  createApp(app, cpuOptions(failure.sync));
+  installFailingSimulation(app, 3, failure.where);
+  for (int frame = 0; frame < 3; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
+  EXPECT_THROW(runFrame(app), RuntimeFailure);
+  const DrainPlan plan = planDrain(app.schedule);
+  EXPECT_FALSE(plan.simSignal) << "the failed step enqueued no signal";
+  EXPECT_EQ(plan.consumeRenderDone,
+            failure.sync == SyncMode::binary && failure.where == FailingSimulation::Where::beforeWait);
+  // Returns without waiting on the signal that never came (it would throw a
+  // timeout after kWaitTimeoutNs otherwise).
+  EXPECT_NO_THROW(drainSchedule(app));
+  EXPECT_TRUE(planDrain(app.schedule).empty());
+  expectNoBinarySemaphoreSignalled(app);
+  EXPECT_NO_THROW(destroyApp(app));
+  EXPECT_EQ(app.device.device, VK_NULL_HANDLE);
+  EXPECT_EQ(validationCounts().errors.load(), 0u);
+  EXPECT_EQ(validationCounts().warnings.load(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BeforeWaitOrSignal, FailedStep,
+    ::testing::Values(FailureCase{SyncMode::timeline, FailingSimulation::Where::beforeSignal, "timeline_before_signal"},
+                      FailureCase{SyncMode::binary, FailingSimulation::Where::beforeSignal, "binary_before_signal"},
+                      FailureCase{SyncMode::binary, FailingSimulation::Where::beforeWait, "binary_before_wait"}),
+    [](const auto& testInfo) { return std::string(testInfo.param.name); });
+
+// The same through runThenTearDown, as the program ends: exit 4, and one line
+// on stderr, the step's (a drain that waited for a signal never enqueued
+// would add a second, "teardown: timeout ...", after kWaitTimeoutNs).
+TEST(FailedStep, EndsTheRunWithExitFourAndOneLine) {
+  for (SyncMode sync : {SyncMode::timeline, SyncMode::binary}) {
+    App app;
+    app.headless = true;
+    ::testing::internal::CaptureStderr();
+    const int exitCode = runThenTearDown(app, [&] {
+      createApp(app, cpuOptions(sync));
+      installFailingSimulation(app, 2, FailingSimulation::Where::beforeSignal);
+      for (;;) runFrame(app);
+    });
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(exitCode, kExitRuntime) << err;
+    EXPECT_EQ(lineCount(err), 1u) << err;
+    EXPECT_NE(err.find("the simulation step failed (frame 2, " + std::string(toString(sync)) + " mode)"),
+              std::string::npos)
+        << err;
+    EXPECT_EQ(app.device.device, VK_NULL_HANDLE) << "teardown did not complete";
+    EXPECT_EQ(app.instance.instance, VK_NULL_HANDLE);
+  }
+}
+
+// VK_ERROR_DEVICE_LOST in teardown counts as idle (the spec's Lost Device
+// section): everything is destroyed, and the run that had succeeded until
+// then exits 4 with one line. lavapipe never loses its device, so the seam
+// (the fault `device-lost`) makes teardown's waits report it once the device
+// really is idle.
+TEST(DeviceLost, InTeardownEverythingIsDestroyedAndTheRunExitsFourWithOneLine) {
+  for (SyncMode sync : {SyncMode::timeline, SyncMode::binary}) {
+    enableSynchronizationValidation();
+    App app;
+    app.headless = true;
+    ::testing::internal::CaptureStderr();
+    const int exitCode = runThenTearDown(app, [&] {
+      createApp(app, cpuOptions(sync));
+      for (int frame = 0; frame < 5; ++frame) runFrame(app);
+      app.injectDeviceLostInTeardown = true;
+    });
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(exitCode, kExitRuntime) << err;
+    EXPECT_EQ(lineCount(err), 1u) << err;
+    EXPECT_NE(err.find("VK_ERROR_DEVICE_LOST"), std::string::npos) << err;
+    EXPECT_TRUE(app.deviceLost);
+    EXPECT_EQ(app.shared.simulation, nullptr);
+    EXPECT_EQ(app.shared.vertices.buffer, VK_NULL_HANDLE);
+    EXPECT_EQ(app.shared.semaphores.timeline, VK_NULL_HANDLE);
+    EXPECT_EQ(app.frame.inFlight, VK_NULL_HANDLE);
+    EXPECT_EQ(app.device.device, VK_NULL_HANDLE);
+    EXPECT_EQ(app.instance.instance, VK_NULL_HANDLE);
+    EXPECT_EQ(validationCounts().errors.load(), 0u);
+  }
+}
+
+// A loss seen by the run's own drain (before --dump-vertices would read) is
+// the run's one line; teardown then submits nothing and adds nothing.
+TEST(DeviceLost, InTheRunsDrainIsOneLineAndTeardownStillCompletes) {
+  App app;
+  app.headless = true;
+  ::testing::internal::CaptureStderr();
+  const int exitCode = runThenTearDown(app, [&] {
+    createApp(app, cpuOptions(SyncMode::binary));
+    for (int frame = 0; frame < 3; ++frame) runFrame(app);
+    app.injectDeviceLostInTeardown = true;
+    drainSchedule(app);
+    if (app.deviceLost) throw RuntimeFailure("the Vulkan device was lost (VK_ERROR_DEVICE_LOST)");
+  });
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(exitCode, kExitRuntime) << err;
+  EXPECT_EQ(lineCount(err), 1u) << err;
+  EXPECT_EQ(app.device.device, VK_NULL_HANDLE);
+}
+
+}  // namespace
+}  // namespace vksim
