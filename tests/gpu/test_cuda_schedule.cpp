@@ -46,8 +46,8 @@ TEST_P(CudaScheduleAsSubmitted, EveryWaitIsWhatTheOtherSideSignalledOver200Frame
 INSTANTIATE_TEST_SUITE_P(WaitStrategies, CudaScheduleAsSubmitted,
                          ::testing::Values(ScheduleCase{"poll", "timeline"}, ScheduleCase{"enqueue", "timeline"},
                                            ScheduleCase{"enqueue", "binary"}),
-                         [](const auto& info) {
-                           return std::string(info.param.strategy) + "_from_" + info.param.startMode;
+                         [](const auto& testInfo) {
+                           return std::string(testInfo.param.strategy) + "_from_" + testInfo.param.startMode;
                          });
 
 }  // namespace

@@ -70,8 +70,8 @@ TEST_P(ScheduleAsSubmitted, EveryWaitIsWhatTheOtherSideSignalledOver200FramesSwi
 INSTANTIATE_TEST_SUITE_P(WaitStrategies, ScheduleAsSubmitted,
                          ::testing::Values(ScheduleCase{"poll", "timeline"}, ScheduleCase{"enqueue", "timeline"},
                                            ScheduleCase{"enqueue", "binary"}),
-                         [](const auto& info) {
-                           return std::string(info.param.strategy) + "_from_" + info.param.startMode;
+                         [](const auto& testInfo) {
+                           return std::string(testInfo.param.strategy) + "_from_" + testInfo.param.startMode;
                          });
 
 // Without switching, each mode on its own (the frames around a switch are
