@@ -414,6 +414,7 @@ void drainSchedule(App& app) {
   if (!waitForFenceInDrain(app, app.frame.inFlight)) stall(app, "render fence before the drain");
   if (app.deviceLost) return;
   readFrameTag(app);
+  finishFrameTagStep(app);
   std::array<SemaphoreWait, 2> waits{};
   uint32_t waitCount = 0;
   // The waits are at ALL_COMMANDS: the acquire behind them runs in no defined
@@ -448,7 +449,6 @@ void drainSchedule(App& app) {
   VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
   submitToQueue(app.device, commandBuffer, std::span(waits.data(), waitCount), {}, app.frame.inFlight);
   noteDrained(app.schedule);
-  noteWaitSubmitted(app);
   recordDrainSubmission(app, std::span(waits.data(), waitCount));
   if (acquires) app.shared.vertexOwner = VertexOwner::vulkan;
   if (!waitForFenceInDrain(app, app.frame.inFlight)) stall(app, "drain of the last simulation signal");

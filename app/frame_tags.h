@@ -52,10 +52,16 @@ VkPipelineStageFlags frameTagWaitStages(const App& app);
 // Nothing without --frame-tags.
 void recordFrameTagCopy(App& app, VkCommandBuffer commandBuffer);
 
-// Call right after submitting a render or the drain (each waits on the last
-// step's signal): a timeline step's worker writes only after that (see
+// Call right after submitting a render (it waits on the last step's
+// signal): a timeline step's worker writes only after that (see
 // app/frame_tags.cpp). Nothing without --frame-tags.
 void noteWaitSubmitted(App& app);
+
+// Call before the drain's submission: the last step writes and signals
+// without waiting for another render, and this returns once it has (at most
+// kWaitTimeoutNs), so that the drain's wait is already satisfied when it is
+// submitted (see app/frame_tags.cpp for why). Nothing without --frame-tags.
+void finishFrameTagStep(App& app);
 
 // Call once the fence of the render that recorded the copy has signalled:
 // reads the tag it saw into that render's schedule event. Nothing when no
