@@ -128,7 +128,8 @@ TEST_P(FrameTags, EveryRenderReadsTheStateTheStepBeforeItWrote) {
   EXPECT_TRUE(schedule.empty()) << joinLines(schedule);
 }
 
-INSTANTIATE_TEST_SUITE_P(WaitStrategies, FrameTags, ::testing::Values("enqueue", "poll"));
+INSTANTIATE_TEST_SUITE_P(WaitStrategies, FrameTags, ::testing::Values("enqueue", "poll"),
+                         [](const auto& testInfo) { return std::string(testInfo.param); });
 
 TEST(FrameTags, SteadyTimelineAndSteadyBinaryReadTheirOwnStep) {
   const std::string dir = makeTempDir("tags-steady");
