@@ -88,7 +88,8 @@ void addScheduleEvents(App& app, uint64_t frame) {
   std::vector<ScheduleEvent>& events = app.scheduleLog.events;
   for (const ScheduleEvent& event : events) {
     if (event.frame != frame) continue;
-    const TraceTrack track = event.side == ScheduleSide::sim ? TraceTrack::simGpu : TraceTrack::renderGpu;
+    const bool simSide = event.side == ScheduleSide::sim || event.side == ScheduleSide::initial;
+    const TraceTrack track = simSide ? TraceTrack::simGpu : TraceTrack::renderGpu;
     session.trace.addTrackInstant(track, scheduleEventName(event.side),
                                   microsecondsSince(session.startNs, event.hostNs), scheduleEventArgs(event));
   }
