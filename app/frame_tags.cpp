@@ -93,13 +93,13 @@ class TaggingHostOps final : public HostSemaphoreOps {
 // The CPU simulation, stepping on a worker thread. step() hands the step over
 // and returns: at once in timeline mode, as the CUDA backend's step() returns
 // once its work is enqueued; in binary mode once simDone's signal has been
-// submitted (after the writes, see above). One step at a time: step() first waits (bounded)
-// for the previous one. Every call comes from the frame loop's thread.
+// submitted (after the writes, see above). One step at a time: step() first
+// waits (bounded) for the previous one. Every call comes from the frame
+// loop's thread.
 class WorkerSimulation final : public Simulation {
  public:
-  // waitForNextSubmission: a timeline step writes only once the submission
-  // that waits for its signal (render k+1, or the drain) has been made; see
-  // noteWaitSubmitted.
+  // waitForNextSubmission: a timeline step writes only once render k+1, which
+  // waits for its signal, has been submitted (waitUntilNextSubmission).
   WorkerSimulation(std::unique_ptr<TaggingHostOps> ops, std::unique_ptr<Simulation> inner,
                    bool waitForNextSubmission)
       : ops_(std::move(ops)), inner_(std::move(inner)), waitForNextSubmission_(waitForNextSubmission) {
@@ -233,7 +233,7 @@ class WorkerSimulation final : public Simulation {
     std::unique_lock lock(mutex_);
     if (!waitForNextSubmission_ || current_.sync.mode != SyncMode::timeline) return;
     // Renders 0..k were submitted before step k was handed over; render k+1
-    // (or the drain) is the next submission.
+    // is the next submission (or, after the last frame, finishLastStep).
     const uint64_t wanted = current_.sequence + 2;
     const bool submitted = changed_.wait_for(lock, std::chrono::nanoseconds(current_.timeoutNs),
                                              [&] { return waitsSubmitted_ >= wanted || draining_ || stop_; });
