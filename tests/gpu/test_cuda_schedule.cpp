@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct ScheduleCase {
   const char* strategy;
   const char* startMode;
 };
+void PrintTo(const ScheduleCase& value, std::ostream* out) {
+  *out << value.strategy << " from " << value.startMode;
+}
 
 class CudaScheduleAsSubmitted : public ::testing::TestWithParam<ScheduleCase> {};
 

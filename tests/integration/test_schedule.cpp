@@ -12,6 +12,7 @@
 
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,9 @@ struct ScheduleCase {
   const char* strategy;
   const char* startMode;
 };
+void PrintTo(const ScheduleCase& value, std::ostream* out) {
+  *out << value.strategy << " from " << value.startMode;
+}
 
 class ScheduleAsSubmitted : public ::testing::TestWithParam<ScheduleCase> {};
 
