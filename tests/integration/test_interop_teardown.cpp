@@ -66,6 +66,24 @@ std::vector<uint8_t> mappedBytes(const App& app) {
   return std::vector<uint8_t>(first, first + app.shared.vertices.size);
 }
 
+// The synchronization-validation tests here and in test_app.cpp mean
+// something only if that validation is really on: a deliberate
+// write-after-write hazard (two fills of one buffer, no barrier between) must
+// be reported.
+TEST(SynchronizationValidation, IsOnAndReportsADeliberateHazard) {
+  enableSynchronizationValidation();
+  App app;
+  app.headless = true;
+  createApp(app, cpuOptions(SyncMode::timeline));
+  const uint32_t errorsBefore = validationCounts().errors.load();
+  runOneTimeCommands(app.device, [&](VkCommandBuffer commandBuffer) {
+    vkCmdFillBuffer(commandBuffer, app.shared.vertices.buffer, 0, VK_WHOLE_SIZE, 1u);
+    vkCmdFillBuffer(commandBuffer, app.shared.vertices.buffer, 0, VK_WHOLE_SIZE, 2u);
+  });
+  EXPECT_GT(validationCounts().errors.load(), errorsBefore) << "synchronization validation is not on";
+  destroyApp(app);
+}
+
 class DrainOwnership : public ::testing::TestWithParam<SyncMode> {};
 
 TEST_P(DrainOwnership, LeavesTheBufferWithVulkanAndTheReadBackDefined) {
