@@ -9,6 +9,8 @@
 
 #include "app/bench.h"
 #include "app/fd_handoff.h"
+#include "app/frame_tags.h"
+#include "app/schedule_recording.h"
 #include "app/frame_loop.h"
 #include "app/image_file.h"
 #include "app/script_player.h"
@@ -232,6 +234,8 @@ void createSharedState(App& app, const ModelParams& params) {
     shared.simulation = importIntoCuda(app, params);
   } else if (rehearsedHandoff) {
     failInjectedHandoff(app);
+  } else if (app.options.frameTags) {
+    shared.simulation = createFrameTagSimulation(app, params);
   } else {
     shared.hostOps = std::make_unique<VulkanHostSemaphores>(app.device, shared.semaphores);
     shared.simulation = createCpuSimulation(params, shared.vertices.mapped, *shared.hostOps);
@@ -245,6 +249,7 @@ void createSharedState(App& app, const ModelParams& params) {
   // what the write reports having enqueued, and restarts at frame 0.
   const StepResult initial = shared.simulation->writeInitialState();
   restartSchedule(app.schedule, initial, copyPath);
+  if (!copyPath) recordInitialWrite(app, initial.signalEnqueued);
   if (initial.status != StepStatus::ok) throw RuntimeFailure("the simulation could not write its initial state");
 }
 
@@ -271,6 +276,8 @@ void destroySharedState(App& app) {
   shared.hostOps.reset();
   waitForDeviceIdleInTeardown(app);
   // Reverse order of createSharedState.
+  destroyGpuBuffer(app.device, shared.frameTagResult);
+  shared.frameTagRender.reset();
   destroyGridIndexBuffer(app.device, shared.indices);
   destroySyncSemaphores(app.device, shared.semaphores);
   destroyGpuBuffer(app.device, shared.staging);

@@ -16,6 +16,7 @@
 #include "app/frame_timing.h"
 #include "app/input.h"
 #include "app/overlay.h"
+#include "app/schedule_log.h"
 #include "app/value_schedule.h"
 #include "renderer/frame_sync.h"
 #include "renderer/gpu_buffer.h"
@@ -64,6 +65,10 @@ struct SharedState {
   GridIndexBuffer indices;
   std::unique_ptr<VulkanHostSemaphores> hostOps;  // CPU backend, zero-copy only
   std::unique_ptr<Simulation> simulation;
+  // --frame-tags only (app/frame_tags.h): where each render copies the first
+  // vertex it read, and the frame whose copy the host has not read yet.
+  GpuBuffer frameTagResult;
+  std::optional<uint64_t> frameTagRender;
 };
 
 struct App {
@@ -99,6 +104,7 @@ struct App {
   GpuTimer gpuTimer;        // render timestamps, one slot per frame in flight (renderer/gpu_timer.h)
   FrameTimingQueue timing;  // frames waiting for their GPU results (app/frame_timing.h)
   CaptureSession capture;   // --capture / --trace, or the overlay's Record (app/capture_session.h)
+  ScheduleLog scheduleLog;  // submissions waiting to be written into the trace (app/schedule_log.h)
 };
 
 // Creates instance, device, target, pipeline, frame resources and the shared

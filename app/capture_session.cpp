@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "app/app.h"
 #include "app/wait_strategy.h"
@@ -80,8 +81,34 @@ void addTraceSpans(CaptureSession& session, const FrameTiming& timing) {
   if (timing.simWait) add(TraceTrack::simWait, *timing.simWait);
 }
 
+// The value schedule's submissions made during `frame` (app/schedule_log.h),
+// each on the track of the side that submitted it; they leave the log.
+void addScheduleEvents(App& app, uint64_t frame) {
+  CaptureSession& session = app.capture;
+  std::vector<ScheduleEvent>& events = app.scheduleLog.events;
+  for (const ScheduleEvent& event : events) {
+    if (event.frame != frame) continue;
+    const bool simSide = event.side == ScheduleSide::sim || event.side == ScheduleSide::initial;
+    const TraceTrack track = simSide ? TraceTrack::simGpu : TraceTrack::renderGpu;
+    session.trace.addTrackInstant(track, scheduleEventName(event.side),
+                                  microsecondsSince(session.startNs, event.hostNs), scheduleEventArgs(event));
+  }
+  std::erase_if(events, [&](const ScheduleEvent& event) { return event.frame == frame; });
+}
+
 FileResult finishSession(App& app) {
   CaptureSession& session = app.capture;
+  // What is left belongs to no frame record: the drain after the last frame.
+  if (session.trace.isOpen()) {
+    std::vector<uint64_t> frames;
+    for (const ScheduleEvent& event : app.scheduleLog.events)
+      if (event.frame >= session.startFrame && (!session.lastFrame || event.frame <= *session.lastFrame))
+        frames.push_back(event.frame);
+    std::sort(frames.begin(), frames.end());
+    frames.erase(std::unique(frames.begin(), frames.end()), frames.end());
+    for (uint64_t frame : frames) addScheduleEvents(app, frame);
+  }
+  app.scheduleLog.events.clear();
   session.recording = false;
   FileResult result;
   std::string written;
@@ -158,11 +185,21 @@ FileResult recordFinishedFrames(App& app, bool flush) {
     if (session.lastFrame && timing->frame >= *session.lastFrame) continue;
     if (session.csv.isOpen())
       session.csv.addFrame(csvRow(session, *timing, app.devices.useCuda ? "cuda" : "cpu"));
-    if (session.trace.isOpen()) addTraceSpans(session, *timing);
+    if (session.trace.isOpen()) {
+      addTraceSpans(session, *timing);
+      addScheduleEvents(app, timing->frame);
+    }
     ++session.framesRecorded;
     if (session.request.frames > 0 && session.framesRecorded >= session.request.frames)
       finished = finishSession(app);
   }
+  // Submissions of frames that were taken without being written (before the
+  // start, after the stop) are of no further use.
+  const uint64_t oldestPending =
+      app.timing.pending.empty() ? app.schedule.totalFrames : app.timing.pending.front().frame;
+  std::erase_if(app.scheduleLog.events, [&](const ScheduleEvent& event) {
+    return event.frame < oldestPending && event.side != ScheduleSide::drain;
+  });
   // A stopped capture is complete once every frame before its end has left
   // the queue (written, or run before the capture started).
   const bool stoppedAndWritten =

@@ -282,6 +282,9 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
             return parsed.ok ? std::string() : parsed.error;
           },
           "NAME[@FRAME]"));
+  app.add_flag("--frame-tags", options.frameTags,
+               "Test facility: the CPU simulation steps on a worker thread and tags each state; each render "
+               "records the tag it read into the trace (headless, --backend cpu; docs/value-schedule.md)");
   BenchOptions bench;
   CLI::App* benchCommand = addBenchCommand(app, options, bench, size);
 
@@ -319,6 +322,9 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
     outcome.message = "vkcuda-sim: " + message + "\n";
     return outcome;
   };
+  if (options.frameTags && (!options.headless || options.backend != BackendChoice::cpu ||
+                            options.transfer != TransferMode::zeroCopy))
+    return usageError("--frame-tags needs --headless, --backend cpu and the zero-copy transfer");
   if (!scene.empty()) {
     // The loader's message is one line naming the file and the field.
     const SceneResult loaded = loadScene(scene);

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <string>
 
+#include "app/frame_tags.h"
+#include "app/schedule_recording.h"
 #include "app/value_schedule.h"
 #include "app/wait_strategy.h"
 #include "renderer/readback.h"
@@ -144,6 +146,7 @@ void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent, bool ac
     recordAcquireFromExternal(app, commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
                               VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
   if (copyPath) recordVertexUpload(app, commandBuffer);
+  recordFrameTagCopy(app, commandBuffer);
 
   std::array<VkClearValue, 2> clears{};
   clears[0].color = {{0.06f, 0.07f, 0.09f, 1.0f}};
@@ -276,6 +279,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
                          toString(schedule.mode) +
                          " mode) reported VK_ERROR_DEVICE_LOST (injected fault device-lost)");
   }
+  readFrameTag(app);
   noteRenderSeenDone(app, hostNowNs());
   collectGpuTimings(app);
 
@@ -322,7 +326,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   const bool renderSignalled =
       !copyPath && !faultActive(app.options.faults, FaultKind::renderSkipsSignal, schedule.totalFrames);
   if (!copyPath) {
-    const VkPipelineStageFlags waitStage = simulationWaitStage(acquires);
+    const VkPipelineStageFlags waitStage = simulationWaitStage(acquires) | frameTagWaitStages(app);
     if (renderSync.wait == RenderSync::Wait::timeline)
       waits[waitCount++] = {app.shared.semaphores.timeline, renderSync.waitValue, waitStage};
     else if (renderSync.wait == RenderSync::Wait::simDone)
@@ -371,6 +375,9 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
     app.shared.vertexOwner = VertexOwner::external;
   else if (acquires)
     app.shared.vertexOwner = VertexOwner::vulkan;
+  noteWaitSubmitted(app);
+  recordRenderSubmission(app, k, schedule.mode, std::span(waits.data(), waitCount),
+                         std::span(signals.data(), signalCount));
   // Headless there is no present: the end of the submission stands in for it
   // (docs/captures.md).
   timing.present.beginNs = timing.present.endNs = hostNowNs();
@@ -412,6 +419,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   // the next render must not run unordered after its writes (render k+1).
   if (!copyPath && step.status == StepStatus::ok && !step.signalEnqueued)
     schedule.skippedSimSignal = SimSignal{simSync.mode, simSync.signalValue};
+  if (!copyPath) recordSimStep(app, k, simSync, step.waitEnqueued, step.signalEnqueued);
   if (copyPath && step.status == StepStatus::ok) schedule.hostOutputUnstaged = true;
   if (step.status == StepStatus::timeout)
     stall(app, schedule.mode == SyncMode::timeline
@@ -459,6 +467,8 @@ void drainSchedule(App& app) {
 
   if (!waitForFenceInDrain(app, app.frame.inFlight)) stall(app, "render fence before the drain");
   if (app.deviceLost) return;
+  readFrameTag(app);
+  finishFrameTagStep(app);
   std::array<SemaphoreWait, 2> waits{};
   uint32_t waitCount = 0;
   // The waits are at ALL_COMMANDS: the acquire behind them runs in no defined
@@ -493,6 +503,7 @@ void drainSchedule(App& app) {
   VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
   submitToQueue(app.device, commandBuffer, std::span(waits.data(), waitCount), {}, app.frame.inFlight);
   noteDrained(app.schedule);
+  recordDrainSubmission(app, std::span(waits.data(), waitCount));
   if (acquires) app.shared.vertexOwner = VertexOwner::vulkan;
   if (!waitForFenceInDrain(app, app.frame.inFlight)) stall(app, "drain of the last simulation signal");
 }

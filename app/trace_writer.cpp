@@ -149,6 +149,19 @@ void TraceWriter::addInstant(std::string_view name, double timeUs) {
   out << "}";
 }
 
+void TraceWriter::addTrackInstant(TraceTrack track, std::string_view name, double timeUs,
+                                  std::string_view argsJson) {
+  if (!file_.isOpen() || !std::isfinite(timeUs)) return;
+  std::ostream& out = file_.stream();
+  beginEvent();
+  out << R"({"name":)" << nlohmann::json(std::string(name)).dump() << R"(,"ph":"i","s":"t","pid":)"
+      << processId_ << ",\"tid\":" << threadId(track) << ",\"ts\":";
+  writeMicroseconds(out, std::llround(timeUs * 1000.0));
+  out << ",\"args\":";
+  out.write(argsJson.data(), std::streamsize(argsJson.size()));
+  out << "}";
+}
+
 FileResult TraceWriter::finish() {
   if (!file_.isOpen()) return {false, "cannot write trace: not open"};
   file_.stream() << "\n]}\n";

@@ -51,6 +51,11 @@ class TraceWriter {
   // "sync mode: binary" at the frame boundary where the switch happened.
   void addInstant(std::string_view name, double timeUs);
 
+  // An instant event on one track ("ph": "i", "s": "t") with `argsJson` (a
+  // JSON object, written as given) as its args: the value schedule's
+  // submissions (app/schedule_log.h). Ignored when not open.
+  void addTrackInstant(TraceTrack track, std::string_view name, double timeUs, std::string_view argsJson);
+
   // Closes the JSON and renames the file into place; on failure removes the
   // temporary file and returns one line.
   FileResult finish();

@@ -1,5 +1,6 @@
 #include "renderer/frame_sync.h"
 
+#include <mutex>
 #include <vector>
 
 #include "renderer/vk_check.h"
@@ -71,6 +72,10 @@ void submitToQueue(const Device& device, VkCommandBuffer commandBuffer, std::spa
   submitInfo.pCommandBuffers = commandBuffer != VK_NULL_HANDLE ? &commandBuffer : nullptr;
   submitInfo.signalSemaphoreCount = static_cast<uint32_t>(signalSemaphores.size());
   submitInfo.pSignalSemaphores = signalSemaphores.data();
+  // The queue is externally synchronised (vkQueueSubmit's queue parameter):
+  // with --frame-tags a simulation worker thread submits too.
+  static std::mutex queueMutex;
+  const std::lock_guard lock(queueMutex);
   VK_CHECK(vkQueueSubmit(device.queue, 1, &submitInfo, fence));
 }
 

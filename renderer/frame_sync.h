@@ -35,7 +35,9 @@ struct SemaphoreSignal {
 
 // One vkQueueSubmit on device.queue (commandBuffer may be VK_NULL_HANDLE for a
 // submission that only waits and signals). fence may be VK_NULL_HANDLE.
-// The queue is externally synchronised: one thread submits at a time.
+// The queue is externally synchronised: calls are serialised with a mutex
+// (vkQueuePresentKHR and vkDeviceWaitIdle are not: only one thread may use
+// the queue while they run).
 // A failed submission throws RuntimeFailure.
 void submitToQueue(const Device& device, VkCommandBuffer commandBuffer, std::span<const SemaphoreWait> waits,
                    std::span<const SemaphoreSignal> signals, VkFence fence);

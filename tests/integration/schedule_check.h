@@ -1,0 +1,51 @@
+// Checks the value schedule as a run submitted it (the "... submit" events of
+// a --trace file, docs/captures.md) against the schedule's rule, written out
+// here on its own rather than taken from app/value_schedule.cpp, so that a
+// bug in the schedule function fails too:
+//
+//   render k  timeline: signals timeline 2k+1        binary: signals renderDone
+//   sim k     timeline: waits 2k+1, signals 2k+2     binary: waits renderDone, signals simDone
+//   render k  waits exactly what sim k-1 signalled (render 0: what the
+//             initial write signalled); sim k waits what render k signalled;
+//             the drain waits what the last sim signalled.
+//
+// Used by the integration tests (CPU backend on lavapipe) and the GPU tests
+// (CUDA backend).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vksim::testing {
+
+struct ScheduleRun {
+  uint64_t frames = 0;
+  std::string startMode = "timeline";  // --sync
+  uint32_t switchEvery = 0;            // --switch-sync-every (0: never)
+};
+
+// The mode of frame `frame`: the start mode, flipped after every switchEvery frames.
+std::string expectedMode(const ScheduleRun& run, uint64_t frame);
+
+// One line per difference between the trace's schedule events and the rule
+// (at most `limit`, then a count of the rest); empty when they agree. Also
+// fails when a frame has no render or sim event, or has two.
+std::vector<std::string> checkSchedule(const nlohmann::json& trace, const ScheduleRun& run, size_t limit = 12);
+
+// For --frame-tags runs: one line per render k whose saw_tag is not k (or is
+// missing); empty when every render read the state the step before it wrote.
+std::vector<std::string> checkFrameTags(const nlohmann::json& trace, uint64_t frames, size_t limit = 12);
+
+// Counts of frame boundaries where the mode went timeline -> binary and
+// binary -> timeline, from the render events' modes.
+struct SwitchCounts {
+  uint64_t toBinary = 0, toTimeline = 0;
+};
+SwitchCounts countSwitches(const nlohmann::json& trace);
+
+// All failures as one string for a test's message.
+std::string joinLines(const std::vector<std::string>& lines);
+
+}  // namespace vksim::testing
