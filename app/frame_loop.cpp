@@ -87,7 +87,7 @@ void recordReleaseToExternal(const App& app, VkCommandBuffer commandBuffer) {
 // Without one (the CPU backend writes host-visible memory, made visible by
 // the submission itself): the first stage that reads the vertices.
 VkPipelineStageFlags simulationWaitStage(bool acquires) {
-  return acquires ? kExternalAcquireWaitStage : VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
+  return acquires ? kExternalAcquireWaitStage : VkPipelineStageFlags{VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
 }
 
 // A drain or teardown fence wait: VK_ERROR_DEVICE_LOST (real, or reported by

@@ -30,7 +30,7 @@ static_assert(sizeof(Vertex) == kVertexStride && kTagFloatIndex == 7);
 constexpr std::chrono::milliseconds kWrongWaitHeadStart{5};
 
 // Bound of the waits that have no caller-given timeout here.
-constexpr uint64_t kTagWaitTimeoutNs = kWaitTimeoutNs;
+const uint64_t kTagWaitTimeoutNs = kWaitTimeoutNs;
 
 // The host semaphore operations the worker uses: the renderer's own
 // (VulkanHostSemaphores), with the tag of the state just written put into
