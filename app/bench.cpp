@@ -178,8 +178,9 @@ BenchResult summarizeBench(const BenchConfiguration& configuration, const std::s
   result.simGpuMs = meanOf(samples.simGpuMs);
   result.simWaitMs = meanOf(samples.simWaitMs);
   result.cpuFrameMs = meanOf(samples.cpuFrameMs).value_or(0.0);
-  // The frame time that neither side's GPU work accounts for: waits,
-  // wake-ups, submission and host work on the critical path. Negative when
+  // The frame time that neither side's GPU work accounts for: on the H200
+  // mostly the two GPU context switches between Vulkan and CUDA, plus
+  // submission and host work on the critical path. Negative when
   // the two overlap (the copy path's simulation runs during the render).
   result.unexplainedMs = result.meanMs - result.renderGpuMs.value_or(0.0) - result.simGpuMs.value_or(0.0);
   return result;

@@ -260,8 +260,9 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
   const std::map<std::string, WaitStrategy> strategies{{"poll", WaitStrategy::poll},
                                                        {"enqueue", WaitStrategy::enqueue}};
   app.add_option("--wait-strategy", options.waitStrategy,
-                 "poll: enqueue each semaphore wait once the host sees its value reached; enqueue: at once, "
-                 "still pending (docs/benchmarks.md)")
+                 "enqueue: hand each semaphore wait to the GPU at once; poll: spin on the host until its value "
+                 "is reached, then hand it over. Same schedule, same per-frame cost (two GPU context switches "
+                 "on the H200); poll keeps a CPU core busy (docs/benchmarks.md)")
       ->transform(oneOf(strategies));
   app.add_option("--capture", options.capturePath,
                  "Record one CSV row per frame, and PATH.summary.json beside it (docs/captures.md)")

@@ -168,12 +168,12 @@ void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent, bool ac
   VK_CHECK(vkEndCommandBuffer(commandBuffer));
 }
 
-// The poll strategy's two host waits (app/wait_strategy.h has the measured
-// reason): each side's wait is handed over only once the value it waits for
-// is reached, so that neither the CUDA stream nor the Vulkan queue sits in a
-// pending wait, which wakes ~0.3 ms after its signal on the H200 where an
-// already-satisfied one costs ~10 us. The schedule is unchanged: the
-// semaphore wait is still submitted and still carries the dependency.
+// The poll strategy's two host waits (app/wait_strategy.h): each side's wait
+// is handed over only once the value it waits for is reached. This buys no
+// time on the H200, where a pending and an already-satisfied wait cost the
+// same two GPU context switches a frame; with it the host has seen each
+// signal complete before it submits the wait on it. The schedule is unchanged:
+// the semaphore wait is still submitted and still carries the dependency.
 
 // Before render k's submission: what sim k-1 signalled. Timeline: the host
 // reads the counter (vkGetSemaphoreCounterValue sees a CUDA signal within a
@@ -264,8 +264,8 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   //    idle until the host submits the next render. enqueue: it blocks; the
   //    previous sim step is already queued behind that render and the next
   //    render cannot start before that step's signal, so the host's wake-up
-  //    is off the GPU's path unless it exceeds the sim step plus the ~0.3 ms
-  //    wake-up of the render's pending wait.
+  //    is off the GPU's path unless it exceeds the sim step plus the two GPU
+  //    context switches around it (~0.33 ms on the H200, docs/benchmarks.md).
   const bool fenceSignalled =
       poll ? waitUntilReached([&] { return isFenceSignalled(app.device, app.frame.inFlight); }, kWaitTimeoutNs)
            : waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs);
