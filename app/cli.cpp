@@ -260,9 +260,9 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
   const std::map<std::string, WaitStrategy> strategies{{"poll", WaitStrategy::poll},
                                                        {"enqueue", WaitStrategy::enqueue}};
   app.add_option("--wait-strategy", options.waitStrategy,
-                 "enqueue: hand each semaphore wait to the GPU at once; poll: spin on the host until its value "
-                 "is reached, then hand it over. Same schedule, same per-frame cost (two GPU context switches "
-                 "on the H200); poll keeps a CPU core busy (docs/benchmarks.md)")
+                 "poll: spin on the host until each semaphore wait's value is reached, then hand it over "
+                 "(tighter P99, keeps a CPU core busy); enqueue: hand it to the GPU at once and sleep. Same "
+                 "schedule, same mean cost: two GPU context switches a frame on the H200 (docs/benchmarks.md)")
       ->transform(oneOf(strategies));
   app.add_option("--capture", options.capturePath,
                  "Record one CSV row per frame, and PATH.summary.json beside it (docs/captures.md)")
