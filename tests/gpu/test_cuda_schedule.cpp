@@ -40,7 +40,7 @@ TEST_P(CudaScheduleAsSubmitted, EveryWaitIsWhatTheOtherSideSignalledOver200Frame
   EXPECT_EQ(summaryField(result.out, "backend"), "cuda");
   EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
   const nlohmann::json trace = nlohmann::json::parse(readFile(path));
-  const std::vector<std::string> failures = checkSchedule(trace, ScheduleRun{200, startMode, 1});
+  const std::vector<std::string> failures = checkSchedule(trace, ScheduleRun{200, startMode, 1, /*acquiresFromExternal=*/true});
   EXPECT_TRUE(failures.empty()) << joinLines(failures);
   const SwitchCounts switches = countSwitches(trace);
   EXPECT_GE(switches.toBinary, 99u);

@@ -24,6 +24,10 @@ struct ScheduleRun {
   uint64_t frames = 0;
   std::string startMode = "timeline";  // --sync
   uint32_t switchEvery = 0;            // --switch-sync-every (0: never)
+  // The render acquires the vertex buffer from VK_QUEUE_FAMILY_EXTERNAL (the
+  // CUDA zero-copy path): its wait on the simulation's signal must then be at
+  // ALL_COMMANDS, since an ownership transfer happens in no pipeline stage.
+  bool acquiresFromExternal = false;
 };
 
 // The mode of frame `frame`: the start mode, flipped after every switchEvery frames.

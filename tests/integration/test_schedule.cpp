@@ -112,6 +112,12 @@ TEST(ScheduleAsSubmitted, TheCheckerRejectsAWrongValueAndAMissingWait) {
     }
     EXPECT_FALSE(checkSchedule(broken, run).empty()) << breakage;
   }
+  // The CPU backend acquires nothing, so its renders wait at VERTEX_INPUT:
+  // the same trace read as the CUDA path's must fail the ALL_COMMANDS rule
+  // that tests/gpu/test_cuda_schedule.cpp asserts.
+  ScheduleRun external = run;
+  external.acquiresFromExternal = true;
+  EXPECT_FALSE(checkSchedule(trace, external).empty());
 }
 
 class FrameTags : public ::testing::TestWithParam<const char*> {};
