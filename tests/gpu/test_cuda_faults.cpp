@@ -5,7 +5,6 @@
 // that never finished would print), and after import or export failures no
 // fd left open. The hang guard kills a child still running after the wait
 // bound plus 2 s plus start-up: it turns a hang into a failure, nothing more.
-#include <dirent.h>
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -19,6 +18,8 @@
 
 namespace vksim {
 namespace {
+
+using testing::openFdCount;
 
 constexpr int kWaitTimeoutMs = 1000;
 constexpr int kStartUpAllowanceSeconds = 30;  // CUDA context and Vulkan device creation
@@ -112,16 +113,6 @@ TEST(CudaStartUpFault, ImportAndExportFailuresExitThreeWithOneLine) {
     ASSERT_EQ(errorLines.size(), 1u) << result.err;
     EXPECT_NE(errorLines[0].find(std::string("injected fault ") + fault), std::string::npos) << errorLines[0];
   }
-}
-
-int openFdCount() {
-  DIR* dir = opendir("/proc/self/fd");
-  if (!dir) return -1;
-  int count = 0;
-  while (const dirent* entry = readdir(dir))
-    if (entry->d_name[0] != '.') ++count;
-  closedir(dir);
-  return count - 1;
 }
 
 // In-process: the exported memory and semaphore fds are closed after a failed

@@ -1,5 +1,8 @@
 #include "app_runner.h"
 
+#include <dirent.h>
+#include <gtest/gtest.h>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -128,6 +131,39 @@ std::string summaryField(const std::string& output, const std::string& key) {
   const size_t begin = at + needle.size();
   const size_t end = output.find_first_of(" \n", begin);
   return output.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+namespace {
+
+// The checks of expectSilentRun, then, when layerOn, that the layer and its
+// synchronization validation reported themselves on. One body, so that a
+// fatal failure (timeout, exit code) skips the rest of it, as it always has.
+void checkRun(const AppResult& result, bool layerOn) {
+  ASSERT_FALSE(result.timedOut) << result.out << result.err;
+  ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
+  EXPECT_EQ(summaryField(result.out, "validation_warnings"), "0") << result.err;
+  EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
+  EXPECT_EQ(result.err.find("Validation"), std::string::npos) << result.err;
+  if (!layerOn) return;
+  EXPECT_EQ(summaryField(result.out, "validation"), "on") << "the validation layer was off: " << result.out;
+  EXPECT_EQ(summaryField(result.out, "sync_validation"), "on")
+      << "synchronization validation was off: " << result.out;
+}
+
+}  // namespace
+
+void expectSilentRun(const AppResult& result) { checkRun(result, false); }
+
+void expectCleanRun(const AppResult& result) { checkRun(result, true); }
+
+int openFdCount() {
+  DIR* dir = opendir("/proc/self/fd");
+  if (!dir) return -1;
+  int count = 0;
+  while (const dirent* entry = readdir(dir))
+    if (entry->d_name[0] != '.') ++count;
+  closedir(dir);
+  return count - 1;
 }
 
 }  // namespace vksim::testing

@@ -36,4 +36,19 @@ bool fileExists(const std::string& path);
 // or empty when absent.
 std::string summaryField(const std::string& output, const std::string& key);
 
+// Asserts (gtest) that the run ended by itself with exit code 0 and that the
+// validation layer stayed silent: no warning or error counted on the summary
+// line, no "Validation" message on stderr. Says nothing about whether the
+// layer was on; for runs that turn it on through the environment.
+void expectSilentRun(const AppResult& result);
+
+// expectSilentRun, and the summary line says that the validation layer and its
+// synchronization validation were both on (a silent layer that was off would
+// prove nothing).
+void expectCleanRun(const AppResult& result);
+
+// Open fds of this process, counted in /proc/self/fd (the directory stream's
+// own fd left out); -1 when the directory cannot be read.
+int openFdCount();
+
 }  // namespace vksim::testing

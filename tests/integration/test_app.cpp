@@ -14,17 +14,6 @@ namespace {
 
 const std::vector<std::string> kValidation{"VKSIM_VALIDATION=1"};
 
-void expectCleanRun(const AppResult& result) {
-  ASSERT_FALSE(result.timedOut) << result.out << result.err;
-  ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation_warnings"), "0") << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
-  EXPECT_EQ(result.err.find("Validation"), std::string::npos) << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation"), "on") << "the validation layer was off: " << result.out;
-  EXPECT_EQ(summaryField(result.out, "sync_validation"), "on")
-      << "synchronization validation was off: " << result.out;
-}
-
 struct RunCase {
   const char* model;
   const char* sync;

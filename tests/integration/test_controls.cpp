@@ -24,16 +24,6 @@
 namespace vksim::testing {
 namespace {
 
-void expectCleanRun(const AppResult& result) {
-  ASSERT_FALSE(result.timedOut) << result.out << result.err;
-  ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation_warnings"), "0") << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation"), "on") << "the validation layer was off: " << result.out;
-  EXPECT_EQ(summaryField(result.out, "sync_validation"), "on")
-      << "synchronization validation was off: " << result.out;
-}
-
 std::string writeScript(const std::string& dir, const std::string& name, const std::string& text) {
   const std::string path = dir + "/" + name + ".txt";
   std::ofstream(path) << text;
@@ -67,14 +57,19 @@ std::string referenceVertices(const std::string& dir, const std::string& name, c
 }
 
 const std::vector<std::string> kRipple{"--sim", "ripple", "--grid", "48", "--seed", "3"};
+const std::vector<std::string> kRippleOverlay{"--sim", "ripple", "--grid", "48", "--seed", "3", "--overlay"};
+
+// Whether DIR/NAME.bin holds the vertices of a plain kRipple run of `steps`
+// steps (that reference run is made here, and checked clean).
+bool isRippleAfterSteps(const std::string& dir, const std::string& name, const std::string& steps) {
+  return readFile(dir + "/" + name + ".bin") == referenceVertices(dir, "steps" + steps, steps, kRipple);
+}
 
 TEST(Controls, KeyMSwitchesTheModelAndRestartsItAtStepZero) {
   const std::string dir = makeTempDir("controls-m");
   // Pressed at frame 4: the rebuild happens at that boundary, so frames 4..11
   // are 8 sinewave steps.
-  std::vector<std::string> args = kRipple;
-  args.push_back("--overlay");
-  const AppResult result = runScripted(dir, "m", "at 4 key M\n", "12", args);
+  const AppResult result = runScripted(dir, "m", "at 4 key M\n", "12", kRippleOverlay);
   expectCleanRun(result);
   EXPECT_EQ(summaryField(result.out, "model"), "sinewave");
   EXPECT_EQ(summaryField(result.out, "grid"), "48");
@@ -86,49 +81,66 @@ TEST(Controls, KeyMSwitchesTheModelAndRestartsItAtStepZero) {
 
 TEST(Controls, SpacePausesTheSimulationAndSpaceAgainResumesIt) {
   const std::string dir = makeTempDir("controls-space");
-  std::vector<std::string> args = kRipple;
-  args.push_back("--overlay");
   // Paused from frame 4 to frame 7: frames 0..3 and 8..11 step, 8 steps in 12 frames.
-  const AppResult result = runScripted(dir, "space", "at 4 key SPACE\nat 8 key SPACE\n", "12", args);
+  const AppResult result = runScripted(dir, "space", "at 4 key SPACE\nat 8 key SPACE\n", "12", kRippleOverlay);
   expectCleanRun(result);
   EXPECT_EQ(summaryField(result.out, "frames"), "12");
   EXPECT_EQ(summaryField(result.out, "steps"), "8");
   EXPECT_EQ(summaryField(result.out, "timeline_value"), "24")
       << "rendering and the schedule go on while paused";
-  EXPECT_TRUE(readFile(dir + "/space.bin") == referenceVertices(dir, "steps8", "8", kRipple));
+  EXPECT_TRUE(isRippleAfterSteps(dir, "space", "8"));
 
   // Paused and never resumed: 4 steps.
-  const AppResult paused = runScripted(dir, "paused", "at 4 key SPACE\n", "12", args);
+  const AppResult paused = runScripted(dir, "paused", "at 4 key SPACE\n", "12", kRippleOverlay);
   expectCleanRun(paused);
   EXPECT_EQ(summaryField(paused.out, "steps"), "4");
-  EXPECT_TRUE(readFile(dir + "/paused.bin") == referenceVertices(dir, "steps4", "4", kRipple));
+  EXPECT_TRUE(isRippleAfterSteps(dir, "paused", "4"));
 }
 
 TEST(Controls, NStepsOnceWhilePaused) {
   const std::string dir = makeTempDir("controls-n");
-  std::vector<std::string> args = kRipple;
-  args.push_back("--overlay");
   // Paused after 2 steps; N twice: 2 + 1 + 1 = 4 steps in 14 frames.
-  const AppResult result = runScripted(dir, "n", "at 2 key SPACE\nat 5 key N\nat 9 key N\n", "14", args);
+  const AppResult result = runScripted(dir, "n", "at 2 key SPACE\nat 5 key N\nat 9 key N\n", "14", kRippleOverlay);
   expectCleanRun(result);
   EXPECT_EQ(summaryField(result.out, "frames"), "14");
   EXPECT_EQ(summaryField(result.out, "steps"), "4");
-  EXPECT_TRUE(readFile(dir + "/n.bin") == referenceVertices(dir, "steps4", "4", kRipple));
+  EXPECT_TRUE(isRippleAfterSteps(dir, "n", "4"));
 }
 
 TEST(Controls, BackspaceResetsTheSimulationToStepZero) {
   const std::string dir = makeTempDir("controls-backspace");
-  std::vector<std::string> args = kRipple;
-  args.push_back("--overlay");
   // Reset at the boundary of frame 6: frames 6..11 are steps 0..5 again.
-  const AppResult result = runScripted(dir, "reset", "at 6 key BACKSPACE\n", "12", args);
+  const AppResult result = runScripted(dir, "reset", "at 6 key BACKSPACE\n", "12", kRippleOverlay);
   expectCleanRun(result);
   EXPECT_EQ(summaryField(result.out, "steps"), "6");
   EXPECT_EQ(summaryField(result.out, "model"), "ripple");
   EXPECT_EQ(summaryField(result.out, "grid"), "48");
   // A new timeline: 6 frames since the rebuild, counter 2 * 6.
   EXPECT_EQ(summaryField(result.out, "timeline_value"), "12");
-  EXPECT_TRUE(readFile(dir + "/reset.bin") == referenceVertices(dir, "steps6", "6", kRipple));
+  EXPECT_TRUE(isRippleAfterSteps(dir, "reset", "6"));
+}
+
+// The rows of a capture CSV after its header, split at commas; `column` maps
+// each header name to its index.
+std::vector<std::vector<std::string>> readCsvRows(const std::string& path,
+                                                  std::map<std::string, size_t>* column) {
+  std::stringstream csv(readFile(path));
+  std::string line;
+  std::vector<std::vector<std::string>> rows;
+  bool header = true;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> fields;
+    std::stringstream row(line);
+    std::string field;
+    while (std::getline(row, field, ',')) fields.push_back(field);
+    if (header) {
+      for (size_t i = 0; i < fields.size(); ++i) (*column)[fields[i]] = i;
+      header = false;
+    } else {
+      rows.push_back(fields);
+    }
+  }
+  return rows;
 }
 
 bool sameFile(const std::string& a, const std::string& b) {
@@ -187,21 +199,9 @@ TEST(Controls, VTogglesVsyncAndRecreatesTheSwapchain) {
                                   {"VKSIM_VALIDATION=1", std::string("DISPLAY=") + display});
   expectCleanRun(result);
   EXPECT_NE(result.out.find("in a window"), std::string::npos) << result.out;
-  std::stringstream csv(readFile(dir + "/v.csv"));
-  std::string line;
-  std::getline(csv, line);
   std::map<std::string, size_t> column;
-  {
-    std::stringstream header(line);
-    std::string name;
-    for (size_t i = 0; std::getline(header, name, ','); ++i) column[name] = i;
-  }
   std::vector<std::string> swapchains, intervals;
-  while (std::getline(csv, line)) {
-    std::vector<std::string> fields;
-    std::stringstream row(line);
-    std::string field;
-    while (std::getline(row, field, ',')) fields.push_back(field);
+  for (const std::vector<std::string>& fields : readCsvRows(dir + "/v.csv", &column)) {
     swapchains.push_back(fields.at(column.at("SwapChainAddress")));
     intervals.push_back(fields.at(column.at("SyncInterval")));
   }
@@ -221,27 +221,6 @@ TEST(Controls, VTogglesVsyncAndRecreatesTheSwapchain) {
 // section up to Scenes fits (measured from a screenshot of such a run): rows
 // are 23 pixels apart, the window's left edge at x = 8. A changed layout
 // makes the clicks miss and these tests fail: measure again then.
-
-std::vector<std::vector<std::string>> readCsvRows(const std::string& path,
-                                                  std::map<std::string, size_t>* column) {
-  std::stringstream csv(readFile(path));
-  std::string line;
-  std::vector<std::vector<std::string>> rows;
-  bool header = true;
-  while (std::getline(csv, line)) {
-    std::vector<std::string> fields;
-    std::stringstream row(line);
-    std::string field;
-    while (std::getline(row, field, ',')) fields.push_back(field);
-    if (header) {
-      for (size_t i = 0; i < fields.size(); ++i) (*column)[fields[i]] = i;
-      header = false;
-    } else {
-      rows.push_back(fields);
-    }
-  }
-  return rows;
-}
 
 const std::vector<std::string> kOverlayLayout{"--overlay", "--size", "1280x1100"};
 

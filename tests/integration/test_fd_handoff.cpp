@@ -3,7 +3,6 @@
 // semaphores): the vertex memory is really exported, the failure injected,
 // and /proc/self/fd counted before and after. An fd that was not imported is
 // still ours and must be closed; one that an importer took must be left alone.
-#include <dirent.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,6 +11,7 @@
 #include <string>
 
 #include "app/fd_handoff.h"
+#include "app_runner.h"
 #include "renderer/vk_check.h"
 #include "renderer/vulkan_context.h"
 #include "shaders/shared_layout.h"
@@ -19,16 +19,7 @@
 namespace vksim {
 namespace {
 
-// Open fds of this process (the directory stream's own fd left out).
-int openFdCount() {
-  DIR* dir = opendir("/proc/self/fd");
-  if (!dir) return -1;
-  int count = 0;
-  while (const dirent* entry = readdir(dir))
-    if (entry->d_name[0] != '.') ++count;
-  closedir(dir);
-  return count - 1;
-}
+using testing::openFdCount;
 
 bool fdIsOpen(int fd) { return fd >= 0 && fcntl(fd, F_GETFD) != -1; }
 

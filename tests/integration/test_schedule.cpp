@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app_runner.h"
+#include "schedule_cases.h"
 #include "schedule_check.h"
 
 namespace vksim::testing {
@@ -27,29 +28,13 @@ namespace {
 const std::vector<std::string> kSyncValidation{
     "VKSIM_VALIDATION=1", "VK_LAYER_ENABLES=VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT"};
 
-void expectCleanRun(const AppResult& result) {
-  ASSERT_FALSE(result.timedOut) << result.out << result.err;
-  ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation_warnings"), "0") << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
-  EXPECT_EQ(result.err.find("Validation"), std::string::npos) << result.err;
-}
-
 nlohmann::json runAndTrace(const std::string& dir, const std::string& name, std::vector<std::string> args) {
   const std::string path = dir + "/" + name + ".json";
   args.insert(args.begin(), {"--headless", "--backend", "cpu", "--size", "96x96", "--trace", path});
   const AppResult result = runApp(args, kSyncValidation, 300);
-  expectCleanRun(result);
+  expectSilentRun(result);
   if (::testing::Test::HasFatalFailure()) return {};
   return nlohmann::json::parse(readFile(path));
-}
-
-struct ScheduleCase {
-  const char* strategy;
-  const char* startMode;
-};
-void PrintTo(const ScheduleCase& value, std::ostream* out) {
-  *out << value.strategy << " from " << value.startMode;
 }
 
 class ScheduleAsSubmitted : public ::testing::TestWithParam<ScheduleCase> {};
@@ -63,20 +48,10 @@ TEST_P(ScheduleAsSubmitted, EveryWaitIsWhatTheOtherSideSignalledOver200FramesSwi
                                            {"--grid", "32", "--frames", "200", "--switch-sync-every", "1",
                                             "--sync", startMode, "--wait-strategy", strategy});
   ASSERT_FALSE(trace.is_null());
-  const ScheduleRun run{200, startMode, 1};
-  const std::vector<std::string> failures = checkSchedule(trace, run);
-  EXPECT_TRUE(failures.empty()) << joinLines(failures);
-  const SwitchCounts switches = countSwitches(trace);
-  EXPECT_GE(switches.toBinary, 99u);
-  EXPECT_GE(switches.toTimeline, 99u);
+  expectSwitchingEveryFrameFollowsTheRule(trace, startMode);
 }
 
-INSTANTIATE_TEST_SUITE_P(WaitStrategies, ScheduleAsSubmitted,
-                         ::testing::Values(ScheduleCase{"poll", "timeline"}, ScheduleCase{"enqueue", "timeline"},
-                                           ScheduleCase{"enqueue", "binary"}),
-                         [](const auto& testInfo) {
-                           return std::string(testInfo.param.strategy) + "_from_" + testInfo.param.startMode;
-                         });
+INSTANTIATE_TEST_SUITE_P(WaitStrategies, ScheduleAsSubmitted, scheduleCases(), scheduleCaseName);
 
 // Without switching, each mode on its own (the frames around a switch are
 // not the only ones that could be wrong).
@@ -166,8 +141,8 @@ TEST(FrameTags, TheTagIsTheOnlyDifferenceInTheVertices) {
     if (tags) args.push_back("--frame-tags");
     return runApp(args, kSyncValidation, 300);
   };
-  expectCleanRun(run(dir + "/plain.bin", false));
-  expectCleanRun(run(dir + "/tags.bin", true));
+  expectSilentRun(run(dir + "/plain.bin", false));
+  expectSilentRun(run(dir + "/tags.bin", true));
   std::string plain = readFile(dir + "/plain.bin"), tagged = readFile(dir + "/tags.bin");
   ASSERT_EQ(plain.size(), size_t(64 * 64 * 32));
   ASSERT_EQ(tagged.size(), plain.size());

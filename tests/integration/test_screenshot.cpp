@@ -4,42 +4,16 @@
 // script's screenshot command). Headless on lavapipe with the CPU backend,
 // which renders bit for bit the same run after run.
 #include <gtest/gtest.h>
-#include <stb_image.h>
 
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "app_runner.h"
+#include "image_file.h"
 
 namespace vksim::testing {
 namespace {
-
-struct Picture {
-  int width = 0, height = 0;
-  std::vector<unsigned char> rgba;
-};
-
-Picture loadPicture(const std::string& path) {
-  Picture picture;
-  int channels = 0;
-  unsigned char* pixels = stbi_load(path.c_str(), &picture.width, &picture.height, &channels, 4);
-  if (pixels) {
-    picture.rgba.assign(pixels, pixels + size_t(picture.width) * size_t(picture.height) * 4);
-    stbi_image_free(pixels);
-  }
-  return picture;
-}
-
-void expectCleanRun(const AppResult& result) {
-  ASSERT_FALSE(result.timedOut) << result.out << result.err;
-  ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation_warnings"), "0") << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation"), "on") << "the validation layer was off: " << result.out;
-  EXPECT_EQ(summaryField(result.out, "sync_validation"), "on")
-      << "synchronization validation was off: " << result.out;
-}
 
 // The ripple model with a drop every few steps: every step changes the mesh,
 // so consecutive frames differ visibly.
@@ -56,9 +30,9 @@ TEST(Screenshot, IsTheLastFrameSameSeedSameCountSameImageOneMoreFrameAnother) {
     const AppResult result = runApp(args, {"VKSIM_VALIDATION=1"});
     expectCleanRun(result);
     EXPECT_EQ(summaryField(result.out, "frames"), frames);
-    return loadPicture(dir + "/" + name + ".png");
+    return loadImage(dir + "/" + name + ".png");
   };
-  const Picture first = shoot("40", "first"), again = shoot("40", "again"), later = shoot("41", "later");
+  const Image first = shoot("40", "first"), again = shoot("40", "again"), later = shoot("41", "later");
   ASSERT_EQ(first.width, 200);
   ASSERT_EQ(first.height, 150);
   ASSERT_EQ(again.rgba.size(), first.rgba.size());
@@ -74,7 +48,7 @@ TEST(Screenshot, IsTheLastFrameSameSeedSameCountSameImageOneMoreFrameAnother) {
   args.insert(args.end(), {"--input-script", script});
   const AppResult longer = runApp(args, {"VKSIM_VALIDATION=1"});
   expectCleanRun(longer);
-  const Picture frame39 = loadPicture(dir + "/frame39.png"), frame38 = loadPicture(dir + "/frame38.png");
+  const Image frame39 = loadImage(dir + "/frame39.png"), frame38 = loadImage(dir + "/frame38.png");
   ASSERT_EQ(frame39.rgba.size(), first.rgba.size());
   EXPECT_TRUE(frame39.rgba == first.rgba) << "--screenshot after 40 frames is not frame 39";
   EXPECT_FALSE(frame38.rgba == first.rgba);

@@ -3,7 +3,6 @@
 // validation layer on: the overlay, mode and grid switches, resizes, the
 // camera, ripple drops, Escape, and headless parity of --overlay.
 #include <gtest/gtest.h>
-#include <stb_image.h>
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +15,7 @@
 
 #include "app/camera.h"
 #include "app_runner.h"
+#include "image_file.h"
 #include "shared_layout.h"
 
 namespace vksim::testing {
@@ -34,37 +34,10 @@ std::vector<std::string> windowEnvironment(const std::string& display) {
   return {"VKSIM_VALIDATION=1", "DISPLAY=" + display};
 }
 
-void expectCleanRun(const AppResult& result) {
-  ASSERT_FALSE(result.timedOut) << result.out << result.err;
-  ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation_warnings"), "0") << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
-  EXPECT_EQ(result.err.find("Validation"), std::string::npos) << result.err;
-  EXPECT_EQ(summaryField(result.out, "validation"), "on") << "the validation layer was off: " << result.out;
-  EXPECT_EQ(summaryField(result.out, "sync_validation"), "on")
-      << "synchronization validation was off: " << result.out;
-}
-
 std::string writeScript(const std::string& dir, const std::string& name, const std::string& text) {
   const std::string path = dir + "/" + name;
   std::ofstream(path) << text;
   return path;
-}
-
-struct Image {
-  int width = 0, height = 0;
-  std::vector<unsigned char> rgba;
-};
-
-Image loadImage(const std::string& path) {
-  Image image;
-  int channels = 0;
-  unsigned char* pixels = stbi_load(path.c_str(), &image.width, &image.height, &channels, 4);
-  if (pixels) {
-    image.rgba.assign(pixels, pixels + size_t(image.width) * size_t(image.height) * 4);
-    stbi_image_free(pixels);
-  }
-  return image;
 }
 
 // The fraction of pixels in [x0, x1) x [y0, y1) whose colours differ by more
