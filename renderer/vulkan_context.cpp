@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "renderer/frame_sync.h"
+#include "renderer/gpu_buffer.h"
 #include "renderer/shared_resources.h"
 #include "renderer/vk_check.h"
 
@@ -502,42 +504,20 @@ void destroyDevice(Device& device) {
 }
 
 void recordValidationCanary(const Device& device) {
-  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  bufferInfo.size = 256;
-  bufferInfo.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &buffer));
-  VkMemoryRequirements requirements{};
-  vkGetBufferMemoryRequirements(device.device, buffer, &requirements);
-  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  allocateInfo.allocationSize = requirements.size;
-  allocateInfo.memoryTypeIndex = findMemoryType(device, requirements.memoryTypeBits, 0);
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  VK_CHECK(vkAllocateMemory(device.device, &allocateInfo, nullptr, &memory));
-  VK_CHECK(vkBindBufferMemory(device.device, buffer, memory, 0));
-
-  VkCommandBufferAllocateInfo commandInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  commandInfo.commandPool = device.commandPool;
-  commandInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  commandInfo.commandBufferCount = 1;
-  VkCommandBuffer commands = VK_NULL_HANDLE;
-  VK_CHECK(vkAllocateCommandBuffers(device.device, &commandInfo, &commands));
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  VK_CHECK(vkBeginCommandBuffer(commands, &begin));
+  GpuBuffer target = createGpuBuffer(device, 256, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0);
+  VkCommandBuffer commands = beginOneTimeCommands(device);
   std::fprintf(stderr,
                "vkcuda-sim: VKSIM_VALIDATION_CANARY: the next two validation errors are deliberate\n");
   // VUID-vkCmdFillBuffer-dstOffset-00025: dstOffset must be a multiple of 4.
-  vkCmdFillBuffer(commands, buffer, 2, 64, 0);
+  vkCmdFillBuffer(commands, target.buffer, 2, 64, 0);
   // Two transfer writes of the same bytes with no barrier between them: a
   // write-after-write hazard, which only synchronization validation reports.
-  vkCmdFillBuffer(commands, buffer, 128, 64, 0);
-  vkCmdFillBuffer(commands, buffer, 128, 64, 1);
+  vkCmdFillBuffer(commands, target.buffer, 128, 64, 0);
+  vkCmdFillBuffer(commands, target.buffer, 128, 64, 1);
   VK_CHECK(vkEndCommandBuffer(commands));
   // Never submitted: the driver executes none of it.
   vkFreeCommandBuffers(device.device, device.commandPool, 1, &commands);
-  vkDestroyBuffer(device.device, buffer, nullptr);
-  vkFreeMemory(device.device, memory, nullptr);
+  destroyGpuBuffer(device, target);
 }
 
 uint32_t findMemoryType(const Device& device, uint32_t typeBits, VkMemoryPropertyFlags required,
