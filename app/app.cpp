@@ -7,16 +7,16 @@
 #include <functional>
 #include <numeric>
 
-#include "app/bench.h"
-#include "app/fd_handoff.h"
-#include "app/frame_tags.h"
-#include "app/schedule_recording.h"
+#include "app/capture/bench.h"
+#include "app/interop/fd_handoff.h"
+#include "app/interop/frame_tags.h"
+#include "app/capture/schedule_recording.h"
 #include "app/frame_loop.h"
 #include "app/image_file.h"
-#include "app/script_player.h"
+#include "app/ui/script_player.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"
-#include "sim/cuda_simulation.h"
+#include "sim/cuda/cuda_simulation.h"
 
 namespace vksim {
 namespace {

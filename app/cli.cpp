@@ -11,7 +11,7 @@
 #include <limits>
 #include <map>
 
-#include "app/capture_writer.h"
+#include "app/capture/capture_writer.h"
 #include "app/scene.h"
 
 namespace vksim {

@@ -6,9 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "app/camera.h"
-#include "app/input_script.h"
-#include "app/wait_strategy.h"
+#include "app/ui/camera.h"
+#include "base/result.h"
+#include "app/ui/input_script.h"
+#include "app/interop/wait_strategy.h"
 #include "sim/fault_plan.h"
 #include "sim/sim_types.h"
 
@@ -42,12 +43,6 @@ struct BenchOptions {
   uint32_t warmupFrames = kDefaultWarmupFrames;
   std::string jsonPath;  // --json, empty: table only
 };
-
-// Exit codes, documented in README.md.
-inline constexpr int kExitSuccess = 0;
-inline constexpr int kExitUsage = 2;        // bad command line (CLI11's message)
-inline constexpr int kExitEnvironment = 3;  // no Vulkan device, backend or device unavailable
-inline constexpr int kExitRuntime = 4;      // timeout, device lost, failed call
 
 struct Options {
   bool headless = false;

@@ -8,10 +8,10 @@
 #include <cstring>
 #include <string>
 
-#include "app/frame_tags.h"
-#include "app/schedule_recording.h"
-#include "app/value_schedule.h"
-#include "app/wait_strategy.h"
+#include "app/interop/frame_tags.h"
+#include "app/capture/schedule_recording.h"
+#include "app/interop/value_schedule.h"
+#include "app/interop/wait_strategy.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"
 

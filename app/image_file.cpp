@@ -2,7 +2,7 @@
 
 #include <stb_image_write.h>
 
-#include "app/atomic_file.h"
+#include "app/files.h"
 
 namespace vksim {
 namespace {

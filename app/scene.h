@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "app/camera.h"
+#include "app/ui/camera.h"
 #include "sim/sim_types.h"
 
 namespace vksim {

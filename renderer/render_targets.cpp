@@ -4,11 +4,22 @@
 #include <array>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <vulkan/vk_enum_string_helper.h>
 
 #include "renderer/vk_check.h"
 
 namespace vksim {
+
+std::string presentModeName(VkPresentModeKHR mode) {
+  std::string_view name = string_VkPresentModeKHR(mode);
+  constexpr std::string_view kPrefix = "VK_PRESENT_MODE_", kSuffix = "_KHR";
+  if (name.starts_with(kPrefix)) name.remove_prefix(kPrefix.size());
+  if (name.ends_with(kSuffix)) name.remove_suffix(kSuffix.size());
+  return std::string(name);
+}
 namespace {
 
 // Depth-only formats first: the stencil aspect is never used.

@@ -38,6 +38,10 @@ struct OffscreenTarget {
 OffscreenTarget createOffscreenTarget(const Device& device, VkExtent2D extent);
 void destroyOffscreenTarget(const Device& device, OffscreenTarget& target);
 
+// A present mode's short name: "FIFO", "FIFO_RELAXED", "MAILBOX",
+// "IMMEDIATE" (the enumerant's name without VK_PRESENT_MODE_ and _KHR).
+std::string presentModeName(VkPresentModeKHR mode);
+
 struct SwapchainTarget {
   VkSurfaceKHR surface = VK_NULL_HANDLE;  // not owned: created and destroyed by the caller
   VkRenderPass renderPass = VK_NULL_HANDLE;  // colour ends in PRESENT_SRC_KHR

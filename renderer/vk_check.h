@@ -1,24 +1,13 @@
-// Checks that stay on in every build, and the two error kinds that main()
-// turns into exit codes (3: the environment cannot run this, 4: a runtime
-// failure such as a timeout or a lost device).
+// Checks that stay on in every build. What they throw (RuntimeFailure, exit
+// code 4) is declared with the other error kinds in base/result.h.
 #pragma once
 #include <volk.h>
 
-#include <stdexcept>
 #include <string>
 
+#include "base/result.h"
+
 namespace vksim {
-
-// Exit code 3: no Vulkan, no suitable device, a requested backend or device
-// that is not there. what() is one sentence for the user.
-struct EnvironmentError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// Exit code 4: a Vulkan or CUDA call failed at run time, or a wait timed out.
-struct RuntimeFailure : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 const char* vkResultName(VkResult result);
 

@@ -386,6 +386,11 @@ std::string formatVersion(uint32_t vulkanVersion) {
          std::to_string(VK_API_VERSION_PATCH(vulkanVersion));
 }
 
+std::string describeDriver(const PhysicalDeviceInfo& info) {
+  if (info.driverName.empty()) return formatDriverVersion(info);
+  return info.driverName + " " + (info.driverInfo.empty() ? formatDriverVersion(info) : info.driverInfo);
+}
+
 std::string formatDriverVersion(const PhysicalDeviceInfo& info) {
   const uint32_t v = info.driverVersion;
   if (info.vendorId == kNvidiaVendorId) {

@@ -89,6 +89,10 @@ std::string formatVersion(uint32_t vulkanVersion);      // "1.3.230"
 // NVIDIA's 10.8.8.6-bit packing for vendor 0x10DE ("535.104.05"), else the
 // Vulkan version macros ("22.3.6" for Mesa).
 std::string formatDriverVersion(const PhysicalDeviceInfo& info);
+// The driver as captures, the bench and the overlay name it: driverName and
+// driverInfo ("NVIDIA 580.159.04", "llvmpipe Mesa 22.3.6"), or the packed
+// version alone when the driver does not report VkPhysicalDeviceDriverProperties.
+std::string describeDriver(const PhysicalDeviceInfo& info);
 
 struct DeviceOptions {
   bool swapchain = false;           // VK_KHR_swapchain

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "app_runner.h"
-#include "sim/cuda_simulation.h"
+#include "sim/cuda/cuda_simulation.h"
 
 namespace vksim::testing {
 

@@ -9,8 +9,8 @@
 #include <map>
 #include <memory>
 
-#include "sim/cuda_kernel_bench.h"
-#include "sim/cuda_simulation.h"
+#include "sim/cuda/cuda_kernel_bench.h"
+#include "sim/cuda/cuda_simulation.h"
 
 namespace vksim {
 namespace {

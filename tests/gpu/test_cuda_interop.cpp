@@ -9,7 +9,7 @@
 
 #include "app/app.h"
 #include "app/frame_loop.h"
-#include "app/value_schedule.h"
+#include "app/interop/value_schedule.h"
 #include "app_runner.h"
 #include "gpu_environment.h"
 #include "renderer/readback.h"

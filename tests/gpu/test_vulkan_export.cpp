@@ -10,7 +10,7 @@
 
 #include "gpu_environment.h"
 #include "renderer/frame_sync.h"
-#include "renderer/host_semaphores.h"
+#include "app/interop/host_semaphores.h"
 #include "renderer/readback.h"
 #include "shared_layout.h"
 #include "vulkan_test_support.h"

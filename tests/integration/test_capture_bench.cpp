@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "app/capture_writer.h"
+#include "app/capture/capture_writer.h"
 #include "app_runner.h"
 
 namespace vksim::testing {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "app/app.h"
-#include "app/capture_session.h"
+#include "app/capture/capture_session.h"
 #include "app/frame_loop.h"
 #include "app_runner.h"
 

@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "app/fd_handoff.h"
+#include "app/interop/fd_handoff.h"
 #include "app_runner.h"
 #include "renderer/vk_check.h"
 #include "renderer/vulkan_context.h"

@@ -20,7 +20,7 @@
 
 #include "app/app.h"
 #include "app/frame_loop.h"
-#include "app/value_schedule.h"
+#include "app/interop/value_schedule.h"
 #include "renderer/frame_sync.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"

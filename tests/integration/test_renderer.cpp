@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "renderer/frame_sync.h"
-#include "renderer/host_semaphores.h"
+#include "app/interop/host_semaphores.h"
 #include "renderer/mesh_renderer.h"
 #include "renderer/readback.h"
 #include "renderer/render_targets.h"

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "app/camera.h"
+#include "app/ui/camera.h"
 #include "app_runner.h"
 #include "image_file.h"
 #include "shared_layout.h"

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "app/atomic_file.h"
+#include "app/files.h"
 #include "app/image_file.h"
 
 namespace vksim {

@@ -4,8 +4,8 @@
 #include <functional>
 #include <string>
 
-#include "app/bench.h"
-#include "app/wait_strategy.h"
+#include "app/capture/bench.h"
+#include "app/interop/wait_strategy.h"
 
 namespace vksim {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "app/camera.h"
+#include "app/ui/camera.h"
 
 namespace vksim {
 namespace {

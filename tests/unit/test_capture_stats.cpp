@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "app/capture_stats.h"
+#include "app/capture/capture_stats.h"
 
 namespace vksim {
 namespace {

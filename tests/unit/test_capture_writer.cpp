@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "app/capture_writer.h"
-#include "app/trace_writer.h"
+#include "app/capture/capture_writer.h"
+#include "app/capture/trace_writer.h"
 
 namespace vksim {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "app/devices.h"
+#include "app/interop/device_pairing.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {

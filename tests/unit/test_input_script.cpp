@@ -3,8 +3,8 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "app/input_script.h"
-#include "app/script_player.h"
+#include "app/ui/input_script.h"
+#include "app/ui/script_player.h"
 
 namespace vksim {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/schedule_log.h"
-#include "app/schedule_recording.h"
+#include "app/capture/schedule_log.h"
+#include "app/capture/schedule_recording.h"
 
 namespace vksim {
 namespace {

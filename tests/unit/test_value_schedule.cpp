@@ -3,7 +3,7 @@
 #include <optional>
 #include <vector>
 
-#include "app/value_schedule.h"
+#include "app/interop/value_schedule.h"
 
 namespace vksim {
 namespace {

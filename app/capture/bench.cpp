@@ -1,0 +1,313 @@
+#include "app/capture/bench.h"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <thread>
+
+#include "app/app.h"
+#include "app/capture/capture_stats.h"
+#include "app/frame_loop.h"
+#include "app/capture/frame_timing.h"
+#include "renderer/vk_check.h"
+
+namespace vksim {
+namespace {
+
+std::optional<double> meanOf(const std::vector<double>& values) {
+  if (values.empty()) return std::nullopt;
+  return std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
+}
+
+nlohmann::ordered_json numberOrNull(const std::optional<double>& value) {
+  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json();
+}
+
+// A progress bar on a terminal, redrawn at most every 100 ms between frames
+// (a redraw costs tens of microseconds: rarely enough not to show in the
+// statistics); plain lines, one per configuration, otherwise.
+class Progress {
+ public:
+  Progress(uint64_t totalFrames, size_t configurations)
+      : terminal_(isatty(STDOUT_FILENO) == 1), totalFrames_(totalFrames), configurations_(configurations) {}
+
+  void frameDone(size_t configuration, const std::string& label) {
+    ++framesDone_;
+    if (!terminal_) return;
+    const int64_t now = hostNowNs();
+    if (now - lastDrawNs_ < 100'000'000 && framesDone_ != totalFrames_) return;
+    lastDrawNs_ = now;
+    constexpr int kWidth = 30;
+    const int filled = int(double(framesDone_) / double(totalFrames_) * kWidth);
+    std::printf("\r[%s%s] %zu/%zu %-48s", std::string(filled, '#').c_str(),
+                std::string(kWidth - filled, '.').c_str(), configuration + 1, configurations_, label.c_str());
+    std::fflush(stdout);
+  }
+
+  void configurationDone(size_t configuration, const std::string& label, const BenchResult& result) {
+    if (terminal_) return;
+    std::printf("bench %zu/%zu: %s: mean %.3f ms over %u frames\n", configuration + 1, configurations_,
+                label.c_str(), result.meanMs, result.frames);
+    std::fflush(stdout);
+  }
+
+  void finish() {
+    if (terminal_) std::printf("\n");
+  }
+
+ private:
+  bool terminal_;
+  uint64_t totalFrames_, framesDone_ = 0;
+  size_t configurations_;
+  int64_t lastDrawNs_ = 0;
+};
+
+std::string labelOf(const BenchConfiguration& configuration) {
+  return "grid " + std::to_string(configuration.grid) + ", " + syncName(configuration) + ", " +
+         toString(configuration.transfer) + ", wait " + waitName(configuration);
+}
+
+void addSample(BenchSamples& samples, const FrameTiming& timing) {
+  // MsBetweenPresents, as in a capture: present point to present point.
+  if (timing.previousPresentNs != 0)
+    samples.frameMs.push_back(double(timing.present.beginNs - timing.previousPresentNs) * 1.0e-6);
+  samples.cpuFrameMs.push_back(timing.hostFrame.milliseconds());
+  if (timing.renderGpu) samples.renderGpuMs.push_back(timing.renderGpu->milliseconds());
+  if (timing.simWork) samples.simGpuMs.push_back(timing.simWork->milliseconds());
+  if (timing.simWait) samples.simWaitMs.push_back(timing.simWait->milliseconds());
+}
+
+// Points the app at the configuration: a fresh shared state built for its
+// transfer and grid, the schedule at frame 0 in its sync mode. Frame records
+// of the configuration before are dropped.
+void applyConfiguration(App& app, const BenchConfiguration& configuration, bool rebuild) {
+  app.options.transfer = configuration.transfer;
+  app.options.waitStrategy = configuration.wait;
+  ModelParams params = app.options.model;
+  params.grid = configuration.grid;
+  if (rebuild) rebuildSharedState(app, params);
+  // Safe to set directly: render 0 of the rebuilt state waits on the initial
+  // write's simDone whatever the mode, and nothing else is outstanding.
+  app.schedule.mode = configuration.sync;
+  app.schedule.pendingMode.reset();
+  app.schedule.switchEvery = 0;
+  while (takeFinishedFrame(app, /*flush=*/true)) {
+  }
+}
+
+BenchSamples measureConfiguration(App& app, const BenchOptions& bench, Progress& progress, size_t index,
+                                  const std::string& label) {
+  BenchSamples samples;
+  const uint64_t firstMeasured = app.schedule.totalFrames + bench.warmupFrames;
+  const auto takeFinished = [&](bool flush) {
+    while (std::optional<FrameTiming> timing = takeFinishedFrame(app, flush))
+      if (timing->frame >= firstMeasured) addSample(samples, *timing);
+  };
+  for (uint64_t frame = 0; frame < uint64_t(bench.warmupFrames) + bench.frames; ++frame) {
+    runFrame(app);  // headless: always rendered
+    takeFinished(false);
+    progress.frameDone(index, label);
+  }
+  drainSchedule(app);
+  if (!app.shared.simulation->finish(kWaitTimeoutNs))
+    throw RuntimeFailure("timeout: the simulation did not finish");
+  settleFrameTimings(app);
+  takeFinished(true);
+  return samples;
+}
+
+nlohmann::ordered_json machineDescription(const App& app) {
+  const PhysicalDeviceInfo& info = app.device.info;
+  nlohmann::ordered_json machine;
+  machine["gpu"] = info.name;
+  machine["driver"] = describeDriver(info);
+  machine["vulkan"] = formatVersion(info.apiVersion);
+  const std::string cpu = cpuModelName();
+  machine["cpu"] = cpu.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(cpu);
+  machine["cpuThreads"] = std::thread::hardware_concurrency();
+  if (app.devices.useCuda) {
+    const CudaDeviceList cuda = listCudaDevices();
+    machine["cudaDriver"] = formatCudaVersion(cuda.driverVersion);
+  }
+  utsname system{};
+  if (uname(&system) == 0) machine["os"] = std::string(system.sysname) + " " + system.release;
+  return machine;
+}
+
+}  // namespace
+
+std::vector<BenchConfiguration> benchMatrix(const BenchOptions& options) {
+  std::vector<BenchConfiguration> matrix;
+  for (uint32_t grid : options.grids)
+    for (TransferMode transfer : options.transfers) {
+      if (transfer == TransferMode::copy) {
+        matrix.push_back({grid, transfer, SyncMode::timeline, WaitStrategy::poll});
+        continue;
+      }
+      for (SyncMode sync : options.syncModes)
+        for (WaitStrategy wait : options.waitStrategies) matrix.push_back({grid, transfer, sync, wait});
+    }
+  return matrix;
+}
+
+const char* syncName(const BenchConfiguration& configuration) {
+  return configuration.transfer == TransferMode::copy ? "none" : toString(configuration.sync);
+}
+
+const char* waitName(const BenchConfiguration& configuration) {
+  return configuration.transfer == TransferMode::copy ? "none" : toString(configuration.wait);
+}
+
+BenchResult summarizeBench(const BenchConfiguration& configuration, const std::string& backend,
+                           const BenchSamples& samples) {
+  BenchResult result;
+  result.configuration = configuration;
+  result.backend = backend;
+  const FrameStats stats = computeFrameStats(samples.frameMs);
+  result.frames = uint32_t(stats.frameCount);
+  result.meanMs = stats.frameCount > 0 ? stats.totalMs / double(stats.frameCount) : 0.0;
+  result.p99Ms = stats.p99Ms;
+  result.renderGpuMs = meanOf(samples.renderGpuMs);
+  result.simGpuMs = meanOf(samples.simGpuMs);
+  result.simWaitMs = meanOf(samples.simWaitMs);
+  result.cpuFrameMs = meanOf(samples.cpuFrameMs).value_or(0.0);
+  // The frame time that neither side's GPU work accounts for: on the H200
+  // mostly the two GPU context switches between Vulkan and CUDA, plus
+  // submission and host work on the critical path. Negative when
+  // the two overlap (the copy path's simulation runs during the render).
+  result.unexplainedMs = result.meanMs - result.renderGpuMs.value_or(0.0) - result.simGpuMs.value_or(0.0);
+  return result;
+}
+
+std::string formatBenchTable(const std::vector<BenchResult>& results) {
+  std::string table;
+  char line[256];
+  std::snprintf(line, sizeof line, "%6s  %-8s  %-9s  %-7s  %9s  %9s  %10s  %13s  %14s\n", "grid", "sync",
+                "transfer", "wait", "mean ms", "P99 ms", "sim GPU ms", "render GPU ms", "unexplained ms");
+  table += line;
+  const auto cell = [](const std::optional<double>& value) {
+    char text[32];
+    if (value)
+      std::snprintf(text, sizeof text, "%.3f", *value);
+    else
+      std::snprintf(text, sizeof text, "NA");
+    return std::string(text);
+  };
+  for (const BenchResult& result : results) {
+    std::snprintf(line, sizeof line, "%6u  %-8s  %-9s  %-7s  %9.3f  %9.3f  %10s  %13s  %14.3f\n",
+                  result.configuration.grid, syncName(result.configuration),
+                  toString(result.configuration.transfer), waitName(result.configuration), result.meanMs,
+                  result.p99Ms, cell(result.simGpuMs).c_str(), cell(result.renderGpuMs).c_str(),
+                  result.unexplainedMs);
+    table += line;
+  }
+  return table;
+}
+
+nlohmann::ordered_json benchJson(const nlohmann::ordered_json& machine,
+                                 const nlohmann::ordered_json& settings,
+                                 const std::vector<BenchResult>& results) {
+  nlohmann::ordered_json document;
+  document["schema"] = "vkcuda-sim.bench/1";
+  document["machine"] = machine;
+  document["settings"] = settings;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  for (const BenchResult& result : results) {
+    const BenchConfiguration& configuration = result.configuration;
+    nlohmann::ordered_json row;
+    row["grid"] = configuration.grid;
+    row["vertices"] = uint64_t(configuration.grid) * configuration.grid;
+    row["sync"] = syncName(configuration);
+    row["transfer"] = toString(configuration.transfer);
+    row["waitStrategy"] = waitName(configuration);
+    row["backend"] = result.backend;
+    row["frames"] = result.frames;
+    row["meanMs"] = result.meanMs;
+    row["p99Ms"] = result.p99Ms;
+    row["simGpuMs"] = numberOrNull(result.simGpuMs);
+    row["renderGpuMs"] = numberOrNull(result.renderGpuMs);
+    row["simWaitMs"] = numberOrNull(result.simWaitMs);
+    row["cpuFrameMs"] = result.cpuFrameMs;
+    row["unexplainedMs"] = result.unexplainedMs;
+    rows.push_back(row);
+  }
+  document["results"] = rows;
+  return document;
+}
+
+std::string cpuModelName() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) != 0) continue;
+    const size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const size_t start = line.find_first_not_of(" \t", colon + 1);
+    return start == std::string::npos ? std::string() : line.substr(start);
+  }
+  return {};
+}
+
+int runBenchmark(const Options& options) {
+  const BenchOptions& bench = *options.bench;
+  const std::vector<BenchConfiguration> matrix = benchMatrix(bench);
+  if (matrix.empty()) {
+    std::fprintf(stderr, "vkcuda-sim: bench: the matrix is empty\n");
+    return kExitUsage;
+  }
+  App app;
+  app.headless = true;
+  const int exitCode = runThenTearDown(app, [&] {
+    Options first = options;
+    first.model.grid = matrix.front().grid;
+    first.transfer = matrix.front().transfer;
+    first.sync = matrix.front().sync;
+    first.waitStrategy = matrix.front().wait;
+    first.switchSyncEvery = 0;
+    createApp(app, first);
+    const std::string backend = app.devices.useCuda ? "cuda" : "cpu";
+    std::printf(
+        "bench: %zu configurations, %u frames each after %u warm-up frames, %s backend, %s model, %ux%u\n",
+        matrix.size(), bench.frames, bench.warmupFrames, backend.c_str(), toString(options.model.model),
+        options.width, options.height);
+    std::fflush(stdout);
+
+    Progress progress(uint64_t(matrix.size()) * (uint64_t(bench.warmupFrames) + bench.frames), matrix.size());
+    std::vector<BenchResult> results;
+    for (size_t i = 0; i < matrix.size(); ++i) {
+      const std::string label = labelOf(matrix[i]);
+      applyConfiguration(app, matrix[i], /*rebuild=*/i > 0);
+      const BenchSamples samples = measureConfiguration(app, bench, progress, i, label);
+      results.push_back(summarizeBench(matrix[i], backend, samples));
+      progress.configurationDone(i, label, results.back());
+    }
+    progress.finish();
+    std::printf("%s", formatBenchTable(results).c_str());
+
+    if (!bench.jsonPath.empty()) {
+      nlohmann::ordered_json settings;
+      settings["model"] = toString(options.model.model);
+      settings["resolution"] = {{"width", options.width}, {"height", options.height}};
+      settings["framesPerConfiguration"] = bench.frames;
+      settings["warmupFrames"] = bench.warmupFrames;
+      settings["presentPoint"] = "end of the frame's vkQueueSubmit (headless)";
+      settings["gpuTimeBase"] = describe(app.timing.timeBase);
+      AtomicFile file;
+      if (FileResult opened = file.open(bench.jsonPath, "bench table"); !opened)
+        throw RuntimeFailure(opened.message);
+      file.stream() << benchJson(machineDescription(app), settings, results).dump(2) << '\n';
+      if (FileResult committed = file.commit(); !committed) throw RuntimeFailure(committed.message);
+      std::printf("wrote %s (%zu results)\n", bench.jsonPath.c_str(), results.size());
+    }
+    std::printf("vkcuda-sim: bench configurations=%zu %s validation_warnings=%u validation_errors=%u\n",
+                results.size(), describeValidation(app.instance).c_str(), validationCounts().warnings.load(),
+                validationCounts().errors.load());
+  });
+  std::fflush(stdout);
+  return exitCode;
+}
+
+}  // namespace vksim

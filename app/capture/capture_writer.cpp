@@ -1,0 +1,293 @@
+#include "app/capture/capture_writer.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <locale>
+#include <nlohmann/json.hpp>
+#include <system_error>
+#include <utility>
+
+namespace vksim {
+namespace {
+namespace fs = std::filesystem;
+
+FileResult failure(std::string message) {
+  return {false, std::move(message)};
+}
+
+// Appends CSV fields to a fixed buffer so that a row costs no allocation; the
+// buffer goes to the (itself buffered) stream when it would overflow, so a
+// long string field is still written whole.
+class RowBuilder {
+ public:
+  explicit RowBuilder(std::ostream& out) : out_(out) {}
+  ~RowBuilder() { flush(); }
+  RowBuilder(const RowBuilder&) = delete;
+  RowBuilder& operator=(const RowBuilder&) = delete;
+
+  // Ends the row; the next field starts a new one.
+  void end() {
+    put('\n');
+    first_ = true;
+  }
+
+  void text(std::string_view value) {
+    startField();
+    // RFC 4180 quoting, only when needed: the usual values are bare words.
+    if (value.find_first_of(",\"\r\n") == std::string_view::npos) {
+      raw(value);
+      return;
+    }
+    put('"');
+    for (char c : value) {
+      if (c == '"') put('"');
+      put(c);
+    }
+    put('"');
+  }
+
+  void unsignedInteger(uint64_t value) {
+    startField();
+    formatted([&](char* first, char* last) { return std::to_chars(first, last, value); });
+  }
+  void signedInteger(int64_t value) {
+    startField();
+    formatted([&](char* first, char* last) { return std::to_chars(first, last, value); });
+  }
+  void notAvailable() {
+    startField();
+    raw("NA");
+  }
+
+  // Fixed notation (PresentMon's style); NA for a value that is not finite,
+  // so that no "nan" or "inf" reaches a parser.
+  void fixed(double value, int decimals) {
+    startField();
+    if (!std::isfinite(value)) {
+      raw("NA");
+      return;
+    }
+    formatted([&](char* first, char* last) {
+      return std::to_chars(first, last, value, std::chars_format::fixed, decimals);
+    });
+  }
+  void fixed(const std::optional<double>& value, int decimals) {
+    if (value)
+      fixed(*value, decimals);
+    else
+      notAvailable();
+  }
+
+  void hex16(uint64_t value) {
+    startField();
+    static constexpr char kDigits[] = "0123456789ABCDEF";
+    char text[18] = {'0', 'x'};
+    for (int i = 0; i < 16; ++i) text[17 - i] = kDigits[(value >> (4 * i)) & 0xF];
+    raw(std::string_view(text, sizeof text));
+  }
+
+  // A field whose text needs neither quoting nor formatting.
+  void word(std::string_view value) {
+    startField();
+    raw(value);
+  }
+
+ private:
+  static constexpr std::size_t kNumberRoom = 64;  // any integer or fixed double we write
+
+  void startField() {
+    if (!first_) put(',');
+    first_ = false;
+  }
+
+  void raw(std::string_view value) {
+    if (used_ + value.size() > sizeof buffer_) flush();
+    if (value.size() > sizeof buffer_) {
+      out_.write(value.data(), std::streamsize(value.size()));
+      return;
+    }
+    std::memcpy(buffer_ + used_, value.data(), value.size());
+    used_ += value.size();
+  }
+
+  template <typename Format>
+  void formatted(Format format) {
+    if (used_ + kNumberRoom > sizeof buffer_) flush();
+    const std::to_chars_result result = format(buffer_ + used_, buffer_ + sizeof buffer_);
+    if (result.ec == std::errc())
+      used_ = std::size_t(result.ptr - buffer_);
+    else
+      raw("NA");
+  }
+
+  void put(char c) {
+    if (used_ == sizeof buffer_) flush();
+    buffer_[used_++] = c;
+  }
+
+  void flush() {
+    out_.write(buffer_, std::streamsize(used_));
+    used_ = 0;
+  }
+
+  std::ostream& out_;
+  char buffer_[1024];
+  std::size_t used_ = 0;
+  bool first_ = true;
+};
+
+// JSON has no NaN or infinity, and an empty string means "not reported".
+nlohmann::ordered_json textOrNull(const std::string& value) {
+  return value.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
+}
+
+nlohmann::ordered_json numberOrNull(double value, bool known) {
+  return known && std::isfinite(value) ? nlohmann::ordered_json(value) : nlohmann::ordered_json();
+}
+
+nlohmann::ordered_json makeSummary(const CaptureOptions& options, const CaptureEnvironment& environment,
+                                   const FrameStats& stats, std::size_t rows) {
+  // With no frames after warm-up the statistics are undefined, not zero.
+  const bool known = stats.frameCount > 0;
+  nlohmann::ordered_json summary;
+  summary["schema"] = "vkcuda-sim.capture-summary/1";
+  summary["capture"] = fs::path(options.csvPath).filename().string();
+  summary["environment"] = {
+      {"gpu", textOrNull(environment.gpu)},
+      {"driver", textOrNull(environment.driver)},
+      {"vulkanVersion", textOrNull(environment.vulkanVersion)},
+      {"cudaVersion", textOrNull(environment.cudaVersion)},
+      {"presentMode", textOrNull(environment.presentMode)},
+      {"resolution", {{"width", environment.width}, {"height", environment.height}}},
+      {"presentPoint", textOrNull(environment.presentPoint)},
+      {"gpuTimeBase", textOrNull(environment.gpuTimeBase)},
+      {"backend", textOrNull(environment.backend)},
+      {"transfer", textOrNull(environment.transfer)},
+      {"waitStrategy", textOrNull(environment.waitStrategy)},
+  };
+  summary["frameTimeColumn"] = "MsBetweenPresents";
+  summary["rows"] = rows;
+  summary["warmupFramesExcluded"] = stats.warmupFramesExcluded;
+  summary["frames"] = stats.frameCount;
+  summary["durationSeconds"] = stats.totalMs / 1000.0;
+  summary["averageFps"] = numberOrNull(stats.averageFps, known);
+  summary["frameTimeMs"] = {
+      {"p50", numberOrNull(stats.p50Ms, known)},    {"p90", numberOrNull(stats.p90Ms, known)},
+      {"p95", numberOrNull(stats.p95Ms, known)},    {"p99", numberOrNull(stats.p99Ms, known)},
+      {"p99_9", numberOrNull(stats.p999Ms, known)},
+  };
+  summary["onePercentLowFps"] = numberOrNull(stats.onePercentLowFps, known);
+  summary["pointOnePercentLowFps"] = numberOrNull(stats.pointOnePercentLowFps, known);
+  summary["slowestOnePercentMeanMs"] = numberOrNull(stats.slowestOnePercentMeanMs, known);
+  summary["stutterCount"] = stats.stutterCount;
+  summary["stutterFactor"] = kStutterFactor;
+  summary["stutterWindowFrames"] = kStutterWindowFrames;
+  return summary;
+}
+}  // namespace
+
+std::string summaryPathFor(const std::string& csvPath) {
+  constexpr std::string_view kCsv = ".csv";
+  if (csvPath.size() > kCsv.size() && csvPath.ends_with(kCsv))
+    return csvPath.substr(0, csvPath.size() - kCsv.size()) + ".summary.json";
+  return csvPath + ".summary.json";
+}
+
+FileResult checkCapturePath(const std::string& csvPath) {
+  if (FileResult result = checkWritable(csvPath); !result) return result;
+  return checkWritable(summaryPathFor(csvPath));
+}
+
+FileResult CaptureWriter::open(const CaptureOptions& options) {
+  options_ = options;
+  if (options_.processId == 0) options_.processId = uint32_t(::getpid());
+  rowCount_ = 0;
+  stats_ = {};
+  frameTimesMs_.clear();
+  frameTimesMs_.reserve(options_.expectedFrames);
+  if (FileResult result = csv_.open(options_.csvPath, "capture"); !result) return result;
+  RowBuilder row(csv_.stream());
+  for (std::string_view column : kCaptureColumns) row.word(column);
+  row.end();
+  return {};
+}
+
+void CaptureWriter::addFrame(const FrameRecord& frame) {
+  if (!csv_.isOpen()) return;
+  // Column order must match kCaptureColumns.
+  RowBuilder row(csv_.stream());
+  row.text(options_.application);
+  row.unsignedInteger(options_.processId);
+  row.hex16(frame.swapchainHandle);
+  row.word("Vulkan");
+  row.signedInteger(frame.syncInterval);
+  row.unsignedInteger(frame.presentFlags);
+  if (frame.dropped)
+    row.unsignedInteger(*frame.dropped ? 1 : 0);
+  else
+    row.notAvailable();
+  row.fixed(frame.timeInSeconds, 6);
+  row.fixed(frame.msBetweenPresents, 4);
+  row.fixed(frame.msBetweenDisplayChange, 4);
+  row.fixed(frame.msInPresentApi, 4);
+  row.fixed(frame.msUntilRenderComplete, 4);
+  row.unsignedInteger(frame.frame);
+  row.text(frame.syncMode);
+  row.text(frame.backend);
+  row.text(frame.model);
+  row.unsignedInteger(frame.grid);
+  row.fixed(frame.msCpuFrame, 4);
+  row.fixed(frame.msRenderGpu, 4);
+  row.fixed(frame.msSimGpu, 4);
+  row.fixed(frame.msSimWait, 4);
+  if (frame.timelineValue)
+    row.unsignedInteger(*frame.timelineValue);
+  else
+    row.notAvailable();
+  row.end();
+  frameTimesMs_.push_back(frame.msBetweenPresents);
+  ++rowCount_;
+}
+
+FileResult CaptureWriter::finish(const CaptureEnvironment& environment) {
+  if (!csv_.isOpen()) return failure("cannot write capture " + options_.csvPath + ": not open");
+
+  // Warm-up counts rows, so the statistics start at the same frame whatever
+  // the first frames measured; only then are unmeasurable times dropped.
+  const std::size_t warmup = std::min(options_.warmupFrames, frameTimesMs_.size());
+  std::vector<double> measured;
+  measured.reserve(frameTimesMs_.size() - warmup);
+  for (std::size_t i = warmup; i < frameTimesMs_.size(); ++i)
+    if (std::isfinite(frameTimesMs_[i])) measured.push_back(frameTimesMs_[i]);
+  FrameStats stats = computeFrameStats(measured);
+  stats.warmupFramesExcluded = warmup;
+
+  if (FileResult result = csv_.close(); !result) return result;
+  const std::string summaryPath = summaryPathFor(options_.csvPath);
+  AtomicFile summary;
+  if (FileResult result = summary.open(summaryPath, "capture summary", 64 * 1024); !result) {
+    csv_.discard();
+    return result;
+  }
+  summary.stream() << makeSummary(options_, environment, stats, rowCount_).dump(2) << '\n';
+  if (FileResult result = summary.close(); !result) {
+    csv_.discard();
+    return result;
+  }
+  // Both files are complete on disk before either is renamed, so a failure up
+  // to here leaves neither; a rename failure of the summary after the CSV's
+  // keeps the complete CSV and says so.
+  if (FileResult result = csv_.commit(); !result) return result;  // summary's destructor removes its temp
+  if (FileResult result = summary.commit(); !result) {
+    result.message += " (the capture CSV was written)";
+    return result;
+  }
+  stats_ = stats;
+  return {};
+}
+
+}  // namespace vksim

@@ -1,0 +1,124 @@
+#include "app/capture/frame_timing.h"
+
+#include "app/app.h"
+#include "app/interop/wait_strategy.h"
+
+namespace vksim {
+namespace {
+
+// The GPU and host clocks drift apart by parts per million: a calibration
+// 100 ms old is off by well under a microsecond.
+constexpr int64_t kRecalibrateAfterNs = 100'000'000;
+constexpr size_t kMaxQueuedFrames = 64;
+
+FrameTiming* findFrame(FrameTimingQueue& queue, uint64_t frame) {
+  for (FrameTiming& timing : queue.pending)
+    if (timing.frame == frame) return &timing;
+  return nullptr;
+}
+
+// Render timestamps, from device ticks to the host clock: through
+// VK_EXT_calibrated_timestamps when the device has it; otherwise the span
+// keeps its GPU-measured length and ends where the host first saw the render
+// complete, which is later than the true end by the host's reaction time
+// (tens of microseconds when polling, a blocking wait's wake-up otherwise).
+std::optional<TimeSpan> renderSpanOnHostClock(App& app, const GpuTicks& ticks, int64_t seenDoneNs) {
+  FrameTimingQueue& queue = app.timing;
+  const int64_t now = hostNowNs();
+  if (app.gpuTimer.calibrated && (!queue.calibration || now - queue.calibratedAtNs > kRecalibrateAfterNs)) {
+    queue.calibration = calibrateGpuClock(app.device, app.gpuTimer);
+    queue.calibratedAtNs = now;
+  }
+  if (queue.calibration) {
+    queue.timeBase = GpuTimeBase::calibrated;
+    return TimeSpan{gpuTicksToHostNanoseconds(app.gpuTimer, *queue.calibration, ticks.begin),
+                    gpuTicksToHostNanoseconds(app.gpuTimer, *queue.calibration, ticks.end)};
+  }
+  if (seenDoneNs == 0) return std::nullopt;
+  queue.timeBase = GpuTimeBase::anchoredAtCompletion;
+  const int64_t length = int64_t(gpuTicksToNanoseconds(app.gpuTimer, ticks.begin, ticks.end));
+  return TimeSpan{seenDoneNs - length, seenDoneNs};
+}
+
+}  // namespace
+
+const char* describe(GpuTimeBase base) {
+  switch (base) {
+    case GpuTimeBase::calibrated:
+      return "Vulkan timestamps through VK_EXT_calibrated_timestamps (CLOCK_MONOTONIC); CUDA events through "
+             "an "
+             "anchor event recorded on the idle stream";
+    case GpuTimeBase::anchoredAtCompletion:
+      return "Vulkan spans end where the host saw the render complete (no VK_EXT_calibrated_timestamps); "
+             "CUDA "
+             "events through an anchor event recorded on the idle stream";
+    case GpuTimeBase::none:
+      return "no GPU timestamps";
+  }
+  return "?";
+}
+
+void addFrameTiming(App& app, const FrameTiming& timing) {
+  FrameTimingQueue& queue = app.timing;
+  // Bounded even when nobody takes records (a test driving runFrame itself).
+  if (queue.pending.size() >= kMaxQueuedFrames) queue.pending.pop_front();
+  queue.pending.push_back(timing);
+  FrameTiming& added = queue.pending.back();
+  added.previousPresentNs = queue.lastPresentNs;
+  queue.lastPresentNs = timing.present.beginNs;
+  added.renderPending = gpuTimerSupported(app.gpuTimer);
+  added.simPending = true;
+  if (added.renderPending) queue.timerSlotFrame = timing.frame;
+}
+
+void noteRenderSeenDone(App& app, int64_t hostNs) {
+  if (app.timing.pending.empty()) return;
+  FrameTiming& last = app.timing.pending.back();
+  if (last.renderSeenDoneNs == 0) last.renderSeenDoneNs = hostNs;
+}
+
+void collectGpuTimings(App& app) {
+  FrameTimingQueue& queue = app.timing;
+  // One frame in flight, one timer slot: it holds the frame rendered last,
+  // whose fence the caller has seen signalled.
+  if (queue.timerSlotFrame) {
+    if (FrameTiming* timing = findFrame(queue, *queue.timerSlotFrame)) {
+      if (const std::optional<GpuTicks> ticks = readGpuTimer(app.device, app.gpuTimer, 0)) {
+        timing->renderGpu = renderSpanOnHostClock(app, *ticks, timing->renderSeenDoneNs);
+        timing->renderPending = false;
+      }
+    }
+  }
+  if (!app.shared.simulation) return;
+  StepTiming step;
+  while (app.shared.simulation->takeStepTiming(&step)) {
+    for (FrameTiming& timing : queue.pending) {
+      // A step's sequence is its frame's k: both restart with a new shared state.
+      if (!timing.simPending || timing.scheduleFrame != step.sequence) continue;
+      timing.simWait = TimeSpan{step.waitBeginNs, step.waitEndNs};
+      timing.simWork = TimeSpan{step.workBeginNs, step.workEndNs};
+      timing.simPending = false;
+      break;
+    }
+  }
+}
+
+void settleFrameTimings(App& app) {
+  collectGpuTimings(app);
+  for (FrameTiming& timing : app.timing.pending) timing.renderPending = timing.simPending = false;
+  app.timing.timerSlotFrame.reset();
+}
+
+std::optional<FrameTiming> takeFinishedFrame(App& app, bool flush) {
+  FrameTimingQueue& queue = app.timing;
+  if (queue.pending.empty()) return std::nullopt;
+  const FrameTiming& oldest = queue.pending.front();
+  const bool complete = !oldest.renderPending && !oldest.simPending;
+  const bool tooOld = queue.pending.back().frame - oldest.frame >= kMaxPendingFrames;
+  if (!complete && !tooOld && !flush) return std::nullopt;
+  FrameTiming taken = oldest;
+  queue.pending.pop_front();
+  return taken;
+}
+
+}  // namespace vksim

@@ -1,0 +1,272 @@
+#include "app/interop/device_pairing.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+#include "renderer/vk_check.h"
+
+namespace vksim {
+namespace {
+
+int typeRank(VkPhysicalDeviceType type) {
+  switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 4;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 3;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 1;
+    default: return 0;
+  }
+}
+
+bool canRender(const PhysicalDeviceInfo& device) { return device.hasGraphicsQueue && device.timelineSemaphores; }
+
+std::string lowerHexOnly(const std::string& text) {
+  std::string out;
+  for (char c : text)
+    if (std::isxdigit(static_cast<unsigned char>(c))) out += char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string deviceLabel(const PhysicalDeviceInfo& device) {
+  return "Vulkan device " + std::to_string(device.index) + " '" + device.name + "'";
+}
+
+// --device is an index into the Vulkan list (at most 9 digits, as the command
+// line checks) or a UUID (dashes optional), which may be all decimal digits.
+const PhysicalDeviceInfo& findRequested(const std::vector<PhysicalDeviceInfo>& vulkan, const std::string& argument) {
+  const bool isIndex = !argument.empty() && argument.size() <= 9 &&
+                       std::all_of(argument.begin(), argument.end(),
+                                   [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  if (isIndex) {
+    const unsigned long index = std::stoul(argument);
+    if (index >= vulkan.size())
+      throw EnvironmentError("--device " + argument + ": no such index; this machine has " +
+                             std::to_string(vulkan.size()) + (vulkan.size() == 1 ? " Vulkan device" : " Vulkan devices") +
+                             " (see --list-devices)");
+    return vulkan[index];
+  }
+  const std::string wanted = lowerHexOnly(argument);
+  for (const PhysicalDeviceInfo& device : vulkan)
+    if (lowerHexOnly(formatUuid(device.deviceUuid)) == wanted) return device;
+  throw EnvironmentError("--device " + argument + ": no Vulkan device has this UUID (see --list-devices)");
+}
+
+std::string cudaLabel(const CudaDeviceInfo& device) {
+  return "CUDA device " + std::to_string(device.ordinal) + " '" + device.name + "'";
+}
+
+const char* driverIdName(VkDriverId id) {
+  switch (id) {
+    case VK_DRIVER_ID_NVIDIA_PROPRIETARY:
+      return "VK_DRIVER_ID_NVIDIA_PROPRIETARY";
+    case VK_DRIVER_ID_MESA_LLVMPIPE:
+      return "VK_DRIVER_ID_MESA_LLVMPIPE";
+    case VK_DRIVER_ID_MESA_NVK:
+      return "VK_DRIVER_ID_MESA_NVK";
+    case VK_DRIVER_ID_MESA_RADV:
+      return "VK_DRIVER_ID_MESA_RADV";
+    case VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA:
+      return "VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA";
+    case VK_DRIVER_ID_AMD_PROPRIETARY:
+      return "VK_DRIVER_ID_AMD_PROPRIETARY";
+    default:
+      return nullptr;
+  }
+}
+
+std::string describeDriverId(VkDriverId id) {
+  if (id == VkDriverId(0)) return "driverID unknown (no VkPhysicalDeviceDriverProperties)";
+  const char* name = driverIdName(id);
+  return "driverID " + std::to_string(int(id)) + (name ? std::string(" (") + name + ")" : std::string());
+}
+
+// The first pair (in `candidates` order) that passes every check, or nothing;
+// *problem gets the first failure met, for the message.
+const PhysicalDeviceInfo* firstSharingPair(const std::vector<const PhysicalDeviceInfo*>& candidates,
+                                           const CudaDeviceList& cuda, std::optional<CudaDeviceInfo>* paired,
+                                           std::string* problem) {
+  for (const PhysicalDeviceInfo* device : candidates) {
+    const auto match = pairedCudaDevice(*device, cuda);
+    if (!match) continue;
+    const std::string failed = firstPairingProblem(*device, *match);
+    if (failed.empty()) {
+      *paired = match;
+      return device;
+    }
+    if (problem->empty())
+      *problem = deviceLabel(*device) + " and " + cudaLabel(*match) +
+                 " have the same UUID but cannot share: " + failed;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<PairingCheck> checkPairing(const PhysicalDeviceInfo& vulkan, const CudaDeviceInfo& cuda) {
+  std::vector<PairingCheck> checks;
+  checks.push_back({"same UUID", cuda.uuid == vulkan.deviceUuid,
+                    "Vulkan " + formatUuid(vulkan.deviceUuid) + ", CUDA " + formatUuid(cuda.uuid)});
+  // CUDA Programming Guide (Vulkan interoperability): memory and semaphores
+  // may be imported only from a Vulkan device whose device group holds one
+  // physical device.
+  checks.push_back({"device group of one", vulkan.deviceGroupSize == 1,
+                    vulkan.deviceGroupSize == 0
+                        ? std::string("not found in vkEnumeratePhysicalDeviceGroups")
+                        : std::to_string(vulkan.deviceGroupSize) + " physical device" +
+                              (vulkan.deviceGroupSize == 1 ? "" : "s") + " in its group"});
+  // An opaque fd carries a handle that only the driver which exported it
+  // understands (external memory chapter: opaque handles are valid only
+  // between the same driver on the same device); CUDA's import is NVIDIA's.
+  checks.push_back({"NVIDIA proprietary Vulkan driver", vulkan.driverId == VK_DRIVER_ID_NVIDIA_PROPRIETARY,
+                    describeDriverId(vulkan.driverId)});
+  checks.push_back(
+      {"CUDA compute mode allows contexts", !cuda.computeProhibited, "compute mode " + cuda.computeModeName});
+  // The value schedule's default mode imports the exported timeline semaphore.
+  checks.push_back({"CUDA timeline-semaphore interop", cuda.timelineSemaphoreInterop,
+                    std::string("cudaDevAttrTimelineSemaphoreInteropSupported ") +
+                        (cuda.timelineSemaphoreInterop ? "1" : "0")});
+  const auto yesNo = [](bool b) { return b ? "yes" : "no"; };
+  checks.push_back({"Vulkan exports memory and semaphores as opaque fds", canShareWithCuda(vulkan),
+                    std::string("memory ") + yesNo(vulkan.externalMemoryFd && vulkan.vertexBufferExportable) +
+                        ", timeline " + yesNo(vulkan.externalSemaphoreFd && vulkan.timelineExportable) +
+                        ", binary " + yesNo(vulkan.externalSemaphoreFd && vulkan.binaryExportable) +
+                        ", graphics queue and timeline semaphores " +
+                        yesNo(vulkan.hasGraphicsQueue && vulkan.timelineSemaphores)});
+  return checks;
+}
+
+std::string firstPairingProblem(const PhysicalDeviceInfo& vulkan, const CudaDeviceInfo& cuda) {
+  for (const PairingCheck& check : checkPairing(vulkan, cuda))
+    if (!check.passed) return std::string(check.name) + ": " + check.detail;
+  return {};
+}
+
+bool canShareWithCuda(const PhysicalDeviceInfo& device) {
+  return device.externalMemoryFd && device.externalSemaphoreFd && device.vertexBufferExportable &&
+         device.timelineExportable && device.binaryExportable && canRender(device);
+}
+
+std::optional<CudaDeviceInfo> pairedCudaDevice(const PhysicalDeviceInfo& vulkan, const CudaDeviceList& cuda) {
+  for (const CudaDeviceInfo& device : cuda.devices)
+    if (device.uuid == vulkan.deviceUuid) return device;
+  return std::nullopt;
+}
+
+DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
+                           BackendChoice backend, const std::string& deviceArgument) {
+  if (vulkan.empty()) throw EnvironmentError("no Vulkan device found (is a Vulkan driver installed?)");
+  DeviceChoice choice;
+  const PhysicalDeviceInfo* requested = deviceArgument.empty() ? nullptr : &findRequested(vulkan, deviceArgument);
+
+  if (backend == BackendChoice::cuda) {
+    if (cuda.devices.empty())
+      throw EnvironmentError("--backend cuda: no CUDA device is available (" + cuda.unavailableReason + ")");
+    // Pair by UUID: the Vulkan device named by --device, else the first one
+    // that a CUDA device matches, whatever the enumeration order.
+    std::vector<const PhysicalDeviceInfo*> candidates;
+    if (requested) {
+      candidates.push_back(requested);
+    } else {
+      for (const PhysicalDeviceInfo& device : vulkan) candidates.push_back(&device);
+    }
+    std::optional<CudaDeviceInfo> paired;
+    std::string problem;
+    if (const PhysicalDeviceInfo* device = firstSharingPair(candidates, cuda, &paired, &problem)) {
+      choice.vulkan = *device;
+      choice.cuda = paired;
+      choice.useCuda = true;
+      choice.reason = "backend cuda: " + deviceLabel(*device) + " and " + cudaLabel(*paired) +
+                      " have the same UUID " + formatUuid(paired->uuid) + " and pass every pairing check";
+      return choice;
+    }
+    if (!problem.empty()) throw EnvironmentError("--backend cuda: " + problem);
+    if (requested) {
+      std::string names;
+      for (const CudaDeviceInfo& device : cuda.devices)
+        names += (names.empty() ? "" : ", ") + ("'" + device.name + "' " + formatUuid(device.uuid));
+      throw EnvironmentError("--backend cuda: " + deviceLabel(*requested) + " (UUID " +
+                             formatUuid(requested->deviceUuid) + ") is no CUDA device; CUDA devices: " + names);
+    }
+    throw EnvironmentError("--backend cuda: no Vulkan device has the UUID of a CUDA device (see --list-devices)");
+  }
+
+  std::string autoProblem;
+  if (backend == BackendChoice::automatic && !cuda.devices.empty()) {
+    std::vector<const PhysicalDeviceInfo*> candidates;
+    for (const PhysicalDeviceInfo& device : vulkan)
+      if (!requested || &device == requested) candidates.push_back(&device);
+    std::optional<CudaDeviceInfo> paired;
+    if (const PhysicalDeviceInfo* device = firstSharingPair(candidates, cuda, &paired, &autoProblem)) {
+      choice.vulkan = *device;
+      choice.cuda = paired;
+      choice.useCuda = true;
+      choice.reason = "backend auto -> cuda: " + deviceLabel(*device) + " pairs with " + cudaLabel(*paired) +
+                      " by UUID and passes every pairing check";
+      return choice;
+    }
+  }
+
+  // The CPU backend: the device asked for, else the most capable that renders.
+  const PhysicalDeviceInfo* best = requested;
+  if (!best) {
+    for (const PhysicalDeviceInfo& device : vulkan)
+      if (canRender(device) && (!best || typeRank(device.type) > typeRank(best->type))) best = &device;
+  }
+  if (!best || !canRender(*best))
+    throw EnvironmentError(best ? deviceLabel(*best) + " lacks a graphics queue or timeline semaphores"
+                                : "no Vulkan device has a graphics queue and timeline semaphores");
+  choice.vulkan = *best;
+  if (backend == BackendChoice::cpu) {
+    choice.reason = "backend cpu (asked for): " + deviceLabel(*best);
+  } else if (cuda.devices.empty()) {
+    choice.reason = "backend auto -> cpu: no CUDA device (" + cuda.unavailableReason + "); rendering on " +
+                    deviceLabel(*best);
+  } else if (!autoProblem.empty()) {
+    choice.reason = "backend auto -> cpu: " + autoProblem + "; rendering on " + deviceLabel(*best);
+  } else {
+    choice.reason = "backend auto -> cpu: no Vulkan device has the UUID of a CUDA device; rendering on " +
+                    deviceLabel(*best);
+  }
+  return choice;
+}
+
+std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda) {
+  std::ostringstream out;
+  const auto yesNo = [](bool b) { return b ? "yes" : "no"; };
+  out << "Vulkan devices:\n";
+  if (vulkan.empty()) out << "  (none)\n";
+  for (const PhysicalDeviceInfo& device : vulkan) {
+    out << "  [" << device.index << "] " << device.name << " (" << deviceTypeName(device.type) << ")\n"
+        << "      driver " << device.driverName << " " << formatDriverVersion(device) << ", Vulkan "
+        << formatVersion(device.apiVersion) << "\n"
+        << "      UUID " << formatUuid(device.deviceUuid) << ", " << describeDriverId(device.driverId)
+        << ", device group of " << device.deviceGroupSize << "\n"
+        << "      export: memory fd " << yesNo(device.externalMemoryFd && device.vertexBufferExportable)
+        << ", timeline semaphore fd " << yesNo(device.externalSemaphoreFd && device.timelineExportable)
+        << ", binary semaphore fd " << yesNo(device.externalSemaphoreFd && device.binaryExportable) << "\n";
+  }
+  out << "CUDA devices:\n";
+  if (cuda.devices.empty()) out << "  (none: " << cuda.unavailableReason << ")\n";
+  for (const CudaDeviceInfo& device : cuda.devices)
+    out << "  [" << device.ordinal << "] " << device.name << " (compute " << device.computeMajor << "."
+        << device.computeMinor << ")\n      UUID " << formatUuid(device.uuid)
+        << "\n      timeline semaphore interop: " << yesNo(device.timelineSemaphoreInterop)
+        << ", compute mode " << device.computeModeName << "\n";
+  out << "Pairs (same UUID) and the checks that let them share memory and semaphores:\n";
+  bool anyPair = false;
+  for (const PhysicalDeviceInfo& device : vulkan)
+    if (const auto paired = pairedCudaDevice(device, cuda)) {
+      anyPair = true;
+      const std::string problem = firstPairingProblem(device, *paired);
+      out << "  Vulkan [" << device.index << "] <-> CUDA [" << paired->ordinal << "] " << device.name << ": "
+          << (problem.empty() ? "CUDA backend available" : "CUDA backend unavailable") << "\n";
+      for (const PairingCheck& check : checkPairing(device, *paired))
+        out << "      " << (check.passed ? "[ok]   " : "[FAIL] ") << check.name << " (" << check.detail
+            << ")\n";
+    }
+  if (!anyPair) out << "  (none: the CUDA backend is unavailable, the CPU backend runs)\n";
+  return out.str();
+}
+
+}  // namespace vksim

@@ -1,0 +1,62 @@
+// Which Vulkan device renders and which backend simulates. This is where the
+// Vulkan device list (renderer/) meets the CUDA device list (sim/): a CUDA
+// device pairs with a Vulkan device when cudaDeviceProp::uuid equals
+// VkPhysicalDeviceIDProperties::deviceUUID, and the pair can share memory and
+// semaphores only when every check of checkPairing passes.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/cli.h"
+#include "renderer/vulkan_context.h"
+#include "sim/cuda/cuda_simulation.h"
+
+namespace vksim {
+
+struct DeviceChoice {
+  PhysicalDeviceInfo vulkan;
+  std::optional<CudaDeviceInfo> cuda;  // set when the CUDA backend runs
+  bool useCuda = false;
+  std::string reason;  // one line: why this backend and device
+};
+
+// Everything the CUDA backend needs of a Vulkan device: exportable memory and
+// exportable timeline and binary semaphores.
+bool canShareWithCuda(const PhysicalDeviceInfo& device);
+
+// The CUDA device with the same UUID, if any.
+std::optional<CudaDeviceInfo> pairedCudaDevice(const PhysicalDeviceInfo& vulkan, const CudaDeviceList& cuda);
+
+// One condition for a Vulkan device and a CUDA device to share the vertex
+// buffer and the semaphores through opaque fds.
+struct PairingCheck {
+  const char* name;  // short, for --list-devices: "same UUID", "device group of one", ...
+  bool passed = false;
+  std::string detail;  // what was found, e.g. "driverID 13 (VK_DRIVER_ID_MESA_LLVMPIPE)"
+};
+
+// Every check, in a fixed order: same UUID; the Vulkan device's group has one
+// physical device (the CUDA Programming Guide's condition for importing
+// Vulkan memory); the Vulkan driver is NVIDIA's proprietary one (an opaque fd
+// means something only to the driver that made it); the CUDA compute mode is
+// not prohibited; the CUDA device supports timeline-semaphore interop; the
+// Vulkan device can export memory and both semaphore kinds (canShareWithCuda).
+std::vector<PairingCheck> checkPairing(const PhysicalDeviceInfo& vulkan, const CudaDeviceInfo& cuda);
+
+// The first failed check of checkPairing as "NAME: DETAIL", or empty when all pass.
+std::string firstPairingProblem(const PhysicalDeviceInfo& vulkan, const CudaDeviceInfo& cuda);
+
+// Applies --backend and --device to the two lists. The CUDA backend runs only
+// on a pair that passes every check of checkPairing. Throws EnvironmentError
+// (exit 3) with one sentence naming the devices and the failed check when
+// --backend cuda cannot be met; --backend auto falls back to the CPU backend
+// instead, and its reason names the failed check.
+DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
+                           BackendChoice backend, const std::string& deviceArgument);
+
+// The --list-devices report: every device, and for each UUID pair every
+// check of checkPairing with what was found.
+std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda);
+
+}  // namespace vksim

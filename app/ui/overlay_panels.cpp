@@ -1,0 +1,391 @@
+#include "app/ui/overlay_panels.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+
+#include "app/app.h"
+#include "app/capture/capture_session.h"
+#include "app/frame_loop.h"
+#include "app/ui/input.h"
+#include "app/scene.h"
+#include "app/interop/value_schedule.h"
+
+namespace vksim {
+namespace {
+
+constexpr float kWindowWidth = 420.0f;
+constexpr float kWindowMargin = 8.0f;
+constexpr double kGraphSeconds = 5.0;      // the frame-time graph's window
+constexpr size_t kMaxGraphSamples = 2000;  // at most this many frames of it (a fast run on a fast GPU)
+constexpr uint32_t kGridChoices[] = {16, 32, 64, 128, 256, 512, 1024, 2048, 4096};
+const ImVec4 kHighlight(1.0f, 0.8f, 0.3f, 1.0f);
+
+unsigned long long u64(uint64_t value) {
+  return static_cast<unsigned long long>(value);
+}
+
+// Parameters that need no new resources change the running simulation at
+// once (from its next step); while a rebuild is pending they change the
+// parameters that the rebuild will use instead.
+void changeParams(App& app, const ModelParams& params) {
+  if (std::optional<ModelParams>& pending = app.input.requests.rebuild) {
+    ModelParams merged = params;  // keep the model and grid that the rebuild asks for
+    merged.model = pending->model;
+    merged.grid = pending->grid;
+    pending = merged;
+  } else if (app.shared.simulation)
+    app.shared.simulation->setParams(params);
+}
+
+
+void drawSyncSection(App& app) {
+  if (!ImGui::CollapsingHeader("Sync mode and value schedule", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const ScheduleState& schedule = app.schedule;
+  const SyncMode shown = schedule.pendingMode.value_or(schedule.mode);
+  if (ImGui::RadioButton("binary (B)", shown == SyncMode::binary)) requestSyncMode(app, SyncMode::binary);
+  ImGui::SameLine();
+  if (ImGui::RadioButton("timeline (T)", shown == SyncMode::timeline))
+    requestSyncMode(app, SyncMode::timeline);
+  if (schedule.pendingMode && *schedule.pendingMode != schedule.mode)
+    ImGui::TextColored(kHighlight, "switching to %s at the next frame boundary",
+                       toString(*schedule.pendingMode));
+
+  const uint64_t k = schedule.scheduleFrame;
+  const uint64_t counter =
+      app.shared.semaphores.timeline ? readTimelineCounter(app.device, app.shared.semaphores) : 0;
+  ImGui::Text("frame k = %llu of this timeline (%llu in all), %llu switches", u64(k),
+              u64(schedule.totalFrames), u64(schedule.switches));
+  ImGui::Text("timeline counter now: %llu", u64(counter));
+
+  // What this frame's two submissions wait for and signal: the same pure
+  // functions runFrame asks, so the table is the schedule, not a copy of it.
+  const RenderSync render = nextRenderSync(schedule);
+  const StepSync sim = simSyncForFrame(k, schedule.mode);
+  char renderWait[64], renderSignal[64], simWait[64], simSignal[64];
+  if (render.wait == RenderSync::Wait::timeline)
+    std::snprintf(renderWait, sizeof renderWait, "timeline >= %llu", u64(render.waitValue));
+  else if (render.wait == RenderSync::Wait::simDone)
+    std::snprintf(renderWait, sizeof renderWait, "simDone (binary)");
+  else
+    std::snprintf(renderWait, sizeof renderWait, "nothing (no signal outstanding)");
+  if (render.signal == RenderSync::Signal::timeline)
+    std::snprintf(renderSignal, sizeof renderSignal, "timeline = %llu", u64(render.signalValue));
+  else
+    std::snprintf(renderSignal, sizeof renderSignal, "renderDone (binary)");
+  if (sim.mode == SyncMode::timeline) {
+    std::snprintf(simWait, sizeof simWait, "timeline >= %llu", u64(sim.waitValue));
+    std::snprintf(simSignal, sizeof simSignal, "timeline = %llu", u64(sim.signalValue));
+  } else {
+    std::snprintf(simWait, sizeof simWait, "renderDone (binary)");
+    std::snprintf(simSignal, sizeof simSignal, "simDone (binary)");
+  }
+  if (ImGui::BeginTable("schedule", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("this frame");
+    ImGui::TableSetupColumn("waits for");
+    ImGui::TableSetupColumn("signals");
+    ImGui::TableHeadersRow();
+    const char* rows[2][3] = {{"render k", renderWait, renderSignal}, {"sim k", simWait, simSignal}};
+    for (const auto& row : rows) {
+      ImGui::TableNextRow();
+      for (int column = 0; column < 3; ++column) {
+        ImGui::TableSetColumnIndex(column);
+        ImGui::TextUnformatted(row[column]);
+      }
+    }
+    ImGui::EndTable();
+  }
+  const bool timelineUsed = render.wait == RenderSync::Wait::timeline ||
+                            render.signal == RenderSync::Signal::timeline || sim.mode == SyncMode::timeline;
+  const bool binaryUsed = render.wait == RenderSync::Wait::simDone ||
+                          render.signal == RenderSync::Signal::renderDone || sim.mode == SyncMode::binary;
+  ImGui::Text("semaphores in use: %s%s", timelineUsed ? "timeline " : "",
+              binaryUsed ? "renderDone simDone" : "");
+  if (!app.headless) ImGui::Text("swapchain: imageAvailable, renderFinished[image]");
+  ImGui::TextDisabled(app.shared.semaphores.exportable
+                          ? "exported to CUDA as opaque fds"
+                          : "CPU backend: the host waits and signals through Vulkan");
+}
+
+void drawSimulationSection(App& app) {
+  if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ModelParams params = currentModelParams(app);
+  if (ImGui::RadioButton("ripple", params.model == ModelKind::ripple)) requestModel(app, ModelKind::ripple);
+  ImGui::SameLine();
+  if (ImGui::RadioButton("sinewave (M switches)", params.model == ModelKind::sinewave))
+    requestModel(app, ModelKind::sinewave);
+
+  char gridLabel[32];
+  std::snprintf(gridLabel, sizeof gridLabel, "%u x %u", params.grid, params.grid);
+  ImGui::SetNextItemWidth(120.0f);
+  if (ImGui::BeginCombo("grid ([ and ] halve, double)", gridLabel)) {
+    for (const uint32_t grid : kGridChoices) {
+      char label[32];
+      std::snprintf(label, sizeof label, "%u x %u", grid, grid);
+      if (ImGui::Selectable(label, grid == params.grid)) requestGrid(app, grid);
+    }
+    ImGui::EndCombo();
+  }
+  if (app.input.requests.rebuild)
+    ImGui::TextColored(kHighlight, "rebuilding the shared buffer at the next frame boundary");
+  else
+    ImGui::TextDisabled("shared vertex buffer: %.1f MiB, %s",
+                        double(app.shared.vertices.size) / (1024.0 * 1024.0),
+                        app.shared.vertices.exportable ? "exported to CUDA" : "host-visible");
+
+  ImGui::Checkbox("pause (Space)", &app.paused);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!app.paused);
+  if (ImGui::Button("step (N)")) requestSingleStep(app);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("reset (Backspace)")) requestRebuild(app, params);
+  ImGui::SameLine();
+  ImGui::Text("step %llu", u64(app.shared.simulation ? app.shared.simulation->stepCount() : 0));
+
+  float stepMilliseconds = params.timeStep * 1000.0f;
+  if (ImGui::SliderFloat("time step (ms)", &stepMilliseconds, 1.0f, 50.0f, "%.2f")) {
+    params.timeStep = stepMilliseconds / 1000.0f;
+    changeParams(app, params);
+  }
+  if (params.model == ModelKind::ripple) {
+    if (ImGui::SliderFloat("damping (1/s)", &params.damping, 0.0f, 5.0f, "%.2f")) changeParams(app, params);
+    int interval = int(params.dropInterval);
+    if (ImGui::SliderInt("steps per drop (0: none)", &interval, 0, 600)) {
+      params.dropInterval = uint32_t(std::max(interval, 0));
+      changeParams(app, params);
+    }
+    if (params.dropInterval > 0)
+      ImGui::TextDisabled("%.2f drops per simulated second",
+                          1.0 / (double(params.dropInterval) * params.timeStep));
+    ImGui::Checkbox("drop mode (D): left click drops", &app.input.dropMode);
+    ImGui::TextDisabled("right click drops a ripple at the cursor");
+  } else {
+    if (ImGui::SliderFloat("amplitude", &params.amplitude, 0.0f, 0.5f, "%.3f")) changeParams(app, params);
+  }
+  if (!app.input.lastDrop.empty()) ImGui::TextUnformatted(app.input.lastDrop.c_str());
+}
+
+void drawViewSection(App& app) {
+  if (!ImGui::CollapsingHeader("Camera and window")) return;
+  const OrbitCamera& camera = app.camera;
+  ImGui::Text("yaw %.2f  pitch %.2f  distance %.2f", double(camera.yaw), double(camera.pitch),
+              double(camera.distance));
+  if (ImGui::Button("reset camera (R)")) app.camera = app.options.camera;
+  if (app.headless) {
+    ImGui::Text("offscreen %u x %u (headless)", app.offscreen.extent.width, app.offscreen.extent.height);
+    return;
+  }
+  bool vsync = app.options.vsync;
+  if (ImGui::Checkbox("vsync (V)", &vsync)) requestVsync(app, vsync);
+  ImGui::Text("swapchain %u x %u, %zu images, %s (%s)", app.swapchain.extent.width, app.swapchain.extent.height,
+              app.swapchain.images.size(), presentModeName(app.swapchain.presentMode).c_str(),
+              app.swapchain.vsync ? "vsync" : "no vsync");
+}
+
+void drawStatisticsSection(App& app) {
+  if (!ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const std::vector<double>& frames = app.frameMilliseconds;
+  // The graph's samples: the newest frames covering kGraphSeconds.
+  std::vector<float>& plot = app.overlay.plotMilliseconds;
+  plot.clear();
+  double covered = 0.0, lastSecond = 0.0;
+  size_t lastSecondFrames = 0;
+  for (auto it = frames.rbegin();
+       it != frames.rend() && covered < kGraphSeconds * 1000.0 && plot.size() < kMaxGraphSamples; ++it) {
+    if (covered < 1000.0) {
+      lastSecond += *it;
+      ++lastSecondFrames;
+    }
+    covered += *it;
+    plot.push_back(float(*it));
+  }
+  std::reverse(plot.begin(), plot.end());
+  const double fps = lastSecond > 0.0 ? 1000.0 * double(lastSecondFrames) / lastSecond : 0.0;
+  const double last = frames.empty() ? 0.0 : frames.back();
+  ImGui::Text("%.1f FPS   frame %.2f ms last, %.2f ms mean (1 s)", fps, last,
+              lastSecondFrames ? lastSecond / double(lastSecondFrames) : 0.0);
+  const float peak = plot.empty() ? 1.0f : *std::max_element(plot.begin(), plot.end());
+  char caption[64];
+  std::snprintf(caption, sizeof caption, "last %.1f s, peak %.1f ms", covered / 1000.0, double(peak));
+  ImGui::PlotLines("##frametimes", plot.data(), int(plot.size()), 0, caption, 0.0f,
+                   std::max(peak * 1.2f, 1.0f), ImVec2(ImGui::GetContentRegionAvail().x, 60.0f));
+
+  // GPU times arrive a frame or more late (timestamps and CUDA events are read
+  // without waiting): the newest frame whose results are in.
+  const std::optional<FrameTiming>& timing = app.capture.latest;
+  const auto ms = [](const std::optional<TimeSpan>& span) { return span ? span->milliseconds() : -1.0; };
+  if (timing) {
+    ImGui::Text("GPU time (frame %llu): render %.3f ms", static_cast<unsigned long long>(timing->frame),
+                ms(timing->renderGpu));
+    ImGui::Text("  sim %.3f ms, sim's wait %.3f ms", ms(timing->simWork), ms(timing->simWait));
+    if (!timing->simWork) ImGui::TextDisabled("(no sim GPU time on this path)");
+  } else {
+    ImGui::TextDisabled("GPU time: waiting for the first results");
+  }
+}
+
+// A capture from the overlay: the same calls as --capture (app/capture_session.h),
+// made here at the frame boundary.
+void drawRecordSection(App& app) {
+  if (!ImGui::CollapsingHeader("Record")) return;
+  const CaptureProgress progress = captureProgress(app);
+  if (progress.recording) {
+    const float done =
+        progress.framesWanted ? float(progress.framesRecorded) / float(progress.framesWanted) : 0.0f;
+    char label[96];
+    std::snprintf(label, sizeof label, "%llu / %llu frames",
+                  static_cast<unsigned long long>(progress.framesRecorded),
+                  static_cast<unsigned long long>(progress.framesWanted));
+    ImGui::ProgressBar(done, ImVec2(-1.0f, 0.0f), label);
+    ImGui::Text("recording to %s", progress.csvPath.c_str());
+    if (!progress.stopping && ImGui::Button("Stop")) stopCapture(app);
+    return;
+  }
+  ImGui::InputInt("frames", &app.overlay.recordFrames);
+  app.overlay.recordFrames = std::clamp(app.overlay.recordFrames, 1, 1'000'000);
+  ImGui::InputText("file (.csv)", app.overlay.recordPath, sizeof app.overlay.recordPath);
+  if (ImGui::Button("Start recording")) {  // not "Record": the header has that ID
+    CaptureRequest request;
+    request.csvPath = app.overlay.recordPath;
+    if (request.csvPath.empty()) {
+      char name[64];
+      const std::time_t now = std::time(nullptr);
+      std::strftime(name, sizeof name, "capture-%Y%m%d-%H%M%S.csv", std::localtime(&now));
+      request.csvPath = name;
+    }
+    request.frames = uint64_t(app.overlay.recordFrames);
+    if (const FileResult started = startCapture(app, request); !started)
+      app.capture.lastResult = started.message;
+  }
+  if (!progress.lastResult.empty()) ImGui::TextWrapped("%s", progress.lastResult.c_str());
+}
+
+void drawDevicesSection(App& app) {
+  if (!ImGui::CollapsingHeader("Devices")) return;
+  const DeviceChoice& devices = app.devices;
+  const PhysicalDeviceInfo& vulkan = devices.vulkan;
+  ImGui::Text("Vulkan: %s (%s)", vulkan.name.c_str(), deviceTypeName(vulkan.type));
+  ImGui::Text("  API %s, driver %s %s", formatVersion(vulkan.apiVersion).c_str(), vulkan.driverName.c_str(),
+              formatDriverVersion(vulkan).c_str());
+  if (!vulkan.driverInfo.empty()) ImGui::Text("  %s", vulkan.driverInfo.c_str());
+  ImGui::Text("  UUID %s", formatUuid(vulkan.deviceUuid).c_str());
+  if (devices.cuda) {
+    const CudaDeviceInfo& cuda = *devices.cuda;
+    ImGui::Text("CUDA: %s (compute %d.%d), ordinal %d", cuda.name.c_str(), cuda.computeMajor,
+                cuda.computeMinor, cuda.ordinal);
+    ImGui::Text("  UUID %s", formatUuid(cuda.uuid).c_str());
+    const bool matched = cuda.uuid == vulkan.deviceUuid;
+    ImGui::TextColored(matched ? ImVec4(0.5f, 1.0f, 0.5f, 1.0f) : ImVec4(1.0f, 0.4f, 0.4f, 1.0f),
+                       "  UUIDs %s", matched ? "match: the same GPU" : "DIFFER");
+  } else {
+    ImGui::Text("CUDA: not in use");
+  }
+  const std::string driverVersion = formatCudaVersion(app.overlay.cudaDriverVersion);
+  const std::string runtimeVersion = formatCudaVersion(app.overlay.cudaRuntimeVersion);
+  ImGui::Text("  CUDA driver %s, runtime %s", driverVersion.empty() ? "unknown" : driverVersion.c_str(),
+              runtimeVersion.empty() ? "unknown" : runtimeVersion.c_str());
+  if (!app.overlay.cudaUnavailableReason.empty())
+    ImGui::TextWrapped("%s", app.overlay.cudaUnavailableReason.c_str());
+  if (app.shared.simulation)
+    ImGui::Text("Backend: %s on %s", app.shared.simulation->backendName().c_str(),
+                app.shared.simulation->deviceName().c_str());
+  ImGui::TextWrapped("%s", devices.reason.c_str());
+}
+
+void saveCurrentScene(App& app) {
+  Overlay& overlay = app.overlay;
+  const std::vector<std::filesystem::path> directories = sceneDirectories();
+  if (directories.empty()) {
+    overlay.sceneStatus = "no scene directory: set VKSIM_SCENE_DIR";
+    return;
+  }
+  Scene scene;
+  scene.name = overlay.sceneName;
+  scene.description = overlay.sceneDescription;
+  scene.params = currentModelParams(app);
+  scene.camera = app.camera;
+  const SceneSaveResult saved = saveScene(scene, directories.front(), overlay.sceneOverwrite);
+  overlay.sceneStatus = saved.ok() ? "saved " + saved.path.string() : saved.error;
+  overlay.sceneNames = listScenes();
+}
+
+void loadNamedScene(App& app, const std::string& name) {
+  const SceneResult loaded = loadScene(name);
+  if (!loaded.ok()) {
+    app.overlay.sceneStatus = loaded.error;
+    return;
+  }
+  requestRebuild(app, loaded.scene->params);
+  app.camera = loaded.scene->camera;
+  app.options.camera = loaded.scene->camera;  // R returns to the scene's view
+  app.overlay.sceneStatus = "loaded " + loaded.scene->name + ": " + loaded.scene->description;
+}
+
+void drawScenesSection(App& app) {
+  Overlay& overlay = app.overlay;
+  if (!ImGui::CollapsingHeader("Scenes")) {
+    overlay.sceneNames.clear();  // listed afresh when the section opens
+    return;
+  }
+  if (overlay.sceneNames.empty()) overlay.sceneNames = listScenes();
+  ImGui::InputText("name", overlay.sceneName, sizeof overlay.sceneName);
+  ImGui::InputText("description", overlay.sceneDescription, sizeof overlay.sceneDescription);
+  ImGui::Checkbox("overwrite", &overlay.sceneOverwrite);
+  ImGui::SameLine();
+  if (ImGui::Button("Save current parameters and camera")) saveCurrentScene(app);
+  if (!overlay.sceneNames.empty()) {
+    overlay.selectedScene = std::clamp(overlay.selectedScene, 0, int(overlay.sceneNames.size()) - 1);
+    ImGui::SetNextItemWidth(200.0f);
+    if (ImGui::BeginCombo("##scenes", overlay.sceneNames[size_t(overlay.selectedScene)].c_str())) {
+      for (size_t i = 0; i < overlay.sceneNames.size(); ++i)
+        if (ImGui::Selectable(overlay.sceneNames[i].c_str(), int(i) == overlay.selectedScene))
+          overlay.selectedScene = int(i);
+      ImGui::EndCombo();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Load")) loadNamedScene(app, overlay.sceneNames[size_t(overlay.selectedScene)]);
+  }
+  if (!overlay.sceneStatus.empty()) ImGui::TextWrapped("%s", overlay.sceneStatus.c_str());
+}
+
+void drawHelpSection() {
+  if (!ImGui::CollapsingHeader("Help: keys and mouse")) return;
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_SizingFixedFit)) {
+    for (const KeyBinding& binding : keyBindings()) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextColored(kHighlight, "%s", binding.input);
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(binding.action);
+    }
+    ImGui::EndTable();
+  }
+  ImGui::TextDisabled("docs/interactive.md has the details and the --input-script format");
+}
+
+}  // namespace
+
+void drawOverlayWindow(App& app) {
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(kWindowMargin, kWindowMargin), ImGuiCond_FirstUseEver);
+  // Fixed width, height fitted to the open sections but never past the
+  // bottom of the display (then it scrolls).
+  const float maxHeight = std::max(display.y - 2.0f * kWindowMargin, 50.0f);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(kWindowWidth, 0.0f), ImVec2(kWindowWidth, maxHeight));
+  if (ImGui::Begin("vkcuda-sim (F1 hides)", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    drawSyncSection(app);
+    drawSimulationSection(app);
+    drawViewSection(app);
+    drawStatisticsSection(app);
+    drawRecordSection(app);
+    drawDevicesSection(app);
+    drawScenesSection(app);
+    drawHelpSection();
+  }
+  ImGui::End();
+}
+
+}  // namespace vksim

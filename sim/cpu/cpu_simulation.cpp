@@ -1,0 +1,166 @@
+// The CPU backend: the reference models (models.h) run on the calling thread
+// and write straight into the renderer's host-visible, coherent vertex memory.
+// Its turn in the value schedule goes through HostSemaphoreOps, so it follows
+// the same waits and signals as the CUDA backend without any CUDA. On the copy
+// path it writes into a host array of its own and takes no part in the
+// schedule: the frame loop copies that array to Vulkan itself.
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/host_clock.h"
+#include "sim/models.h"
+#include "sim/simulation.h"
+
+namespace vksim {
+namespace {
+
+// Timings kept for takeStepTiming: the frame loop takes each within a frame.
+constexpr size_t kKeptTimings = 4;
+
+class CpuSimulation final : public Simulation {
+ public:
+  // hostOps null: the copy path, writing into ownVertices_ with no waits or signals.
+  CpuSimulation(const ModelParams& params, Vertex* vertices, HostSemaphoreOps* hostOps)
+      : params_(clampModelParams(params)), vertices_(vertices), hostOps_(hostOps) {
+    if (!vertices_) {
+      ownVertices_.resize(size_t(params_.grid) * params_.grid);
+      vertices_ = ownVertices_.data();
+    }
+    if (params_.model == ModelKind::ripple) ripple_.emplace(params_);
+  }
+
+  StepResult writeInitialState() override {
+    stepCount_ = 0;
+    sequence_ = 0;
+    timings_.clear();
+    if (ripple_) ripple_->reset();
+    writeVertices();
+    StepResult result;
+    // Render 0 waits on simDone (app/value_schedule.h): a queue submission
+    // that Vulkan can see, ordered after these host writes by the host write
+    // ordering guarantee of vkQueueSubmit. The copy path has no semaphores:
+    // the frame loop copies hostVertices() itself.
+    if (hostOps_) {
+      hostOps_->signalSimDone();
+      result.signalEnqueued = true;
+    }
+    return result;
+  }
+
+  StepResult step(const StepSync& sync, bool advance, uint64_t timeoutNs) override {
+    StepResult result;
+    StepTiming timing;
+    timing.sequence = sequence_++;
+    timing.waitBeginNs = hostNowNs();
+    // The schedule: the vertices may only be written once the render that
+    // reads them has finished (timeline value 2k+1, or renderDone's signal),
+    // and the signal may only come once every write is done, since the render
+    // that waits for it reads the buffer. A paused frame still takes its turn,
+    // or the next render would wait for ever. The copy path writes memory of
+    // its own, which no render reads: nothing to wait for or signal.
+    // FAULT HOOK (--inject-fault sim-stalls, sim/fault_plan.h): the step
+    // never completes. On the host that is a wait that blocks for the whole
+    // bound and reports the timeout; it submits nothing (waitEnqueued stays
+    // false), so a binary renderDone stays signalled for the drain to consume.
+    if (sync.fault == StepFault::stall) {
+      std::this_thread::sleep_for(std::chrono::nanoseconds(timeoutNs));
+      result.status = StepStatus::timeout;
+      return result;
+    }
+    if (hostOps_) {
+      // Binary: waitRenderDone submits the consuming wait before it blocks,
+      // so renderDone counts as consumed even when the fence wait times out.
+      // A timeline wait on the host consumes nothing.
+      result.waitEnqueued = true;
+      const bool waited = sync.mode == SyncMode::timeline ? hostOps_->waitTimeline(sync.waitValue, timeoutNs)
+                                                          : hostOps_->waitRenderDone(timeoutNs);
+      if (!waited) {
+        result.status = StepStatus::timeout;
+        return result;
+      }
+    }
+    timing.waitEndNs = timing.workBeginNs = hostNowNs();
+    if (advance) {
+      ++stepCount_;
+      if (ripple_) ripple_->step();
+      writeVertices();
+    }
+    timing.workEndNs = hostNowNs();
+    // FAULT HOOK (--inject-fault sim-skips-signal): the writes are done, the
+    // signal that would hand them to the render is left out.
+    if (hostOps_ && sync.fault != StepFault::skipSignal) {
+      if (sync.mode == SyncMode::timeline)
+        hostOps_->signalTimeline(sync.signalValue);
+      else
+        hostOps_->signalSimDone();
+      result.signalEnqueued = true;
+    }
+    if (timings_.size() == kKeptTimings) timings_.pop_front();
+    timings_.push_back(timing);
+    return result;
+  }
+
+  bool takeStepTiming(StepTiming* timing) override {
+    if (timings_.empty()) return false;
+    *timing = timings_.front();
+    timings_.pop_front();
+    return true;
+  }
+
+  const void* hostVertices() const override { return hostOps_ ? nullptr : vertices_; }
+
+  void setParams(const ModelParams& params) override {
+    params_ = changeParams(params_, params);
+    if (ripple_) ripple_->setParams(params_);
+  }
+  const ModelParams& params() const override { return params_; }
+
+  void addDrop(const Drop& drop) override {
+    if (ripple_) ripple_->addDrop(drop);
+  }
+
+  uint64_t stepCount() const override { return stepCount_; }
+
+  // Every write happened inside step() or writeInitialState() on this thread.
+  bool finish(uint64_t /*timeoutNs*/) override { return true; }
+
+  std::string backendName() const override { return "cpu"; }
+  std::string deviceName() const override { return "host (single thread)"; }
+
+ private:
+  void writeVertices() {
+    if (ripple_)
+      ripple_->writeVertices(vertices_);
+    else
+      writeSinewaveVertices(params_, stepCount_, vertices_);
+  }
+
+  ModelParams params_;
+  Vertex* vertices_;
+  HostSemaphoreOps* hostOps_;          // null on the copy path
+  std::vector<Vertex> ownVertices_;    // the copy path's vertices
+  std::optional<RippleModel> ripple_;  // ripple only
+  uint64_t stepCount_ = 0;
+  uint64_t sequence_ = 0;           // step() calls since writeInitialState
+  std::deque<StepTiming> timings_;  // not yet taken, oldest first
+};
+
+}  // namespace
+
+std::unique_ptr<Simulation> createCpuSimulation(const ModelParams& params, void* mappedVertices,
+                                                HostSemaphoreOps& hostOps) {
+  if (!mappedVertices || params.grid < kMinGrid || params.grid > kMaxGrid) return nullptr;
+  return std::make_unique<CpuSimulation>(params, static_cast<Vertex*>(mappedVertices), &hostOps);
+}
+
+std::unique_ptr<Simulation> createCpuCopySimulation(const ModelParams& params) {
+  if (params.grid < kMinGrid || params.grid > kMaxGrid) return nullptr;
+  return std::make_unique<CpuSimulation>(params, nullptr, nullptr);
+}
+
+}  // namespace vksim

@@ -1,0 +1,167 @@
+#include "sim/cuda/cuda_kernel_bench.h"
+
+#include <cuda_runtime.h>
+
+#include "sim/cuda/cuda_check.h"
+#include "sim/cuda/cuda_kernels.cuh"
+
+namespace vksim {
+
+uint64_t minimumStepBytes(ModelKind model, uint32_t grid) {
+  const uint64_t vertices = uint64_t(grid) * grid;
+  return model == ModelKind::ripple ? vertices * (2 * sizeof(float) + sizeof(float) + sizeof(Vertex))
+                                    : vertices * sizeof(Vertex);
+}
+
+namespace {
+
+// ---- Baselines: the first versions of the kernels, kept to show what the
+// row kernels in cuda_kernels.cuh gain. 2D blocks of 32x8, each thread
+// storing its own vertex.
+
+__global__ void sinewaveKernel(float4* __restrict__ vertices, SinewaveFrame frame) {
+  const CellIndex cell = threadCell();
+  if (cell.i >= frame.grid || cell.j >= frame.grid) return;
+  const NeighbourPair alongX = slopeNeighbours(cell.i, frame.grid);
+  const NeighbourPair alongZ = slopeNeighbours(cell.j, frame.grid);
+  const AxisFactors x{sinewaveFactorX(frame, alongX.lower), sinewaveFactorX(frame, cell.i),
+                      sinewaveFactorX(frame, alongX.upper)};
+  const AxisFactors z{sinewaveFactorZ(frame, alongZ.lower), sinewaveFactorZ(frame, cell.j),
+                      sinewaveFactorZ(frame, alongZ.upper)};
+  storeVertex(vertices, cell.j * frame.grid + cell.i, sinewaveVertex(frame, cell.i, cell.j, x, z));
+}
+
+// One leapfrog step, the new heights written over `previous` in place (each
+// cell reads only its own previous height).
+__global__ void rippleStepKernel(const float* __restrict__ current, float* __restrict__ previous,
+                                 uint32_t grid, RippleCoefficients coefficients) {
+  const CellIndex cell = threadCell();
+  if (cell.i >= grid || cell.j >= grid) return;
+  const uint32_t index = cell.j * grid + cell.i;
+  previous[index] = rippleNextHeight(current, previous[index], grid, cell.i, cell.j, coefficients);
+}
+
+class CudaKernelBench final : public KernelBench {
+ public:
+  ~CudaKernelBench() override {
+    for (void* p : {static_cast<void*>(vertices_), static_cast<void*>(heights_), copySource_, copyDestination_})
+      if (p) CUDA_CHECK(cudaFree(p));
+    if (start_) CUDA_CHECK(cudaEventDestroy(start_));
+    if (stop_) CUDA_CHECK(cudaEventDestroy(stop_));
+    if (stream_) CUDA_CHECK(cudaStreamDestroy(stream_));
+  }
+
+  std::string init(int ordinal, uint32_t grid) {
+    grid_ = grid;
+    ModelParams params;
+    params.grid = grid;
+    params_ = clampModelParams(params);
+    const uint64_t cells = uint64_t(grid) * grid;
+    cudaDeviceProp properties{};
+    if (CUDA_CHECK(cudaSetDevice(ordinal)) || CUDA_CHECK(cudaGetDeviceProperties(&properties, ordinal)))
+      return "no CUDA device " + std::to_string(ordinal);
+    name_ = properties.name;
+    copyBytes_ = minimumStepBytes(ModelKind::ripple, grid);
+    if (CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)) ||
+        CUDA_CHECK(cudaEventCreate(&start_)) || CUDA_CHECK(cudaEventCreate(&stop_)) ||
+        CUDA_CHECK(cudaMalloc(&vertices_, cells * sizeof(Vertex))) ||
+        CUDA_CHECK(cudaMalloc(&heights_, 3 * cells * sizeof(float))) ||
+        CUDA_CHECK(cudaMalloc(&copySource_, copyBytes_)) || CUDA_CHECK(cudaMalloc(&copyDestination_, copyBytes_)))
+      return "CUDA could not allocate the benchmark buffers";
+    // Real data, not zeros: a centred drop, as the backend starts.
+    if (CUDA_CHECK(cudaMemsetAsync(heights_, 0, 3 * cells * sizeof(float), stream_))) return "cudaMemset failed";
+    DropBatch batch{};
+    batch.drops[0] = makeDropShape(initialDrop(params_));
+    batch.count = 1;
+    addDropsKernel<<<gridBlocks(grid), dim3(kBlockX, kBlockY), 0, stream_>>>(heights_ + cells, heights_, grid, batch);
+    if (CUDA_CHECK(cudaGetLastError()) || CUDA_CHECK(cudaStreamSynchronize(stream_))) return "warm-up failed";
+    return {};
+  }
+
+  // The fields rotate as in the backend: previous <- current <- next <- previous.
+  float* field(int which) { return heights_ + size_t((which + rotation_) % 3) * grid_ * grid_; }
+
+  double timeRippleStepMs(int repetitions) override {
+    const RippleCoefficients coefficients = rippleCoefficients(params_);
+    return timeMs(repetitions, [&] {
+      rippleStepRowKernel<<<rowBlocks(grid_), kRowThreads, 0, stream_>>>(field(1), field(0), field(2), grid_,
+                                                                         coefficients, vertices_);
+      rotation_ = (rotation_ + 1) % 3;
+    });
+  }
+
+  double timeRippleTwoPassMs(int repetitions) override {
+    const RippleCoefficients coefficients = rippleCoefficients(params_);
+    return timeMs(repetitions, [&] {
+      // Leapfrog into `previous` in place, then the vertices from it (the
+      // fields need not rotate for timing: the same work every launch).
+      rippleStepKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(field(1), field(0), grid_,
+                                                                                  coefficients);
+      heightFieldVerticesKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(field(0), grid_,
+                                                                                          vertices_);
+    });
+  }
+
+  double timeSinewaveStepMs(int repetitions) override {
+    uint64_t step = 0;
+    return timeMs(repetitions, [&] {
+      sinewaveRowKernel<<<rowBlocks(grid_), kRowThreads, 0, stream_>>>(vertices_, sinewaveFrame(params_, ++step));
+    });
+  }
+
+  double timeSinewaveTiledMs(int repetitions) override {
+    uint64_t step = 0;
+    return timeMs(repetitions, [&] {
+      sinewaveKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(vertices_,
+                                                                               sinewaveFrame(params_, ++step));
+    });
+  }
+
+  double timeDeviceCopyMs(uint64_t bytes, int repetitions) override {
+    if (bytes > copyBytes_) bytes = copyBytes_;
+    return timeMs(repetitions, [&] {
+      CUDA_CHECK(cudaMemcpyAsync(copyDestination_, copySource_, bytes, cudaMemcpyDeviceToDevice, stream_));
+    });
+  }
+
+  std::string deviceName() const override { return name_; }
+
+ private:
+  template <typename Launch>
+  double timeMs(int repetitions, Launch&& launch) {
+    launch();  // warm-up: module load, first-touch, clocks
+    if (CUDA_CHECK(cudaGetLastError())) return -1.0;
+    CUDA_CHECK(cudaEventRecord(start_, stream_));
+    for (int r = 0; r < repetitions; ++r) launch();
+    CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    if (CUDA_CHECK(cudaGetLastError()) || CUDA_CHECK(cudaEventSynchronize(stop_))) return -1.0;
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return double(ms) / repetitions;
+  }
+
+  uint32_t grid_ = 0;
+  ModelParams params_;
+  std::string name_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  float4* vertices_ = nullptr;
+  float* heights_ = nullptr;
+  void* copySource_ = nullptr;
+  void* copyDestination_ = nullptr;
+  uint64_t copyBytes_ = 0;
+  int rotation_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<KernelBench> KernelBench::create(int ordinal, uint32_t grid, std::string* error) {
+  auto bench = std::make_unique<CudaKernelBench>();
+  if (std::string failure = bench->init(ordinal, grid); !failure.empty()) {
+    if (error) *error = failure;
+    return nullptr;
+  }
+  return bench;
+}
+
+}  // namespace vksim
