@@ -8,8 +8,6 @@
 #include <numeric>
 
 #include "app/capture/bench.h"
-#include "app/interop/fd_handoff.h"
-#include "app/interop/frame_tags.h"
 #include "app/capture/schedule_recording.h"
 #include "app/frame_loop.h"
 #include "app/image_file.h"
@@ -20,10 +18,6 @@
 
 namespace vksim {
 namespace {
-
-bool handoffFaultInjected(const Options& options) {
-  return hasFault(options.faults, FaultKind::importFails) || hasFault(options.faults, FaultKind::exportFails);
-}
 
 // The signal that asked the run to stop (SIGINT or SIGTERM), 0 while none did.
 volatile std::sig_atomic_t interrupted = 0;
@@ -58,41 +52,23 @@ std::string checkEnvironmentSwitches() {
   return {};
 }
 
-// The fds cross from Vulkan to CUDA here, and only here (app/fd_handoff.h
-// has the ownership rule).
-std::unique_ptr<Simulation> importIntoCuda(App& app, const ModelParams& params) {
-  return handOverSharedHandles(
-      app.device, app.shared.vertices, app.shared.semaphores, app.options.faults, "CUDA backend",
-      [&](ExportedHandles& handles, std::string* error) {
-        auto simulation =
-            createCudaSimulation(params, app.devices.cuda->ordinal, handles.buffer, handles.semaphores, error);
-        // createCudaSimulation takes every fd, whatever the outcome: imported
-        // ones belong to CUDA, the rest it has closed (simulation.h).
-        handles = ExportedHandles{};
-        return simulation;
-      });
-}
-
-// Test facility (--inject-fault import-fails / export-fails with the CPU
-// backend, which imports nothing): the vertex memory is exported as the CUDA
-// backend would have it, and the handoff fails where that backend's import
-// would run, so the fd ownership path runs in CI on lavapipe.
-[[noreturn]] void failInjectedHandoff(App& app) {
-  handOverSharedHandles(app.device, app.shared.vertices, app.shared.semaphores, app.options.faults, "cpu backend",
-                        [](ExportedHandles&, std::string* error) -> std::unique_ptr<Simulation> {
-                          *error = "the CPU backend imports nothing";
-                          return nullptr;
-                        });
-  throw EnvironmentError("cpu backend: an injected handoff fault did not fail");  // unreachable
-}
-
-// The copy path: nothing crosses between the APIs but bytes through the host.
-std::unique_ptr<Simulation> createCopySimulation(App& app, const ModelParams& params) {
-  if (!app.devices.useCuda) return createCpuCopySimulation(params);
-  std::string error;
-  auto simulation = createCudaCopySimulation(params, app.devices.cuda->ordinal, &error);
-  if (!simulation) throw EnvironmentError("CUDA backend (copy path): " + error);
-  return simulation;
+// What the capture room records of the shared state's life: the initial
+// write and the drain in the trace's schedule events, the tag each render
+// saw (--frame-tags) in its "render submit" event, and the last frames'
+// timings once all work is done.
+SharedStateHooks captureHooks(App& app) {
+  SharedStateHooks hooks;
+  hooks.initialWriteDone = [&app](bool signalledSimDone) { recordInitialWrite(app, signalledSimDone); };
+  hooks.drainSubmitted = [&app](std::span<const SemaphoreWait> waits) { recordDrainSubmission(app, waits); };
+  hooks.frameTagSeen = [&app](const SeenFrameTag& seen) {
+    for (auto event = app.scheduleLog.events.rbegin(); event != app.scheduleLog.events.rend(); ++event)
+      if (event->side == ScheduleSide::render && event->frame == seen.frame) {
+        event->sawTag = seen.tag;
+        break;
+      }
+  };
+  hooks.workFinished = [&app] { settleFrameTimings(app); };
+  return hooks;
 }
 
 // A capture that finished during the run (the overlay's Record with a frame
@@ -125,30 +101,7 @@ std::string summaryLine(const App& app, double seconds) {
   return line;
 }
 
-// vkDeviceWaitIdle for teardown. A lost device counts as idle (the spec's
-// Lost Device section: its work is as good as complete, and its objects may
-// still be destroyed), and so does the test seam's injected loss, reported
-// after the real wait so that nothing is destroyed while it is in use.
-void waitForDeviceIdleInTeardown(App& app) {
-  if (!app.device.device || app.deviceLost) return;
-  VkResult result = vkDeviceWaitIdle(app.device.device);
-  if (result == VK_SUCCESS && app.injectDeviceLostInTeardown) result = VK_ERROR_DEVICE_LOST;
-  if (result == VK_ERROR_DEVICE_LOST) {
-    app.deviceLost = true;
-    return;
-  }
-  if (result != VK_SUCCESS) failVulkanCall("vkDeviceWaitIdle", result, __FILE__, __LINE__);
-}
-
 }  // namespace
-
-std::vector<uint8_t> readSharedVertices(App& app) {
-  // A read of memory that another API wrote is defined only after an acquire
-  // from VK_QUEUE_FAMILY_EXTERNAL (the drain's), never before.
-  if (app.shared.vertexOwner != VertexOwner::vulkan)
-    throw RuntimeFailure("the vertex buffer is still released to the other API; drain the schedule first");
-  return readBuffer(app.device, app.shared.vertices.buffer, app.shared.vertices.size);
-}
 
 void createApp(App& app, const Options& options) {
   app.options = options;
@@ -177,7 +130,7 @@ void createApp(App& app, const Options& options) {
   deviceOptions.surface = app.surface;
   // An injected import or export fault exports the vertex memory even for
   // the CPU backend (createSharedState).
-  deviceOptions.exportMemory = app.devices.useCuda || handoffFaultInjected(options);
+  deviceOptions.exportMemory = app.devices.useCuda || handoffFaultInjected(options.faults);
   deviceOptions.exportSemaphores = app.devices.useCuda;
   app.device = createDevice(app.instance, app.devices.vulkan, deviceOptions);
   // Proof that the counters on the summary line count (tests/integration):
@@ -201,94 +154,22 @@ void createApp(App& app, const Options& options) {
   app.pipeline = createMeshPipeline(app.device, app.renderPass);
   app.frame = createFrameResources(app.device);
   app.gpuTimer = createGpuTimer(app.device, kFramesInFlight);
-  createSharedState(app, options.model);
+  app.sharedHooks = captureHooks(app);
+  createSharedState(app.shared, app.device, app.devices, app.options, options.model, app.schedule,
+                    app.sharedHooks);
   // ImGui: always with a window; headless only when asked (--overlay), so
   // that plain headless runs and their screenshots stay free of it.
   if (!app.headless || options.overlay) createOverlay(app);
   if (!app.headless) installInputCallbacks(app);
 }
 
-void createSharedState(App& app, const ModelParams& params) {
-  SharedState& shared = app.shared;
-  const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
-  const bool cuda = app.devices.useCuda;
-  shared.transfer = app.options.transfer;
-  const bool copyPath = shared.transfer == TransferMode::copy;
-  const bool exported = cuda && !copyPath;
-  const bool rehearsedHandoff = !cuda && !copyPath && handoffFaultInjected(app.options);
-  // Zero-copy: CUDA writes exported device-local memory, the CPU backend
-  // host-visible memory it maps. Copy: a plain device-local buffer that only
-  // the frame's upload writes, fed by a host-visible staging buffer.
-  shared.vertices = createSharedVertexBuffer(
-      app.device, bytes, cuda || copyPath ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
-      /*exportable=*/exported || rehearsedHandoff);
-  if (copyPath)
-    shared.staging =
-        createGpuBuffer(app.device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-  shared.semaphores = createSyncSemaphores(app.device, /*exportable=*/exported);
-  shared.indices = createGridIndexBuffer(app.device, params.grid);
-  if (copyPath) {
-    shared.simulation = createCopySimulation(app, params);
-  } else if (cuda) {
-    shared.simulation = importIntoCuda(app, params);
-  } else if (rehearsedHandoff) {
-    failInjectedHandoff(app);
-  } else if (app.options.frameTags) {
-    shared.simulation = createFrameTagSimulation(app, params);
-  } else {
-    shared.hostOps = std::make_unique<VulkanHostSemaphores>(app.device, shared.semaphores);
-    shared.simulation = createCpuSimulation(params, shared.vertices.mapped, *shared.hostOps);
-  }
-  // CUDA writes the initial state into memory that Vulkan has not used yet:
-  // Vulkan's first use must acquire it from EXTERNAL, as after any sim step.
-  shared.externalWriter = exported;
-  shared.vertexOwner = exported ? VertexOwner::external : VertexOwner::vulkan;
-  // The initial write ends in a simDone signal that render 0 waits on (the
-  // copy path: in host memory that render 0 stages); the schedule records
-  // what the write reports having enqueued, and restarts at frame 0.
-  const StepResult initial = shared.simulation->writeInitialState();
-  restartSchedule(app.schedule, initial, copyPath);
-  if (!copyPath) recordInitialWrite(app, initial.signalEnqueued);
-  if (initial.status != StepStatus::ok) throw RuntimeFailure("the simulation could not write its initial state");
-}
-
-void destroySharedState(App& app) {
-  SharedState& shared = app.shared;
-  if (shared.simulation) {
-    // FAULT HOOK (--inject-fault sim-stalls): let a stalled step finish, so
-    // that the drain and finish() below see the work end.
-    shared.simulation->releaseInjectedStall();
-    // A no-op after the run's own drain: it consumes only what is outstanding.
-    drainSchedule(app);
-    // CUDA first (design notes): no wait or signal outstanding, then the
-    // imported objects go before Vulkan frees what they alias. With the
-    // Vulkan device lost, a CUDA wait on one of its signals never ends: the
-    // backend then keeps its imports (it says so), whose payloads outlive
-    // Vulkan's objects, and the Vulkan side is destroyed all the same.
-    if (!shared.simulation->finish(kWaitTimeoutNs) && !app.deviceLost)
-      throw RuntimeFailure("timeout: the simulation did not finish");
-    // Everything has completed: the last frames' timings are all there is.
-    // (A lost device has none to give.)
-    if (!app.deviceLost) settleFrameTimings(app);
-    shared.simulation.reset();
-  }
-  shared.hostOps.reset();
-  waitForDeviceIdleInTeardown(app);
-  // Reverse order of createSharedState.
-  destroyGpuBuffer(app.device, shared.frameTagResult);
-  shared.frameTagRender.reset();
-  destroyGridIndexBuffer(app.device, shared.indices);
-  destroySyncSemaphores(app.device, shared.semaphores);
-  destroyGpuBuffer(app.device, shared.staging);
-  destroySharedVertexBuffer(app.device, shared.vertices);
-  shared.externalWriter = false;
-  shared.vertexOwner = VertexOwner::vulkan;
-}
-
 void rebuildSharedState(App& app, const ModelParams& params) {
-  destroySharedState(app);
-  createSharedState(app, params);
+  rebuildSharedState(app.device, app.devices, app.options, params, app.frame, app.shared, app.schedule,
+                     app.deviceLoss, app.sharedHooks);
+}
+
+void drainSchedule(App& app) {
+  drainSchedule(app.device, app.frame, app.shared, app.schedule, app.deviceLoss, app.sharedHooks);
 }
 
 void destroyApp(App& app) {
@@ -305,9 +186,9 @@ void destroyApp(App& app) {
       app.shared.simulation->releaseInjectedStall();
       drainSchedule(app);
     }
-    waitForDeviceIdleInTeardown(app);
+    waitForDeviceIdleInTeardown(app.device, app.deviceLoss);
     destroyOverlay(app);
-    destroySharedState(app);
+    destroySharedState(app.device, app.frame, app.shared, app.schedule, app.deviceLoss, app.sharedHooks);
     destroyGpuTimer(app.device, app.gpuTimer);
     destroyFrameResources(app.device, app.frame);
     destroyMeshPipeline(app.device, app.pipeline);
@@ -330,7 +211,8 @@ void destroyApp(App& app) {
 // removed, as after any failure: a file is there complete or not at all.
 void finishCaptureAfterFailure(App& app) {
   // A lost device (real or injected) has no timings left to give.
-  if (!app.capture.recording || !app.shared.simulation || app.deviceLost || app.injectDeviceLostInTeardown) return;
+  if (!app.capture.recording || !app.shared.simulation || app.deviceLoss.lost || app.deviceLoss.injectInTeardown)
+    return;
   try {
     app.shared.simulation->releaseInjectedStall();
     drainSchedule(app);
@@ -362,7 +244,7 @@ int runThenTearDown(App& app, const std::function<void()>& body) {
   // A device lost only in teardown: everything was destroyed all the same,
   // but the run did not end well. After an earlier failure (already one line
   // on stderr) the loss adds no second line.
-  if (app.deviceLost && exitCode == kExitSuccess) {
+  if (app.deviceLoss.lost && exitCode == kExitSuccess) {
     std::fprintf(stderr,
                  "vkcuda-sim: the Vulkan device was lost during teardown (VK_ERROR_DEVICE_LOST); "
                  "everything was destroyed all the same\n");
@@ -457,7 +339,7 @@ int runApplication(const Options& options) {
     // The drain leaves the vertex buffer Vulkan's (acquired from EXTERNAL on
     // the CUDA path), so --dump-vertices below reads defined contents.
     drainSchedule(app);
-    if (app.deviceLost)
+    if (app.deviceLoss.lost)
       throw RuntimeFailure("the Vulkan device was lost (VK_ERROR_DEVICE_LOST) while the schedule drained");
     if (!app.shared.simulation->finish(kWaitTimeoutNs))
       throw RuntimeFailure("timeout: the simulation did not finish");
@@ -467,7 +349,7 @@ int runApplication(const Options& options) {
       throw RuntimeFailure(finished.message);
     if (!app.capture.lastResult.empty()) std::printf("%s\n", app.capture.lastResult.c_str());
     if (!options.dumpVerticesPath.empty()) {
-      const auto bytes = readSharedVertices(app);
+      const auto bytes = readSharedVertices(app.device, app.shared);
       if (const std::string error = writeBinaryFile(options.dumpVerticesPath, bytes); !error.empty())
         throw RuntimeFailure(error);
       std::printf("wrote %zu bytes of vertices to %s\n", bytes.size(), options.dumpVerticesPath.c_str());
