@@ -95,7 +95,4 @@ void destroyApp(App& app);
 // line too; after a failure already reported it adds no second line.
 int runThenTearDown(App& app, const std::function<void()>& body);
 
-// The whole run after parsing: returns the process exit code.
-int runApplication(const Options& options);
-
 }  // namespace vksim
