@@ -4,8 +4,6 @@
 
 #include <array>
 #include <chrono>
-#include <cstdio>
-#include <cstring>
 #include <string>
 
 #include "app/capture/schedule_recording.h"
@@ -111,12 +109,6 @@ void waitUntilRenderSignalled(const App& app, const StepSync& sync, bool renderS
   }
 }
 
-// The tag the last render saw (--frame-tags), into its trace event.
-void reportFrameTag(App& app) {
-  if (const std::optional<SeenFrameTag> seen = readFrameTag(app.shared.frameTags); seen && app.sharedHooks.frameTagSeen)
-    app.sharedHooks.frameTagSeen(*seen);
-}
-
 }  // namespace
 
 void requestSyncMode(App& app, SyncMode mode) { app.schedule.pendingMode = mode; }
@@ -155,7 +147,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
                          toString(schedule.mode) +
                          " mode) reported VK_ERROR_DEVICE_LOST (injected fault device-lost)");
   }
-  reportFrameTag(app);
+  reportFrameTag(app.shared.frameTags, app.sharedHooks);
   noteRenderSeenDone(app, hostNowNs());
   collectGpuTimings(app);
 

@@ -75,6 +75,11 @@ VkBufferMemoryBarrier externalOwnershipBarrier(const SharedState& shared, uint32
 
 }  // namespace
 
+void reportFrameTag(FrameTags& tags, const SharedStateHooks& hooks) {
+  if (const std::optional<SeenFrameTag> seen = readFrameTag(tags); seen && hooks.frameTagSeen)
+    hooks.frameTagSeen(*seen);
+}
+
 bool handoffFaultInjected(const FaultPlan& faults) {
   return hasFault(faults, FaultKind::importFails) || hasFault(faults, FaultKind::exportFails);
 }

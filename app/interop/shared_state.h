@@ -81,6 +81,11 @@ struct SharedStateHooks {
   std::function<void()> workFinished;
 };
 
+// Reads back the frame tag of the last render (--frame-tags), once its fence
+// has signalled, and hands it to hooks.frameTagSeen. Nothing when no tag
+// copy is outstanding.
+void reportFrameTag(FrameTags& tags, const SharedStateHooks& hooks);
+
 // The fds of one shared state on their way from Vulkan to the simulation,
 // and their one owner on that way: every fd still >= 0 when an
 // ExportedHandles goes (an exception between two exports, an importer that

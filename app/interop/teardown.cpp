@@ -23,11 +23,6 @@ void drainCopyPath(const Device& device, FrameResources& frame, SharedState& sha
   runOneTimeCommands(device, [&](VkCommandBuffer commandBuffer) { recordVertexUpload(shared, commandBuffer); });
 }
 
-void reportFrameTag(FrameTags& tags, const SharedStateHooks& hooks) {
-  if (const std::optional<SeenFrameTag> seen = readFrameTag(tags); seen && hooks.frameTagSeen)
-    hooks.frameTagSeen(*seen);
-}
-
 }  // namespace
 
 bool waitForFenceInTeardown(const Device& device, VkFence fence, DeviceLoss& loss) {
