@@ -4,11 +4,8 @@
 
 #include <array>
 #include <chrono>
-#include <cstdio>
-#include <cstring>
 #include <string>
 
-#include "app/interop/frame_tags.h"
 #include "app/capture/schedule_recording.h"
 #include "app/interop/value_schedule.h"
 #include "app/interop/wait_strategy.h"
@@ -18,69 +15,7 @@
 namespace vksim {
 namespace {
 
-// Every semaphore wait that orders an acquire from VK_QUEUE_FAMILY_EXTERNAL
-// waits here: ownership transfers belong to no pipeline stage, so no narrower
-// stage is guaranteed to come before them (recordAcquireFromExternal).
-// VK_KHR_maintenance8's VK_DEPENDENCY_QUEUE_FAMILY_OWNERSHIP_TRANSFER_USE_ALL_STAGES_BIT_KHR
-// would say the same on the barrier, but Debian 12's headers (1.3.239) lack it.
-constexpr VkPipelineStageFlags kExternalAcquireWaitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-
-[[noreturn]] void stall(const App& app, const std::string& what) {
-  // In seconds with three significant digits: VKSIM_WAIT_TIMEOUT_MS can make
-  // the bound shorter than a second.
-  char bound[32];
-  std::snprintf(bound, sizeof bound, "%.3g s", double(kWaitTimeoutNs) / 1e9);
-  throw RuntimeFailure("timeout: " + what + " (frame " + std::to_string(app.schedule.scheduleFrame) + ", " +
-                       toString(app.schedule.mode) + " mode) did not complete within " + bound);
-}
-
-// The CUDA backend writes the vertex buffer from outside Vulkan. Resources
-// shared with another API are handed over through queue family ownership
-// transfers to and from VK_QUEUE_FAMILY_EXTERNAL, whatever their sharing mode
-// (the external memory chapter); a Vulkan access without the acquire sees
-// undefined contents (the synchronization chapter's queue family ownership
-// transfer section).
-VkBufferMemoryBarrier externalOwnershipBarrier(const App& app, bool acquire) {
-  VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  barrier.srcQueueFamilyIndex = acquire ? VK_QUEUE_FAMILY_EXTERNAL : app.device.queueFamily;
-  barrier.dstQueueFamilyIndex = acquire ? app.device.queueFamily : VK_QUEUE_FAMILY_EXTERNAL;
-  barrier.buffer = app.shared.vertices.buffer;
-  barrier.offset = 0;
-  barrier.size = VK_WHOLE_SIZE;
-  return barrier;
-}
-
-// Acquire from EXTERNAL, for Vulkan accesses at dstStage/dstAccess. The
-// synchronization chapter's note on queue family ownership transfers: the
-// transfer itself runs in no defined pipeline stage, so the semaphore wait
-// that orders it after the other API's signal must wait at
-// VK_PIPELINE_STAGE_ALL_COMMANDS_BIT (kExternalAcquireWaitStage), and this
-// barrier's srcStageMask must overlap that wait's second scope to chain with
-// it: ALL_COMMANDS as well (TOP_OF_PIPE in a source mask is an empty first
-// scope and would chain with nothing). srcAccessMask is 0: the other API's
-// writes are made available by its own signal, not by Vulkan.
-void recordAcquireFromExternal(const App& app, VkCommandBuffer commandBuffer, VkPipelineStageFlags dstStage,
-                               VkAccessFlags dstAccess) {
-  VkBufferMemoryBarrier barrier = externalOwnershipBarrier(app, true);
-  barrier.srcAccessMask = 0;
-  barrier.dstAccessMask = dstAccess;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, dstStage, 0, 0, nullptr, 1, &barrier,
-                       0, nullptr);
-}
-
-// Release to EXTERNAL after this frame's vertex reads: the first scope is the
-// stage that accessed the buffer (VERTEX_INPUT; reads need no availability
-// operation, so srcAccessMask is 0). A release's destination masks play no
-// part on the other side; what orders the other API's writes after it is
-// the semaphore signal later in the same submission, whose first scope is
-// every command of the batch (ALL_COMMANDS), the release included.
-void recordReleaseToExternal(const App& app, VkCommandBuffer commandBuffer) {
-  VkBufferMemoryBarrier barrier = externalOwnershipBarrier(app, false);
-  barrier.srcAccessMask = 0;
-  barrier.dstAccessMask = 0;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0,
-                       0, nullptr, 1, &barrier, 0, nullptr);
-}
+[[noreturn]] void stall(const App& app, const std::string& what) { throwWaitTimeout(app.schedule, what); }
 
 // The stage at which a render waits for the simulation's signal. With an
 // acquire behind the wait: ALL_COMMANDS (see recordAcquireFromExternal).
@@ -88,46 +23,6 @@ void recordReleaseToExternal(const App& app, VkCommandBuffer commandBuffer) {
 // the submission itself): the first stage that reads the vertices.
 VkPipelineStageFlags simulationWaitStage(bool acquires) {
   return acquires ? kExternalAcquireWaitStage : VkPipelineStageFlags{VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
-}
-
-// A drain or teardown fence wait: VK_ERROR_DEVICE_LOST (real, or reported by
-// the test seam once the device really is idle, so that what follows may
-// destroy anything) sets app.deviceLost and counts as signalled, as the
-// spec's Lost Device section allows. False only on a timeout.
-bool waitForFenceInDrain(App& app, VkFence fence) {
-  VkResult result = waitForFenceOrLoss(app.device, fence, kWaitTimeoutNs);
-  if (result == VK_SUCCESS && app.injectDeviceLostInTeardown) {
-    VK_CHECK(vkDeviceWaitIdle(app.device.device));
-    result = VK_ERROR_DEVICE_LOST;
-  }
-  if (result == VK_ERROR_DEVICE_LOST) {
-    app.deviceLost = true;
-    return true;
-  }
-  return result == VK_SUCCESS;
-}
-
-// The copy path's upload, before the render pass: staging -> vertex buffer.
-// Two barriers: the copy may only overwrite the vertices once the previous
-// frame's vertex reads are done (write after read: an execution dependency;
-// a barrier's first scope covers earlier submissions on the queue too), and
-// the draw may only read them once the copy's writes are available
-// (TRANSFER_WRITE -> VERTEX_ATTRIBUTE_READ). The staging buffer's host writes
-// need no barrier: vkQueueSubmit makes them visible (host write ordering).
-void recordVertexUpload(const App& app, VkCommandBuffer commandBuffer) {
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
-                       0, nullptr, 0, nullptr, 0, nullptr);
-  const VkBufferCopy region{0, 0, app.shared.vertices.size};
-  vkCmdCopyBuffer(commandBuffer, app.shared.staging.buffer, app.shared.vertices.buffer, 1, &region);
-  VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
-  barrier.srcQueueFamilyIndex = barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.buffer = app.shared.vertices.buffer;
-  barrier.offset = 0;
-  barrier.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0,
-                       0, nullptr, 1, &barrier, 0, nullptr);
 }
 
 // `acquires`: the buffer is EXTERNAL's now and is acquired first; `releases`:
@@ -143,10 +38,10 @@ void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent, bool ac
   beginGpuTimer(app.device, app.gpuTimer, 0, commandBuffer);
   const bool copyPath = app.shared.transfer == TransferMode::copy;
   if (acquires)
-    recordAcquireFromExternal(app, commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
+    recordAcquireFromExternal(app.shared, app.device.queueFamily, commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
                               VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
-  if (copyPath) recordVertexUpload(app, commandBuffer);
-  recordFrameTagCopy(app, commandBuffer);
+  if (copyPath) recordVertexUpload(app.shared, commandBuffer);
+  recordFrameTagCopy(app.shared.frameTags, app.shared.vertices.buffer, app.schedule.totalFrames, commandBuffer);
 
   std::array<VkClearValue, 2> clears{};
   clears[0].color = {{0.06f, 0.07f, 0.09f, 1.0f}};
@@ -163,7 +58,7 @@ void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent, bool ac
   recordOverlay(app, commandBuffer);  // same pass, after the mesh: ImGui draws over it without depth
   vkCmdEndRenderPass(commandBuffer);
 
-  if (releases) recordReleaseToExternal(app, commandBuffer);
+  if (releases) recordReleaseToExternal(app.shared, app.device.queueFamily, commandBuffer);
   endGpuTimer(app.gpuTimer, 0, commandBuffer);
   VK_CHECK(vkEndCommandBuffer(commandBuffer));
 }
@@ -214,33 +109,6 @@ void waitUntilRenderSignalled(const App& app, const StepSync& sync, bool renderS
   }
 }
 
-// The copy path's host step before render k: sim k-1's copy to host memory
-// must be complete (bounded poll of its completion event), then the host
-// copies it into the staging buffer, which the previous frame's upload no
-// longer reads (its fence was waited for at the top of the frame).
-void stageSimulationOutput(App& app) {
-  Simulation& simulation = *app.shared.simulation;
-  if (!waitUntilReached([&] { return simulation.isStepComplete(); }, kWaitTimeoutNs))
-    stall(app, "simulation copy to host memory");
-  std::memcpy(app.shared.staging.mapped, simulation.hostVertices(), app.shared.vertices.size);
-  app.schedule.hostOutputUnstaged = false;
-}
-
-// The copy path's drain: the last step's output uploaded as a frame would
-// upload it, so that the vertex buffer ends, as on the zero-copy path, with
-// the state after the last step. Once only: with nothing unstaged (a second
-// drain, or the render already took it) there is nothing to do.
-void drainCopyPath(App& app) {
-  if (!app.schedule.hostOutputUnstaged || app.deviceLost) return;
-  // The last render's upload must be done before the staging buffer is
-  // written again, and the last step's copy to host memory before it is read.
-  if (!waitForFenceInDrain(app, app.frame.inFlight)) stall(app, "render fence before the drain");
-  if (app.deviceLost) return;
-  stageSimulationOutput(app);
-  runOneTimeCommands(app.device,
-                     [&](VkCommandBuffer commandBuffer) { recordVertexUpload(app, commandBuffer); });
-}
-
 }  // namespace
 
 void requestSyncMode(App& app, SyncMode mode) { app.schedule.pendingMode = mode; }
@@ -274,12 +142,12 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   // as lost. This wait reports it, and so do teardown's waits (app.h's seam:
   // after really waiting, so that nothing is destroyed while in use).
   if (faultActive(app.options.faults, FaultKind::deviceLost, schedule.totalFrames)) {
-    app.injectDeviceLostInTeardown = true;
+    app.deviceLoss.injectInTeardown = true;
     throw RuntimeFailure("device lost: the render fence of the previous frame (frame " + std::to_string(k) + ", " +
                          toString(schedule.mode) +
                          " mode) reported VK_ERROR_DEVICE_LOST (injected fault device-lost)");
   }
-  readFrameTag(app);
+  reportFrameTag(app.shared.frameTags, app.sharedHooks);
   noteRenderSeenDone(app, hostNowNs());
   collectGpuTimings(app);
 
@@ -312,7 +180,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   //    path instead copies sim k-1's output into the staging buffer, and its
   //    command buffer uploads it: no semaphores.
   //    Render 0 waits on the initial write's simDone (value_schedule.h).
-  if (copyPath) stageSimulationOutput(app);
+  if (copyPath && !stageSimulationOutput(app.shared, schedule)) stall(app, "simulation copy to host memory");
   const bool acquires = app.shared.vertexOwner == VertexOwner::external;
   const bool releases = app.shared.externalWriter;
   recordFrame(app, framebuffer, extent, acquires, releases);
@@ -326,7 +194,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   const bool renderSignalled =
       !copyPath && !faultActive(app.options.faults, FaultKind::renderSkipsSignal, schedule.totalFrames);
   if (!copyPath) {
-    const VkPipelineStageFlags waitStage = simulationWaitStage(acquires) | frameTagWaitStages(app);
+    const VkPipelineStageFlags waitStage = simulationWaitStage(acquires) | frameTagWaitStages(app.shared.frameTags);
     if (renderSync.wait == RenderSync::Wait::timeline)
       waits[waitCount++] = {app.shared.semaphores.timeline, renderSync.waitValue, waitStage};
     else if (renderSync.wait == RenderSync::Wait::simDone)
@@ -375,7 +243,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
     app.shared.vertexOwner = VertexOwner::external;
   else if (acquires)
     app.shared.vertexOwner = VertexOwner::vulkan;
-  noteWaitSubmitted(app);
+  if (app.shared.simulation) noteWaitSubmitted(app.shared.frameTags, *app.shared.simulation);
   recordRenderSubmission(app, k, schedule.mode, std::span(waits.data(), waitCount),
                          std::span(signals.data(), signalCount));
   // Headless there is no present: the end of the submission stands in for it
@@ -446,66 +314,6 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   // 5. Frame boundary: the only place the mode may change.
   advanceFrame(schedule);
   return FrameStatus::rendered;
-}
-
-void drainSchedule(App& app) {
-  if (app.shared.transfer == TransferMode::copy) {
-    drainCopyPath(app);
-    return;
-  }
-  if (app.deviceLost) return;  // nothing more is submitted to a lost device
-  // Exactly what is outstanding (value_schedule.h), nothing that was never
-  // enqueued: after a step that failed before its signal there is no sim
-  // signal to wait for, and a renderDone that no simulation wait took is
-  // consumed here.
-  const DrainPlan plan = planDrain(app.schedule);
-  // The acquire is ordered by the wait on the sim signal; without one (a
-  // failed step) the other API's writes have no defined end, the run has
-  // failed, and the buffer stays EXTERNAL's: nothing reads it any more.
-  const bool acquires = app.shared.vertexOwner == VertexOwner::external && plan.simSignal;
-  if (plan.empty() && !acquires) return;
-
-  if (!waitForFenceInDrain(app, app.frame.inFlight)) stall(app, "render fence before the drain");
-  if (app.deviceLost) return;
-  readFrameTag(app);
-  finishFrameTagStep(app);
-  std::array<SemaphoreWait, 2> waits{};
-  uint32_t waitCount = 0;
-  // The waits are at ALL_COMMANDS: the acquire behind them runs in no defined
-  // stage (recordAcquireFromExternal), and whatever Vulkan does after the
-  // drain (read-backs, teardown) comes after the simulation's writes. A
-  // semaphore wait's second scope also covers batches submitted later.
-  if (plan.simSignal) {
-    if (plan.simSignal->mode == SyncMode::timeline)
-      waits[waitCount++] = {app.shared.semaphores.timeline, plan.simSignal->value, kExternalAcquireWaitStage};
-    else
-      waits[waitCount++] = {app.shared.semaphores.simDone, 0, kExternalAcquireWaitStage};
-  }
-  // A binary wait consumes the one renderDone signal, which was submitted
-  // earlier (VUID-vkQueueSubmit-pWaitSemaphores-03238): none is left pending.
-  if (plan.consumeRenderDone)
-    waits[waitCount++] = {app.shared.semaphores.renderDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
-
-  // The frame's command buffer, free now that its fence has signalled.
-  VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
-  if (acquires) {
-    commandBuffer = app.frame.commandBuffer;
-    VK_CHECK(vkResetCommandBuffer(commandBuffer, 0));
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    VK_CHECK(vkBeginCommandBuffer(commandBuffer, &begin));
-    // Whatever comes next (a transfer read-back, a future render) may read
-    // or write it: every stage and access is in the second scope.
-    recordAcquireFromExternal(app, commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                              VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
-    VK_CHECK(vkEndCommandBuffer(commandBuffer));
-  }
-  VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
-  submitToQueue(app.device, commandBuffer, std::span(waits.data(), waitCount), {}, app.frame.inFlight);
-  noteDrained(app.schedule);
-  recordDrainSubmission(app, std::span(waits.data(), waitCount));
-  if (acquires) app.shared.vertexOwner = VertexOwner::vulkan;
-  if (!waitForFenceInDrain(app, app.frame.inFlight)) stall(app, "drain of the last simulation signal");
 }
 
 }  // namespace vksim

@@ -20,16 +20,4 @@ FrameStatus runFrame(App& app, RgbaImage* capture = nullptr);
 // semaphore left signalled: see app/value_schedule.h).
 void requestSyncMode(App& app, SyncMode mode);
 
-// Ends the schedule: one submission waits (at ALL_COMMANDS) on the sim signal
-// that is outstanding, consumes a renderDone that no simulation wait took, and
-// acquires the vertex buffer from VK_QUEUE_FAMILY_EXTERNAL when the other API
-// holds it, then the host waits for it (bounded). Afterwards Vulkan owns the
-// buffer (app.shared.vertexOwner), read-backs of it are defined, and no binary
-// semaphore is left signalled. Only what was really enqueued is waited for
-// (app/value_schedule.h), so after a failed step it returns at once. Idempotent:
-// a second call finds nothing outstanding (the copy path: nothing unstaged).
-// A lost device (app.deviceLost) counts as drained. Throws RuntimeFailure on a
-// timeout.
-void drainSchedule(App& app);
-
 }  // namespace vksim

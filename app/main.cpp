@@ -1,10 +1,203 @@
 // vkcuda-sim: a Vulkan renderer and a CUDA (or CPU) simulation sharing one
 // vertex buffer with zero copies. Exit codes: 0 success, 2 usage error,
 // 3 unsupported environment, 4 runtime failure (README.md).
+//
+// main: parse, create, run, report. The App and its creation and teardown
+// are app/app.h; one frame is app/frame_loop.h; the interop steps are
+// app/interop/.
+#include <GLFW/glfw3.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <numeric>
+#include <string>
 
 #include "app/app.h"
+#include "app/capture/bench.h"
 #include "app/cli.h"
+#include "app/frame_loop.h"
+#include "app/image_file.h"
+#include "app/ui/script_player.h"
+
+namespace vksim {
+namespace {
+
+// The signal that asked the run to stop (SIGINT or SIGTERM), 0 while none did.
+volatile std::sig_atomic_t interrupted = 0;
+// The first signal lets the run finish its current frame, render one last
+// frame and write what was asked for; a second one ends the process at once
+// (the default action), for a run that does not stop. signal() and raise()
+// are async-signal-safe.
+void onInterrupt(int signalNumber) {
+  if (interrupted) {
+    std::signal(signalNumber, SIG_DFL);
+    std::raise(signalNumber);
+    return;
+  }
+  interrupted = signalNumber;
+}
+
+// A misspelt switch ("yes", "on") must not quietly run without the layer
+// while the summary still prints zero errors.
+std::string checkEnvironmentSwitches() {
+  for (const char* name : {"VKSIM_VALIDATION", "VKSIM_VALIDATION_CANARY"}) {
+    const char* value = std::getenv(name);
+    if (value && value[0] != '\0' && std::string(value) != "0" && std::string(value) != "1")
+      return std::string(name) + " must be 0 or 1 (got '" + value + "')";
+  }
+  return {};
+}
+
+// A capture that finished during the run (the overlay's Record with a frame
+// count) says so in one line; one that failed too, without stopping the run.
+void reportCapture(const FileResult& finished) {
+  if (!finished) std::fprintf(stderr, "vkcuda-sim: %s\n", finished.message.c_str());
+}
+
+// The one line every run ends with (its keys are read by scripts and tests).
+std::string summaryLine(const App& app, double seconds) {
+  const double total = std::accumulate(app.frameMilliseconds.begin(), app.frameMilliseconds.end(), 0.0);
+  const double mean = app.frameMilliseconds.empty() ? 0.0 : total / double(app.frameMilliseconds.size());
+  const uint64_t timeline =
+      app.shared.semaphores.timeline ? readTimelineCounter(app.device, app.shared.semaphores) : 0;
+  const Simulation* simulation = app.shared.simulation.get();
+  return fmt::format(
+      "vkcuda-sim: frames={} seconds={:.3f} mean_frame_ms={:.3f} backend={} sync={} model={} grid={} "
+      "switches={} timeline_value={} steps={} transfer={} wait={} {} validation_warnings={} "
+      "validation_errors={}\n",
+      app.schedule.totalFrames, seconds, mean, app.devices.useCuda ? "cuda" : "cpu", toString(app.schedule.mode),
+      toString(simulation ? simulation->params().model : app.options.model.model),
+      simulation ? simulation->params().grid : app.options.model.grid, app.schedule.switches, timeline,
+      simulation ? simulation->stepCount() : 0, toString(app.shared.transfer),
+      app.shared.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy),
+      describeValidation(app.instance), validationCounts().warnings.load(), validationCounts().errors.load());
+}
+
+// The whole run after parsing: returns the process exit code.
+int runApplication(const Options& options) {
+  if (const std::string problem = checkEnvironmentSwitches(); !problem.empty()) {
+    std::fprintf(stderr, "vkcuda-sim: %s\n", problem.c_str());
+    return kExitUsage;
+  }
+  if (options.listDevices) {
+    Instance instance = createInstance({});
+    std::printf("%s", describeDevices(listPhysicalDevices(instance), listCudaDevices()).c_str());
+    destroyInstance(instance);
+    return kExitSuccess;
+  }
+  if (options.bench) return runBenchmark(options);
+
+  App app;
+  app.headless = options.headless;
+  if (!app.headless) {
+    std::string reason;
+    if (!initWindowing(&reason)) {
+      std::printf("no display (%s): running headless\n", reason.c_str());
+      app.headless = true;
+    }
+  }
+  std::signal(SIGINT, onInterrupt);
+  std::signal(SIGTERM, onInterrupt);
+
+  const int exitCode = runThenTearDown(app, [&] {
+    createApp(app, options);
+    const int64_t frames = framesToRun(options, app.headless);
+    std::printf("running %s, %s sync, %s model, grid %u, %s\n", app.headless ? "headless" : "in a window",
+                toString(app.schedule.mode), toString(options.model.model), options.model.grid,
+                frames == 0 ? "until closed" : (std::to_string(frames) + " frames").c_str());
+    std::fflush(stdout);
+    if (!options.capturePath.empty() || !options.tracePath.empty()) {
+      // The whole run, warm-up rows included (the summary leaves them out).
+      const CaptureRequest request{options.capturePath, options.tracePath, options.warmupFrames, 0};
+      if (const FileResult started = startCapture(app, request); !started)
+        throw RuntimeFailure(started.message);
+    }
+    RgbaImage screenshot;
+    const bool wantScreenshot = !options.screenshotPath.empty();
+    ScriptPlayer script = createScriptPlayer(options.inputScript);
+    RgbaImage scriptScreenshot;
+    const auto start = std::chrono::steady_clock::now();
+    auto previous = start;
+    bool announcedInterrupt = false;
+    for (;;) {
+      // An interrupt makes the next frame the last: it is rendered and
+      // captured like the last of a --frames run, so a screenshot shows the
+      // final state, never an empty image.
+      const bool stopping = interrupted != 0;
+      if (stopping && !announcedInterrupt) {
+        std::printf("interrupted (%s): rendering one last frame and finishing\n",
+                    interrupted == SIGINT ? "SIGINT" : "SIGTERM");
+        std::fflush(stdout);
+        announcedInterrupt = true;
+      }
+      const bool closing =
+          stopping || app.quitRequested || (!app.headless && glfwWindowShouldClose(app.window.handle));
+      const bool last = closing || (frames > 0 && int64_t(app.schedule.totalFrames) + 1 >= frames);
+      if (!app.headless) pollWindowEvents(app.window);
+      // The frame boundary: input (real and scripted), then what it asked
+      // for (rebuilds, swapchain), then the overlay's widgets for this frame.
+      playInputScript(script, app);
+      applyFrameBoundaryRequests(app);
+      buildOverlay(app);
+      RgbaImage* capture = (last && wantScreenshot) ? &screenshot
+                           : screenshotDue(script)  ? &scriptScreenshot
+                                                    : nullptr;
+      const FrameStatus status = runFrame(app, capture);
+      if (status == FrameStatus::rendered && screenshotDue(script)) writeDueScreenshots(script, *capture);
+      if (status == FrameStatus::rendered) reportCapture(recordFinishedFrames(app, /*flush=*/false));
+      if (status == FrameStatus::skipped) {
+        if (!app.headless) glfwWaitEventsTimeout(0.05);
+        if (closing) break;
+        continue;
+      }
+      const auto now = std::chrono::steady_clock::now();
+      app.frameMilliseconds.push_back(std::chrono::duration<double, std::milli>(now - previous).count());
+      previous = now;
+      if (last) break;
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    // The drain leaves the vertex buffer Vulkan's (acquired from EXTERNAL on
+    // the CUDA path), so --dump-vertices below reads defined contents.
+    drainSchedule(app);
+    if (app.deviceLoss.lost)
+      throw RuntimeFailure("the Vulkan device was lost (VK_ERROR_DEVICE_LOST) while the schedule drained");
+    if (!app.shared.simulation->finish(kWaitTimeoutNs))
+      throw RuntimeFailure("timeout: the simulation did not finish");
+    // Nothing is in flight now: every frame's timings are in, or never will be.
+    settleFrameTimings(app);
+    if (const FileResult finished = recordFinishedFrames(app, /*flush=*/true); !finished)
+      throw RuntimeFailure(finished.message);
+    if (!app.capture.lastResult.empty()) std::printf("%s\n", app.capture.lastResult.c_str());
+    if (!options.dumpVerticesPath.empty()) {
+      const auto bytes = readSharedVertices(app.device, app.shared);
+      if (const std::string error = writeBinaryFile(options.dumpVerticesPath, bytes); !error.empty())
+        throw RuntimeFailure(error);
+      std::printf("wrote %zu bytes of vertices to %s\n", bytes.size(), options.dumpVerticesPath.c_str());
+    }
+    if (wantScreenshot) {
+      // A window closed or minimised before any frame was captured leaves no
+      // image: say so (exit 4) rather than write an empty one.
+      if (screenshot.pixels.empty())
+        throw RuntimeFailure("no frame was rendered, so the screenshot " + options.screenshotPath +
+                             " was not written");
+      if (const std::string error = writePngFile(options.screenshotPath, screenshot); !error.empty())
+        throw RuntimeFailure(error);
+      std::printf("wrote screenshot %ux%u to %s\n", screenshot.width, screenshot.height,
+                  options.screenshotPath.c_str());
+    }
+    std::printf("%s", summaryLine(app, seconds).c_str());
+  });
+  if (!options.headless) terminateWindowing();
+  std::fflush(stdout);
+  return exitCode;
+}
+
+}  // namespace
+}  // namespace vksim
 
 int main(int argc, char** argv) {
   const vksim::ParseOutcome parsed = vksim::parseCommandLine(argc, argv);

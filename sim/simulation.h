@@ -11,10 +11,11 @@
 
 namespace vksim {
 
-// The vertex buffer as exported by the renderer (an opaque POSIX fd). Passing
-// it to createCudaSimulation hands the fd over whatever the outcome: an fd that
-// CUDA imported belongs to CUDA and is never closed (the opaque-fd rule); one
-// whose import failed, or that was never tried, is closed by the backend.
+// The vertex buffer as exported by the renderer (an opaque POSIX fd). An
+// importer (createCudaSimulation) sets the fd to -1 once its import
+// succeeded: from then on it belongs to the importer and is never closed (the
+// opaque-fd rule). An fd left >= 0, because its import failed or was never
+// tried, is still the caller's, who closes it (app/interop/shared_state.h).
 struct ExternalBuffer {
   int fd = -1;
   uint64_t allocationSize = 0;  // VkMemoryRequirements::size: import with this

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <sstream>
 
+#include <vulkan/vk_enum_string_helper.h>
+
 #include "renderer/vk_check.h"
 
 namespace vksim {
@@ -56,29 +58,12 @@ std::string cudaLabel(const CudaDeviceInfo& device) {
   return "CUDA device " + std::to_string(device.ordinal) + " '" + device.name + "'";
 }
 
-const char* driverIdName(VkDriverId id) {
-  switch (id) {
-    case VK_DRIVER_ID_NVIDIA_PROPRIETARY:
-      return "VK_DRIVER_ID_NVIDIA_PROPRIETARY";
-    case VK_DRIVER_ID_MESA_LLVMPIPE:
-      return "VK_DRIVER_ID_MESA_LLVMPIPE";
-    case VK_DRIVER_ID_MESA_NVK:
-      return "VK_DRIVER_ID_MESA_NVK";
-    case VK_DRIVER_ID_MESA_RADV:
-      return "VK_DRIVER_ID_MESA_RADV";
-    case VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA:
-      return "VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA";
-    case VK_DRIVER_ID_AMD_PROPRIETARY:
-      return "VK_DRIVER_ID_AMD_PROPRIETARY";
-    default:
-      return nullptr;
-  }
-}
-
 std::string describeDriverId(VkDriverId id) {
   if (id == VkDriverId(0)) return "driverID unknown (no VkPhysicalDeviceDriverProperties)";
-  const char* name = driverIdName(id);
-  return "driverID " + std::to_string(int(id)) + (name ? std::string(" (") + name + ")" : std::string());
+  // A driver newer than the headers has no name here: the number alone.
+  const std::string name = string_VkDriverId(id);
+  const bool named = name.rfind("Unhandled", 0) != 0;
+  return "driverID " + std::to_string(int(id)) + (named ? " (" + name + ")" : std::string());
 }
 
 // The first pair (in `candidates` order) that passes every check, or nothing;

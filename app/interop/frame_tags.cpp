@@ -11,7 +11,6 @@
 #include <string>
 #include <thread>
 
-#include "app/app.h"
 #include "renderer/vk_check.h"
 #include "shaders/shared_layout.h"
 
@@ -28,9 +27,6 @@ static_assert(sizeof(Vertex) == kVertexStride && kTagFloatIndex == 7);
 // start a render that has nothing to wait for, short enough to cost a
 // 200-frame run about half a second.
 constexpr std::chrono::milliseconds kWrongWaitHeadStart{5};
-
-// Bound of the waits that have no caller-given timeout here.
-const uint64_t kTagWaitTimeoutNs = kWaitTimeoutNs;
 
 // The host semaphore operations the worker uses: the renderer's own
 // (VulkanHostSemaphores), with the tag of the state just written put into
@@ -100,9 +96,13 @@ class WorkerSimulation final : public Simulation {
  public:
   // waitForNextSubmission: a timeline step writes only once render k+1, which
   // waits for its signal, has been submitted (waitUntilNextSubmission).
+  // timeoutNs bounds the waits that have no caller-given timeout.
   WorkerSimulation(std::unique_ptr<TaggingHostOps> ops, std::unique_ptr<Simulation> inner,
-                   bool waitForNextSubmission)
-      : ops_(std::move(ops)), inner_(std::move(inner)), waitForNextSubmission_(waitForNextSubmission) {
+                   bool waitForNextSubmission, uint64_t timeoutNs)
+      : ops_(std::move(ops)),
+        inner_(std::move(inner)),
+        waitForNextSubmission_(waitForNextSubmission),
+        timeoutNs_(timeoutNs) {
     ops_->setBeforeWrites([this] { waitUntilNextSubmission(); });
     ops_->setTagSource(inner_.get());
     ops_->setSignalSubmitted([this] {
@@ -126,7 +126,7 @@ class WorkerSimulation final : public Simulation {
 
   // On this thread: the tag (0) goes in before the write's simDone signal.
   StepResult writeInitialState() override {
-    if (!waitIdle(kTagWaitTimeoutNs)) throw RuntimeFailure("timeout: the simulation worker did not finish its step");
+    if (!waitIdle(timeoutNs_)) throw RuntimeFailure("timeout: the simulation worker did not finish its step");
     const StepResult result = inner_->writeInitialState();
     stepCount_ = 0;
     std::lock_guard lock(mutex_);
@@ -147,13 +147,13 @@ class WorkerSimulation final : public Simulation {
 
   // No render follows (the drain is next): the last step goes on at once.
   // True once it has finished, within timeoutNs.
-  bool finishLastStep(uint64_t timeoutNs) {
+  bool finishLastStep() {
     {
       std::lock_guard lock(mutex_);
       draining_ = true;
       changed_.notify_all();
     }
-    return waitIdle(timeoutNs);
+    return waitIdle(timeoutNs_);
   }
 
   // What is reported enqueued: a timeline step handed over will wait and
@@ -181,7 +181,7 @@ class WorkerSimulation final : public Simulation {
   }
 
   void setParams(const ModelParams& params) override {
-    if (waitIdle(kTagWaitTimeoutNs))
+    if (waitIdle(timeoutNs_))
       inner_->setParams(params);
     else
       std::fprintf(stderr, "vkcuda-sim: the simulation worker is busy; parameter change dropped\n");
@@ -189,7 +189,7 @@ class WorkerSimulation final : public Simulation {
   const ModelParams& params() const override { return inner_->params(); }  // written on this thread only
 
   void addDrop(const Drop& drop) override {
-    if (waitIdle(kTagWaitTimeoutNs)) inner_->addDrop(drop);
+    if (waitIdle(timeoutNs_)) inner_->addDrop(drop);
   }
 
   uint64_t stepCount() const override { return stepCount_.load(); }
@@ -279,6 +279,7 @@ class WorkerSimulation final : public Simulation {
   std::optional<Request> request_;  // handed over, not yet taken by the worker
   Request current_;                 // the step the worker runs (or ran last)
   const bool waitForNextSubmission_;
+  const uint64_t timeoutNs_;
   uint64_t stepsHandedOver_ = 0;    // step() calls since writeInitialState
   uint64_t waitsSubmitted_ = 0;     // renders submitted since writeInitialState
   bool draining_ = false;           // finishLastStep was called: no render follows
@@ -292,26 +293,31 @@ class WorkerSimulation final : public Simulation {
 
 }  // namespace
 
-std::unique_ptr<Simulation> createFrameTagSimulation(App& app, const ModelParams& params) {
-  SharedState& shared = app.shared;
-  shared.hostOps = std::make_unique<VulkanHostSemaphores>(app.device, shared.semaphores);
-  shared.frameTagResult = createGpuBuffer(app.device, sizeof(Vertex), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-  float* tagSlot = static_cast<float*>(shared.vertices.mapped) + kTagFloatIndex;
-  auto ops = std::make_unique<TaggingHostOps>(*shared.hostOps, tagSlot);
-  std::unique_ptr<Simulation> inner = createCpuSimulation(params, shared.vertices.mapped, *ops);
+std::unique_ptr<Simulation> createFrameTagSimulation(const Device& device, FrameTags& tags, void* mappedVertices,
+                                                     HostSemaphoreOps& hostOps, const ModelParams& params,
+                                                     bool enqueueStrategy, uint64_t timeoutNs) {
+  tags.enabled = true;
+  tags.result = createGpuBuffer(device, sizeof(Vertex), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  float* tagSlot = static_cast<float*>(mappedVertices) + kTagFloatIndex;
+  auto ops = std::make_unique<TaggingHostOps>(hostOps, tagSlot);
+  std::unique_ptr<Simulation> inner = createCpuSimulation(params, mappedVertices, *ops);
   if (!inner) return nullptr;
-  return std::make_unique<WorkerSimulation>(std::move(ops), std::move(inner),
-                                            app.options.waitStrategy == WaitStrategy::enqueue);
+  return std::make_unique<WorkerSimulation>(std::move(ops), std::move(inner), enqueueStrategy, timeoutNs);
 }
 
-void noteWaitSubmitted(App& app) {
-  if (!app.options.frameTags || !app.shared.simulation) return;
-  static_cast<WorkerSimulation&>(*app.shared.simulation).noteWaitSubmitted();
+void destroyFrameTags(const Device& device, FrameTags& tags) {
+  destroyGpuBuffer(device, tags.result);
+  tags = FrameTags{};
 }
 
-void finishFrameTagStep(App& app) {
-  if (!app.options.frameTags || !app.shared.simulation) return;
+void noteWaitSubmitted(const FrameTags& tags, Simulation& simulation) {
+  if (!tags.enabled) return;
+  static_cast<WorkerSimulation&>(simulation).noteWaitSubmitted();
+}
+
+void finishFrameTagStep(const FrameTags& tags, Simulation& simulation) {
+  if (!tags.enabled) return;
   // The drain's wait on the last host-signalled timeline value is submitted
   // only once that value is reached. Submitted still pending, it meets a
   // bug of Debian 12's validation layer (1.3.239): a host signal of a value
@@ -320,16 +326,16 @@ void finishFrameTagStep(App& app) {
   // UNASSIGNED-VkFence-state-timeout / -VkSemaphore-state-timeout ("most
   // likely a validation bug"; fixed upstream by Vulkan-ValidationLayers pull
   // request 8519). The drain is no part of what the frame tags check.
-  if (!static_cast<WorkerSimulation&>(*app.shared.simulation).finishLastStep(kWaitTimeoutNs))
+  if (!static_cast<WorkerSimulation&>(simulation).finishLastStep())
     throw RuntimeFailure("timeout: the simulation worker did not finish its last step");
 }
 
-VkPipelineStageFlags frameTagWaitStages(const App& app) {
-  return app.options.frameTags ? VK_PIPELINE_STAGE_TRANSFER_BIT : 0;
+VkPipelineStageFlags frameTagWaitStages(const FrameTags& tags) {
+  return tags.enabled ? VK_PIPELINE_STAGE_TRANSFER_BIT : 0;
 }
 
-void recordFrameTagCopy(App& app, VkCommandBuffer commandBuffer) {
-  if (!app.options.frameTags) return;
+void recordFrameTagCopy(FrameTags& tags, VkBuffer vertices, uint64_t frame, VkCommandBuffer commandBuffer) {
+  if (!tags.enabled) return;
   // The worker may write the vertices after this submission, then signal
   // the value the render waits for (at TRANSFER and VERTEX_INPUT): HOST in
   // the source stages with HOST_WRITE makes those writes visible to the copy
@@ -343,7 +349,7 @@ void recordFrameTagCopy(App& app, VkCommandBuffer commandBuffer) {
                        VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1, &before, 0,
                        nullptr, 0, nullptr);
   const VkBufferCopy region{0, 0, sizeof(Vertex)};
-  vkCmdCopyBuffer(commandBuffer, app.shared.vertices.buffer, app.shared.frameTagResult.buffer, 1, &region);
+  vkCmdCopyBuffer(commandBuffer, vertices, tags.result.buffer, 1, &region);
   // The host reads the result after the fence: the fence alone does not make
   // device writes visible to the host.
   VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -351,20 +357,15 @@ void recordFrameTagCopy(App& app, VkCommandBuffer commandBuffer) {
   after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
   vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &after, 0,
                        nullptr, 0, nullptr);
-  app.shared.frameTagRender = app.schedule.totalFrames;
+  tags.pendingRender = frame;
 }
 
-void readFrameTag(App& app) {
-  SharedState& shared = app.shared;
-  if (!shared.frameTagRender) return;
-  const uint64_t frame = *shared.frameTagRender;
-  shared.frameTagRender.reset();
-  const float tag = static_cast<const float*>(shared.frameTagResult.mapped)[kTagFloatIndex];
-  for (auto event = app.scheduleLog.events.rbegin(); event != app.scheduleLog.events.rend(); ++event)
-    if (event->side == ScheduleSide::render && event->frame == frame) {
-      event->sawTag = uint64_t(tag);
-      break;
-    }
+std::optional<SeenFrameTag> readFrameTag(FrameTags& tags) {
+  if (!tags.pendingRender) return std::nullopt;
+  const uint64_t frame = *tags.pendingRender;
+  tags.pendingRender.reset();
+  const float tag = static_cast<const float*>(tags.result.mapped)[kTagFloatIndex];
+  return SeenFrameTag{frame, uint64_t(tag)};
 }
 
 }  // namespace vksim

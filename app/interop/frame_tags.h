@@ -11,7 +11,7 @@
 //     step over and returns, as the CUDA backend's step() returns once its
 //     signal is enqueued. The worker waits through the host semaphore
 //     operations, submits its signal in a batch held back by an event,
-//     writes the vertices, then sets the event (app/frame_tags.cpp says why);
+//     writes the vertices, then sets the event (app/interop/frame_tags.cpp says why);
 //   - each state the simulation writes carries a tag in the first vertex's
 //     normal.w (unused by the shaders, 0 otherwise): 0 for the initial state,
 //     then the step count, so state k (the one render k must read) has tag k;
@@ -28,44 +28,73 @@
 #pragma once
 #include <volk.h>
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 
+#include "renderer/gpu_buffer.h"
+#include "renderer/vulkan_context.h"
+#include "sim/host_sync.h"
 #include "sim/simulation.h"
 
 namespace vksim {
 
-struct App;
+// The frame tags of one shared state (app/interop/shared_state.h holds it).
+// Empty (enabled false, no buffer) without --frame-tags.
+struct FrameTags {
+  bool enabled = false;
+  // Where each render copies the first vertex it read (host-visible).
+  GpuBuffer result;
+  // The frame whose copy the host has not read yet.
+  std::optional<uint64_t> pendingRender;
+};
 
-// The CPU simulation for app.shared (its host-visible vertex memory and
-// semaphores), stepping on a worker thread and tagging each state. Also
-// creates app.shared.frameTagResult. Throws EnvironmentError when a Vulkan
-// object cannot be created.
-std::unique_ptr<Simulation> createFrameTagSimulation(App& app, const ModelParams& params);
+// What one render saw: the tag of the state it read, for that render's
+// "render submit" event in the trace.
+struct SeenFrameTag {
+  uint64_t frame = 0;  // the render's frame (ScheduleState::totalFrames)
+  uint64_t tag = 0;
+};
+
+// The CPU simulation writing `mappedVertices` (host-visible, the shared
+// vertex buffer's mapping) through `hostOps`, stepping on a worker thread and
+// tagging each state; `tags` becomes enabled and gets its result buffer.
+// `hostOps` must outlive the simulation. `timeoutNs` bounds the worker's own
+// waits (a step that must end before parameters change, the last step).
+// Throws EnvironmentError when a Vulkan object cannot be created.
+std::unique_ptr<Simulation> createFrameTagSimulation(const Device& device, FrameTags& tags, void* mappedVertices,
+                                                     HostSemaphoreOps& hostOps, const ModelParams& params,
+                                                     bool enqueueStrategy, uint64_t timeoutNs);
+
+// Destroys the result buffer; `tags` is empty afterwards. After the device
+// is idle (the last render's copy may write it until then).
+void destroyFrameTags(const Device& device, FrameTags& tags);
 
 // Stages the render's semaphore wait must also cover: the tag copy runs at
 // TRANSFER, before any vertex input. 0 without --frame-tags.
-VkPipelineStageFlags frameTagWaitStages(const App& app);
+VkPipelineStageFlags frameTagWaitStages(const FrameTags& tags);
 
-// Records, at the start of the render's command buffer: the copy of the
-// first vertex into the result buffer, between a barrier that orders it
-// after the previous frame's copy and one that makes it visible to the host.
-// Nothing without --frame-tags.
-void recordFrameTagCopy(App& app, VkCommandBuffer commandBuffer);
+// Records, at the start of the render's command buffer of frame `frame`:
+// the copy of the first vertex of `vertices` into the result buffer, between
+// a barrier that orders it after the previous frame's copy and one that
+// makes it visible to the host. Nothing without --frame-tags.
+void recordFrameTagCopy(FrameTags& tags, VkBuffer vertices, uint64_t frame, VkCommandBuffer commandBuffer);
 
 // Call right after submitting a render (it waits on the last step's
 // signal): a timeline step's worker writes only after that (see
-// app/frame_tags.cpp). Nothing without --frame-tags.
-void noteWaitSubmitted(App& app);
+// app/interop/frame_tags.cpp). `simulation` is the one that
+// createFrameTagSimulation made. Nothing without --frame-tags.
+void noteWaitSubmitted(const FrameTags& tags, Simulation& simulation);
 
 // Call before the drain's submission: the last step writes and signals
 // without waiting for another render, and this returns once it has (at most
-// kWaitTimeoutNs), so that the drain's wait is already satisfied when it is
-// submitted (see app/frame_tags.cpp for why). Nothing without --frame-tags.
-void finishFrameTagStep(App& app);
+// the worker's timeout), so that the drain's wait is already satisfied when
+// it is submitted (see app/interop/frame_tags.cpp for why). Throws
+// RuntimeFailure on a timeout. Nothing without --frame-tags.
+void finishFrameTagStep(const FrameTags& tags, Simulation& simulation);
 
 // Call once the fence of the render that recorded the copy has signalled:
-// reads the tag it saw into that render's schedule event. Nothing when no
-// copy is outstanding.
-void readFrameTag(App& app);
+// the tag that render saw. Nothing when no copy is outstanding.
+std::optional<SeenFrameTag> readFrameTag(FrameTags& tags);
 
 }  // namespace vksim

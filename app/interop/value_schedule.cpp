@@ -1,6 +1,15 @@
 #include "app/interop/value_schedule.h"
 
+#include <fmt/format.h>
+
 namespace vksim {
+
+void throwWaitTimeout(const ScheduleState& schedule, const std::string& what) {
+  // In seconds with three significant digits: VKSIM_WAIT_TIMEOUT_MS can make
+  // the bound shorter than a second.
+  throw RuntimeFailure(fmt::format("timeout: {} (frame {}, {} mode) did not complete within {:.3g} s", what,
+                                   schedule.scheduleFrame, toString(schedule.mode), double(kWaitTimeoutNs) / 1e9));
+}
 
 void restartSchedule(ScheduleState& schedule, const StepResult& initialWrite, bool copyPath) {
   schedule.scheduleFrame = 0;

@@ -22,10 +22,17 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 
+#include "app/cli.h"
 #include "sim/sim_types.h"
 
 namespace vksim {
+
+// How long any single wait of the schedule may take before the run is
+// declared stalled (exit 4): 5 s, or VKSIM_WAIT_TIMEOUT_MS (app/cli.h), fixed
+// for the process.
+inline const uint64_t kWaitTimeoutNs = waitTimeoutFromEnvironment();
 
 struct RenderSync {
   enum class Wait { none, timeline, simDone } wait = Wait::none;
@@ -115,5 +122,10 @@ struct DrainPlan {
 DrainPlan planDrain(const ScheduleState& schedule);
 // After the drain's submission: nothing is outstanding any more.
 void noteDrained(ScheduleState& schedule);
+
+// Throws RuntimeFailure for a wait of the schedule that ran past
+// kWaitTimeoutNs: "timeout: <what> (frame k, <mode> mode) did not complete
+// within <bound>", with the bound in seconds to three significant digits.
+[[noreturn]] void throwWaitTimeout(const ScheduleState& schedule, const std::string& what);
 
 }  // namespace vksim

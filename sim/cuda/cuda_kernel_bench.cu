@@ -155,13 +155,10 @@ class CudaKernelBench final : public KernelBench {
 
 }  // namespace
 
-std::unique_ptr<KernelBench> KernelBench::create(int ordinal, uint32_t grid, std::string* error) {
+Result<std::unique_ptr<KernelBench>> KernelBench::create(int ordinal, uint32_t grid) {
   auto bench = std::make_unique<CudaKernelBench>();
-  if (std::string failure = bench->init(ordinal, grid); !failure.empty()) {
-    if (error) *error = failure;
-    return nullptr;
-  }
-  return bench;
+  if (std::string failure = bench->init(ordinal, grid); !failure.empty()) return fail(failure, kExitEnvironment);
+  return std::unique_ptr<KernelBench>(std::move(bench));
 }
 
 }  // namespace vksim

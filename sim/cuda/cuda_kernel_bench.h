@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "base/result.h"
 #include "sim/sim_types.h"
 
 namespace vksim {
@@ -22,7 +23,9 @@ uint64_t minimumStepBytes(ModelKind model, uint32_t grid);
 // device memory of the same kind), plus two copy buffers of the same total size.
 class KernelBench {
  public:
-  static std::unique_ptr<KernelBench> create(int ordinal, uint32_t grid, std::string* error);
+  // The buffers on device `ordinal`, or why not (one sentence, exit code 3:
+  // no CUDA device, not enough memory).
+  static Result<std::unique_ptr<KernelBench>> create(int ordinal, uint32_t grid);
   virtual ~KernelBench() = default;
   // Milliseconds per launch sequence, averaged over `repetitions` back-to-back
   // sequences between two CUDA events (after one warm-up sequence).

@@ -8,7 +8,6 @@
 // per-vertex arithmetic is sim/model_math.h, the same as the CPU reference's;
 // the host side of each step (time, coefficients, drops) is sim/models.h.
 #include <cuda_runtime.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -52,21 +51,11 @@ std::string cudaFailure(const std::string& what, cudaError_t result) {
   return "CUDA could not " + what + " (" + cudaGetErrorName(result) + ")";
 }
 
-// The fds handed to createCudaSimulation that nobody owns yet. simulation.h
-// and the CUDA runtime's rule for opaque fds: a successful import transfers the
-// fd to the driver, and any later use of it (close included) is undefined; an
-// fd whose import failed, or was never tried, is still ours and is closed here,
-// on success and on failure alike.
-struct PendingFds {
-  int vertices, timeline, renderDone, simDone;
-
-  ~PendingFds() {
-    for (int fd : {vertices, timeline, renderDone, simDone})
-      if (fd >= 0) close(fd);
-  }
-  // After a successful import: the fd is CUDA's now.
-  static void handOver(int& fd) { fd = -1; }
-};
+// After a successful import of an opaque fd: the CUDA runtime's rule is that
+// the import transfers the fd to the driver, and any later use of it (close
+// included) is undefined. Setting it to -1 tells the caller, who owns every
+// fd until then and closes the ones left (simulation.h).
+void handOverFd(int& fd) { fd = -1; }
 
 class CudaSimulation final : public Simulation {
  public:
@@ -116,7 +105,7 @@ class CudaSimulation final : public Simulation {
 
   // Everything createCudaSimulation promises, in the order that lets the
   // destructor undo a partial result. Returns "" or the sentence for *error.
-  std::string create(const ExternalBuffer& vertices, const ExternalSemaphores& semaphores, PendingFds& fds) {
+  std::string create(ExternalBuffer& vertices, ExternalSemaphores& semaphores) {
     if (std::string failure = checkGrid(); !failure.empty()) return failure;
     const uint64_t needed = vertexBytes();
     const uint32_t n = params_.grid;
@@ -142,12 +131,12 @@ class CudaSimulation final : public Simulation {
     // cudaExternalMemoryDedicated: both must match how Vulkan allocated it.
     cudaExternalMemoryHandleDesc memoryDesc{};
     memoryDesc.type = cudaExternalMemoryHandleTypeOpaqueFd;
-    memoryDesc.handle.fd = fds.vertices;
+    memoryDesc.handle.fd = vertices.fd;
     memoryDesc.size = vertices.allocationSize;
     memoryDesc.flags = vertices.dedicated ? cudaExternalMemoryDedicated : 0u;
     if (cudaError_t result = CUDA_CHECK(cudaImportExternalMemory(&vertexMemory_, &memoryDesc)))
       return cudaFailure("import the vertex buffer's memory", result);
-    PendingFds::handOver(fds.vertices);
+    handOverFd(vertices.fd);
     // The buffer sits at offset 0 of its own allocation.
     cudaExternalMemoryBufferDesc bufferDesc{};
     bufferDesc.offset = 0;
@@ -157,15 +146,15 @@ class CudaSimulation final : public Simulation {
       return cudaFailure("map the imported vertex buffer", result);
 
     if (std::string failure = importSemaphore(
-            fds.timeline, cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd, "timeline", &timeline_);
+            semaphores.timelineFd, cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd, "timeline", &timeline_);
         !failure.empty())
       return failure;
-    if (std::string failure = importSemaphore(fds.renderDone, cudaExternalSemaphoreHandleTypeOpaqueFd,
+    if (std::string failure = importSemaphore(semaphores.renderDoneFd, cudaExternalSemaphoreHandleTypeOpaqueFd,
                                               "renderDone", &renderDone_);
         !failure.empty())
       return failure;
     if (std::string failure =
-            importSemaphore(fds.simDone, cudaExternalSemaphoreHandleTypeOpaqueFd, "simDone", &simDone_);
+            importSemaphore(semaphores.simDoneFd, cudaExternalSemaphoreHandleTypeOpaqueFd, "simDone", &simDone_);
         !failure.empty())
       return failure;
     // simDone carries the initial state's signal, which render 0 waits on
@@ -428,7 +417,7 @@ class CudaSimulation final : public Simulation {
       *semaphore = nullptr;
       return cudaFailure(std::string("import the ") + name + " semaphore", result);
     }
-    PendingFds::handOver(fd);
+    handOverFd(fd);
     return "";
   }
 
@@ -599,30 +588,21 @@ class CudaSimulation final : public Simulation {
 
 }  // namespace
 
-std::unique_ptr<Simulation> createCudaSimulation(const ModelParams& params, int ordinal,
-                                                 const ExternalBuffer& vertices,
-                                                 const ExternalSemaphores& semaphores, std::string* error) {
-  // Declared first, destroyed last: the fds still pending are closed after a
-  // failed simulation has released what it imported.
-  PendingFds fds{vertices.fd, semaphores.timelineFd, semaphores.renderDoneFd, semaphores.simDoneFd};
+Result<std::unique_ptr<Simulation>> createCudaSimulation(const ModelParams& params, int ordinal,
+                                                         ExternalBuffer& vertices, ExternalSemaphores& semaphores) {
+  // On failure the simulation releases what it imported when it goes; the
+  // fds it did not import stay >= 0 in `vertices` / `semaphores`, for the
+  // caller to close.
   auto simulation = std::make_unique<CudaSimulation>(params, ordinal);
-  std::string failure = simulation->create(vertices, semaphores, fds);
-  if (!failure.empty()) {
-    if (error) *error = failure;
-    return nullptr;
-  }
-  return simulation;
+  if (std::string failure = simulation->create(vertices, semaphores); !failure.empty())
+    return fail(failure, kExitEnvironment);
+  return std::unique_ptr<Simulation>(std::move(simulation));
 }
 
-std::unique_ptr<Simulation> createCudaCopySimulation(const ModelParams& params, int ordinal,
-                                                     std::string* error) {
+Result<std::unique_ptr<Simulation>> createCudaCopySimulation(const ModelParams& params, int ordinal) {
   auto simulation = std::make_unique<CudaSimulation>(params, ordinal);
-  std::string failure = simulation->createCopyPath();
-  if (!failure.empty()) {
-    if (error) *error = failure;
-    return nullptr;
-  }
-  return simulation;
+  if (std::string failure = simulation->createCopyPath(); !failure.empty()) return fail(failure, kExitEnvironment);
+  return std::unique_ptr<Simulation>(std::move(simulation));
 }
 
 uint64_t cudaOwnedDeviceBytes(const Simulation& simulation) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "sim/simulation.h"
 
 namespace vksim {
@@ -41,9 +42,12 @@ std::string formatCudaVersion(int version);
 CudaDeviceList listCudaDevices();
 
 // CUDA backend on device `ordinal`: imports the vertex buffer and the
-// semaphores (it takes every fd: simulation.h), loads every kernel before any
-// external wait is enqueued, and runs one stream. On failure returns nullptr
-// and sets *error to one sentence.
+// semaphores, loads every kernel before any external wait is enqueued, and
+// runs one stream. Each fd that it imported it sets to -1 in `vertices` /
+// `semaphores`: from then on it is CUDA's (simulation.h). Every fd left >= 0,
+// on failure and success alike, is still the caller's, who closes it; this
+// function closes none. On failure the Error is one sentence with exit code
+// 3 (kExitEnvironment).
 //
 // Details the interface leaves open:
 // - A timeline fd on a device without cudaDevAttrTimelineSemaphoreInteropSupported
@@ -71,9 +75,8 @@ CudaDeviceList listCudaDevices();
 //   (cudaEventQuery) whether the last step's signal has executed, or the
 //   stream (cudaStreamQuery) when no event of that step was recorded (the
 //   initial write, a failed record).
-std::unique_ptr<Simulation> createCudaSimulation(const ModelParams& params, int ordinal,
-                                                 const ExternalBuffer& vertices,
-                                                 const ExternalSemaphores& semaphores, std::string* error);
+Result<std::unique_ptr<Simulation>> createCudaSimulation(const ModelParams& params, int ordinal,
+                                                         ExternalBuffer& vertices, ExternalSemaphores& semaphores);
 
 // The copy path's CUDA backend (transfer "copy": what a program without
 // interop does): the kernels write device memory of its own (cudaMalloc), and
@@ -83,9 +86,9 @@ std::unique_ptr<Simulation> createCudaSimulation(const ModelParams& params, int 
 // holds the step's result. The host must have finished reading
 // hostVertices() before it calls step() again (the next copy overwrites it).
 // writeInitialState() blocks until the initial state is in host memory.
-// Otherwise as createCudaSimulation (device, teardown, timing, clamping).
-std::unique_ptr<Simulation> createCudaCopySimulation(const ModelParams& params, int ordinal,
-                                                     std::string* error);
+// Otherwise as createCudaSimulation (device, teardown, timing, clamping,
+// the Error on failure).
+Result<std::unique_ptr<Simulation>> createCudaCopySimulation(const ModelParams& params, int ordinal);
 
 // Bytes of device memory that a CUDA simulation allocated for itself, beyond
 // the imported vertex buffer: 3 * grid^2 floats for ripple (the previous,

@@ -25,9 +25,11 @@ KernelBench* benchFor(uint32_t grid) {
   static std::map<uint32_t, std::unique_ptr<KernelBench>> benches;
   auto& bench = benches[grid];
   if (!bench) {
-    std::string error;
-    bench = KernelBench::create(0, grid, &error);
-    if (!bench) std::fprintf(stderr, "kernel_bench: %s\n", error.c_str());
+    Result<std::unique_ptr<KernelBench>> created = KernelBench::create(0, grid);
+    if (created)
+      bench = std::move(*created);
+    else
+      std::fprintf(stderr, "kernel_bench: %s\n", created.error().message.c_str());
   }
   return bench.get();
 }

@@ -89,7 +89,7 @@ TEST(CudaZeroCopy, VulkanReadsBackExactlyWhatCudaWrote) {
     ASSERT_TRUE(copyCudaVerticesToHost(*app.shared.simulation, throughCuda.data(), bytes, kWaitTimeoutNs));
     drainSchedule(app);
     ASSERT_EQ(app.shared.vertexOwner, VertexOwner::vulkan) << "the drain must acquire the buffer";
-    const std::vector<uint8_t> throughVulkan = readSharedVertices(app);
+    const std::vector<uint8_t> throughVulkan = readSharedVertices(app.device, app.shared);
     ASSERT_EQ(throughVulkan.size(), bytes);
     EXPECT_EQ(std::memcmp(throughVulkan.data(), throughCuda.data(), bytes), 0) << toString(model);
     // Something was written: a vertex's w component is 1.

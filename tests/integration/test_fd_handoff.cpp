@@ -1,4 +1,5 @@
-// The fd ownership rule of the handoff (app/fd_handoff.h), in-process on
+// The fd ownership rule of the handoff (app/interop/shared_state.h: one
+// owner, ExportedHandles, from the export to the import), in-process on
 // lavapipe, which exports memory as an opaque fd (it cannot export
 // semaphores): the vertex memory is really exported, the failure injected,
 // and /proc/self/fd counted before and after. An fd that was not imported is
@@ -10,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "app/interop/fd_handoff.h"
+#include "app/interop/shared_state.h"
 #include "app_runner.h"
 #include "renderer/vk_check.h"
 #include "renderer/vulkan_context.h"
@@ -70,14 +71,23 @@ class FdHandoff : public ::testing::Test {
   int before_ = 0;
 };
 
-TEST_F(FdHandoff, AnExportMakesOneFdThatTheCallerOwns) {
-  ExportedHandles handles = exportSharedHandles(device_, vertices_, semaphores_, FaultPlan{});
-  EXPECT_TRUE(fdIsOpen(handles.buffer.fd));
-  EXPECT_EQ(handles.buffer.allocationSize, vertices_.allocationSize);
-  EXPECT_EQ(handles.semaphores.timelineFd, -1);  // lavapipe: not exportable, not exported
-  EXPECT_EQ(openFdCount(), before_ + 1) << "the count must see the exported fd, or the tests below prove nothing";
-  closeHandles(handles);
-  EXPECT_EQ(handles.buffer.fd, -1);
+TEST_F(FdHandoff, AnExportMakesOneFdThatTheHandlesOwn) {
+  int exported = -1;
+  {
+    ExportedHandles handles = exportSharedHandles(device_, vertices_, semaphores_, FaultPlan{});
+    exported = handles.buffer.fd;
+    EXPECT_TRUE(fdIsOpen(handles.buffer.fd));
+    EXPECT_EQ(handles.buffer.allocationSize, vertices_.allocationSize);
+    EXPECT_EQ(handles.semaphores.timelineFd, -1);  // lavapipe: not exportable, not exported
+    EXPECT_EQ(openFdCount(), before_ + 1) << "the count must see the exported fd, or the tests below prove nothing";
+    // A move hands the fd on: the moved-from handles own nothing any more,
+    // and the fd stays open as long as its new owner lives.
+    ExportedHandles moved = std::move(handles);
+    EXPECT_EQ(handles.buffer.fd, -1);
+    EXPECT_EQ(moved.buffer.fd, exported);
+    EXPECT_EQ(openFdCount(), before_ + 1);
+  }
+  EXPECT_FALSE(fdIsOpen(exported)) << "the handles went and left their fd open";
   EXPECT_EQ(openFdCount(), before_);
 }
 
@@ -88,9 +98,9 @@ TEST_F(FdHandoff, ExportFailingAfterTheMemoryExportClosesTheExportedFd) {
 
   bool imported = false;
   EXPECT_THROW(handOver(planOf(FaultKind::exportFails),
-                        [&](ExportedHandles&, std::string*) {
+                        [&](ExportedHandles&) -> Result<std::unique_ptr<Simulation>> {
                           imported = true;
-                          return std::unique_ptr<Simulation>();
+                          return fail("unreachable", kExitEnvironment);
                         }),
                EnvironmentError);
   EXPECT_FALSE(imported) << "the import ran after a failed export";
@@ -100,9 +110,9 @@ TEST_F(FdHandoff, ExportFailingAfterTheMemoryExportClosesTheExportedFd) {
 TEST_F(FdHandoff, FailedImportLeavesTheFdOursAndItIsClosed) {
   bool imported = false;
   try {
-    handOver(planOf(FaultKind::importFails), [&](ExportedHandles&, std::string*) {
+    handOver(planOf(FaultKind::importFails), [&](ExportedHandles&) -> Result<std::unique_ptr<Simulation>> {
       imported = true;
-      return std::unique_ptr<Simulation>();
+      return fail("unreachable", kExitEnvironment);
     });
     ADD_FAILURE() << "no exception";
   } catch (const EnvironmentError& error) {
@@ -115,11 +125,10 @@ TEST_F(FdHandoff, FailedImportLeavesTheFdOursAndItIsClosed) {
 TEST_F(FdHandoff, ImporterThatFailsWithoutTakingTheFdLeavesNothingOpen) {
   int seenDuringImport = -1;
   EXPECT_THROW(handOver(FaultPlan{},
-                        [&](ExportedHandles& handles, std::string* error) {
+                        [&](ExportedHandles& handles) -> Result<std::unique_ptr<Simulation>> {
                           seenDuringImport = openFdCount();
                           EXPECT_TRUE(fdIsOpen(handles.buffer.fd));
-                          *error = "refused";
-                          return std::unique_ptr<Simulation>();
+                          return fail("refused", kExitEnvironment);
                         }),
                EnvironmentError);
   EXPECT_EQ(seenDuringImport, before_ + 1);
@@ -130,11 +139,12 @@ TEST_F(FdHandoff, AnFdTheImporterTookIsNeverClosedByTheExporter) {
   int taken = -1;
   ModelParams params;
   params.grid = 8;
-  std::unique_ptr<Simulation> simulation = handOver(FaultPlan{}, [&](ExportedHandles& handles, std::string*) {
-    taken = handles.buffer.fd;
-    handles.buffer.fd = -1;  // imported: the importer's from now on
-    return createCpuCopySimulation(params);
-  });
+  std::unique_ptr<Simulation> simulation =
+      handOver(FaultPlan{}, [&](ExportedHandles& handles) -> Result<std::unique_ptr<Simulation>> {
+        taken = handles.buffer.fd;
+        handles.buffer.fd = -1;  // imported: the importer's from now on
+        return createCpuCopySimulation(params);
+      });
   ASSERT_NE(simulation, nullptr);
   EXPECT_TRUE(fdIsOpen(taken)) << "the exporter closed an fd that the importer owns";
   EXPECT_EQ(openFdCount(), before_ + 1);

@@ -99,11 +99,11 @@ TEST_P(DrainOwnership, LeavesTheBufferWithVulkanAndTheReadBackDefined) {
     ASSERT_EQ(app.shared.vertexOwner, VertexOwner::external) << "each render releases it back";
   }
   // Released to the other API: a Vulkan read-back now would be undefined.
-  EXPECT_THROW(readSharedVertices(app), RuntimeFailure);
+  EXPECT_THROW(readSharedVertices(app.device, app.shared), RuntimeFailure);
   drainSchedule(app);
   EXPECT_EQ(app.shared.vertexOwner, VertexOwner::vulkan) << "the drain must acquire the buffer";
   EXPECT_TRUE(planDrain(app.schedule).empty());
-  const std::vector<uint8_t> readBack = readSharedVertices(app);
+  const std::vector<uint8_t> readBack = readSharedVertices(app.device, app.shared);
   EXPECT_EQ(readBack, mappedBytes(app)) << "the read-back differs from what the simulation wrote";
   // Twice is once: nothing is outstanding, nothing is submitted.
   drainSchedule(app);
@@ -274,13 +274,13 @@ TEST(DeviceLost, InTeardownEverythingIsDestroyedAndTheRunExitsFourWithOneLine) {
     const int exitCode = runThenTearDown(app, [&] {
       createApp(app, cpuOptions(sync));
       for (int frame = 0; frame < 5; ++frame) runFrame(app);
-      app.injectDeviceLostInTeardown = true;
+      app.deviceLoss.injectInTeardown = true;
     });
     const std::string err = ::testing::internal::GetCapturedStderr();
     EXPECT_EQ(exitCode, kExitRuntime) << err;
     EXPECT_EQ(lineCount(err), 1u) << err;
     EXPECT_NE(err.find("VK_ERROR_DEVICE_LOST"), std::string::npos) << err;
-    EXPECT_TRUE(app.deviceLost);
+    EXPECT_TRUE(app.deviceLoss.lost);
     EXPECT_EQ(app.shared.simulation, nullptr);
     EXPECT_EQ(app.shared.vertices.buffer, VK_NULL_HANDLE);
     EXPECT_EQ(app.shared.semaphores.timeline, VK_NULL_HANDLE);
@@ -300,9 +300,9 @@ TEST(DeviceLost, InTheRunsDrainIsOneLineAndTeardownStillCompletes) {
   const int exitCode = runThenTearDown(app, [&] {
     createApp(app, cpuOptions(SyncMode::binary));
     for (int frame = 0; frame < 3; ++frame) runFrame(app);
-    app.injectDeviceLostInTeardown = true;
+    app.deviceLoss.injectInTeardown = true;
     drainSchedule(app);
-    if (app.deviceLost) throw RuntimeFailure("the Vulkan device was lost (VK_ERROR_DEVICE_LOST)");
+    if (app.deviceLoss.lost) throw RuntimeFailure("the Vulkan device was lost (VK_ERROR_DEVICE_LOST)");
   });
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(exitCode, kExitRuntime) << err;
