@@ -2,6 +2,8 @@
 
 #include <GLFW/glfw3.h>
 
+#include <fmt/format.h>
+
 #include <csignal>
 #include <cstdio>
 #include <functional>
@@ -12,7 +14,7 @@
 #include "app/interop/frame_tags.h"
 #include "app/capture/schedule_recording.h"
 #include "app/frame_loop.h"
-#include "app/image_file.h"
+#include "app/files.h"
 #include "app/ui/script_player.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"
@@ -40,8 +42,9 @@ void onInterrupt(int signalNumber) {
   interrupted = signalNumber;
 }
 
-// VKSIM_VALIDATION and VKSIM_VALIDATION_CANARY: unset, empty or "0" is off,
-// "1" is on. Anything else was checked by checkEnvironmentSwitches.
+// kValidationVariable and kValidationCanaryVariable (base/config.h): unset,
+// empty or "0" is off, "1" is on. Anything else was checked by
+// checkEnvironmentSwitches.
 bool environmentSwitch(const char* name) {
   const char* value = std::getenv(name);
   return value && std::string(value) == "1";
@@ -49,11 +52,11 @@ bool environmentSwitch(const char* name) {
 
 // A misspelt switch ("yes", "on") must not quietly run without the layer
 // while the summary still prints zero errors.
-std::string checkEnvironmentSwitches() {
-  for (const char* name : {"VKSIM_VALIDATION", "VKSIM_VALIDATION_CANARY"}) {
+Result<> checkEnvironmentSwitches() {
+  for (const char* name : {kValidationVariable, kValidationCanaryVariable}) {
     const char* value = std::getenv(name);
     if (value && value[0] != '\0' && std::string(value) != "0" && std::string(value) != "1")
-      return std::string(name) + " must be 0 or 1 (got '" + value + "')";
+      return fail(fmt::format("{} must be 0 or 1 (got '{}')", name, value));
   }
   return {};
 }
@@ -97,8 +100,8 @@ std::unique_ptr<Simulation> createCopySimulation(App& app, const ModelParams& pa
 
 // A capture that finished during the run (the overlay's Record with a frame
 // count) says so in one line; one that failed too, without stopping the run.
-void reportCapture(const FileResult& finished) {
-  if (!finished) std::fprintf(stderr, "vkcuda-sim: %s\n", finished.message.c_str());
+void reportCapture(const Result<>& finished) {
+  if (!finished) std::fprintf(stderr, "vkcuda-sim: %s\n", finished.error().message.c_str());
 }
 
 std::string summaryLine(const App& app, double seconds) {
@@ -106,23 +109,17 @@ std::string summaryLine(const App& app, double seconds) {
   const double mean = app.frameMilliseconds.empty() ? 0.0 : total / double(app.frameMilliseconds.size());
   const uint64_t timeline =
       app.shared.semaphores.timeline ? readTimelineCounter(app.device, app.shared.semaphores) : 0;
-  char line[512];
-  std::snprintf(
-      line, sizeof line,
-      "vkcuda-sim: frames=%llu seconds=%.3f mean_frame_ms=%.3f backend=%s sync=%s model=%s grid=%u "
-      "switches=%llu timeline_value=%llu steps=%llu transfer=%s wait=%s %s validation_warnings=%u "
-      "validation_errors=%u\n",
-      static_cast<unsigned long long>(app.schedule.totalFrames), seconds, mean,
-      app.devices.useCuda ? "cuda" : "cpu", toString(app.schedule.mode),
+  return fmt::format(
+      "vkcuda-sim: frames={} seconds={:.3f} mean_frame_ms={:.3f} backend={} sync={} model={} grid={} "
+      "switches={} timeline_value={} steps={} transfer={} wait={} {} validation_warnings={} "
+      "validation_errors={}\n",
+      app.schedule.totalFrames, seconds, mean, app.devices.useCuda ? "cuda" : "cpu", toString(app.schedule.mode),
       toString(app.shared.simulation ? app.shared.simulation->params().model : app.options.model.model),
       app.shared.simulation ? app.shared.simulation->params().grid : app.options.model.grid,
-      static_cast<unsigned long long>(app.schedule.switches), static_cast<unsigned long long>(timeline),
-      static_cast<unsigned long long>(app.shared.simulation ? app.shared.simulation->stepCount() : 0),
+      app.schedule.switches, timeline, app.shared.simulation ? app.shared.simulation->stepCount() : 0,
       toString(app.shared.transfer),
       app.shared.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy),
-      describeValidation(app.instance).c_str(), validationCounts().warnings.load(),
-      validationCounts().errors.load());
-  return line;
+      describeValidation(app.instance), validationCounts().warnings.load(), validationCounts().errors.load());
 }
 
 // vkDeviceWaitIdle for teardown. A lost device counts as idle (the spec's
@@ -160,7 +157,7 @@ void createApp(App& app, const Options& options) {
   // The project's standard is the layer with synchronization validation:
   // one switch turns on both.
   instanceOptions.validation = instanceOptions.synchronizationValidation =
-      environmentSwitch("VKSIM_VALIDATION");
+      environmentSwitch(kValidationVariable);
   if (!app.headless) instanceOptions.extraExtensions = windowInstanceExtensions();
   app.instance = createInstance(instanceOptions);
 
@@ -183,7 +180,7 @@ void createApp(App& app, const Options& options) {
   // Proof that the counters on the summary line count (tests/integration):
   // without the layer the invalid calls would be undefined behaviour, so the
   // canary needs VKSIM_VALIDATION=1 as well.
-  if (environmentSwitch("VKSIM_VALIDATION_CANARY")) {
+  if (environmentSwitch(kValidationCanaryVariable)) {
     if (!app.instance.validation)
       throw EnvironmentError(
           "VKSIM_VALIDATION_CANARY=1 needs VKSIM_VALIDATION=1 (the canary's calls are invalid)");
@@ -372,9 +369,9 @@ int runThenTearDown(App& app, const std::function<void()>& body) {
 }
 
 int runApplication(const Options& options) {
-  if (const std::string problem = checkEnvironmentSwitches(); !problem.empty()) {
-    std::fprintf(stderr, "vkcuda-sim: %s\n", problem.c_str());
-    return kExitUsage;
+  if (const Result<> switches = checkEnvironmentSwitches(); !switches) {
+    std::fprintf(stderr, "vkcuda-sim: %s\n", switches.error().message.c_str());
+    return switches.error().exitCode;
   }
   if (options.listDevices) {
     Instance instance = createInstance({});
@@ -406,8 +403,8 @@ int runApplication(const Options& options) {
     if (!options.capturePath.empty() || !options.tracePath.empty()) {
       // The whole run, warm-up rows included (the summary leaves them out).
       const CaptureRequest request{options.capturePath, options.tracePath, options.warmupFrames, 0};
-      if (const FileResult started = startCapture(app, request); !started)
-        throw RuntimeFailure(started.message);
+      if (const Result<> started = startCapture(app, request); !started)
+        throw RuntimeFailure(started.error().message);
     }
     RgbaImage screenshot;
     const bool wantScreenshot = !options.screenshotPath.empty();
@@ -463,13 +460,13 @@ int runApplication(const Options& options) {
       throw RuntimeFailure("timeout: the simulation did not finish");
     // Nothing is in flight now: every frame's timings are in, or never will be.
     settleFrameTimings(app);
-    if (const FileResult finished = recordFinishedFrames(app, /*flush=*/true); !finished)
-      throw RuntimeFailure(finished.message);
+    if (const Result<> finished = recordFinishedFrames(app, /*flush=*/true); !finished)
+      throw RuntimeFailure(finished.error().message);
     if (!app.capture.lastResult.empty()) std::printf("%s\n", app.capture.lastResult.c_str());
     if (!options.dumpVerticesPath.empty()) {
       const auto bytes = readSharedVertices(app);
-      if (const std::string error = writeBinaryFile(options.dumpVerticesPath, bytes); !error.empty())
-        throw RuntimeFailure(error);
+      if (const Result<> written = writeFileAtomically(options.dumpVerticesPath, "file", bytes); !written)
+        throw RuntimeFailure(written.error().message);
       std::printf("wrote %zu bytes of vertices to %s\n", bytes.size(), options.dumpVerticesPath.c_str());
     }
     if (wantScreenshot) {
@@ -478,8 +475,8 @@ int runApplication(const Options& options) {
       if (screenshot.pixels.empty())
         throw RuntimeFailure("no frame was rendered, so the screenshot " + options.screenshotPath +
                              " was not written");
-      if (const std::string error = writePngFile(options.screenshotPath, screenshot); !error.empty())
-        throw RuntimeFailure(error);
+      if (const Result<> written = writePngFile(options.screenshotPath, screenshot); !written)
+        throw RuntimeFailure(written.error().message);
       std::printf("wrote screenshot %ux%u to %s\n", screenshot.width, screenshot.height,
                   options.screenshotPath.c_str());
     }

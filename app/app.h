@@ -18,6 +18,7 @@
 #include "app/ui/overlay.h"
 #include "app/capture/schedule_log.h"
 #include "app/interop/value_schedule.h"
+#include "base/config.h"
 #include "renderer/frame_sync.h"
 #include "renderer/gpu_buffer.h"
 #include "renderer/gpu_timer.h"
@@ -32,12 +33,9 @@
 namespace vksim {
 
 // How long any single wait may take before the run is declared stalled
-// (exit 4): 5 s, or VKSIM_WAIT_TIMEOUT_MS (app/cli.h), fixed for the process.
+// (exit 4): kDefaultWaitTimeoutNs, or VKSIM_WAIT_TIMEOUT_MS (base/config.h), fixed
+// for the process.
 inline const uint64_t kWaitTimeoutNs = waitTimeoutFromEnvironment();
-
-// One frame in flight: the single vertex buffer makes the two sides take
-// turns anyway, so a second frame's command buffer would only wait.
-inline constexpr uint32_t kFramesInFlight = 1;
 
 // Which side may access the shared vertex buffer now, in the sense of queue
 // family ownership: the render queue's family (Vulkan), or

@@ -1,10 +1,10 @@
 #include "app/frame_loop.h"
 
 #include <GLFW/glfw3.h>
+#include <fmt/format.h>
 
 #include <array>
 #include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -13,6 +13,7 @@
 #include "app/interop/value_schedule.h"
 #include "app/interop/wait_strategy.h"
 #include "renderer/readback.h"
+#include "renderer/render_targets.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {
@@ -28,10 +29,9 @@ constexpr VkPipelineStageFlags kExternalAcquireWaitStage = VK_PIPELINE_STAGE_ALL
 [[noreturn]] void stall(const App& app, const std::string& what) {
   // In seconds with three significant digits: VKSIM_WAIT_TIMEOUT_MS can make
   // the bound shorter than a second.
-  char bound[32];
-  std::snprintf(bound, sizeof bound, "%.3g s", double(kWaitTimeoutNs) / 1e9);
-  throw RuntimeFailure("timeout: " + what + " (frame " + std::to_string(app.schedule.scheduleFrame) + ", " +
-                       toString(app.schedule.mode) + " mode) did not complete within " + bound);
+  throw RuntimeFailure(fmt::format("timeout: {} (frame {}, {} mode) did not complete within {:.3g} s", what,
+                                   app.schedule.scheduleFrame, toString(app.schedule.mode),
+                                   double(kWaitTimeoutNs) / 1e9));
 }
 
 // The CUDA backend writes the vertex buffer from outside Vulkan. Resources
@@ -148,16 +148,7 @@ void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent, bool ac
   if (copyPath) recordVertexUpload(app, commandBuffer);
   recordFrameTagCopy(app, commandBuffer);
 
-  std::array<VkClearValue, 2> clears{};
-  clears[0].color = {{0.06f, 0.07f, 0.09f, 1.0f}};
-  clears[1].depthStencil = {1.0f, 0};
-  VkRenderPassBeginInfo pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-  pass.renderPass = app.renderPass;
-  pass.framebuffer = framebuffer;
-  pass.renderArea.extent = extent;
-  pass.clearValueCount = uint32_t(clears.size());
-  pass.pClearValues = clears.data();
-  vkCmdBeginRenderPass(commandBuffer, &pass, VK_SUBPASS_CONTENTS_INLINE);
+  beginRenderPass(commandBuffer, app.renderPass, framebuffer, extent);
   recordMeshDraw(commandBuffer, app.pipeline, app.shared.vertices.buffer, app.shared.indices,
                  makeMeshPushConstants(app.camera, extent.width, extent.height), extent);
   recordOverlay(app, commandBuffer);  // same pass, after the mesh: ImGui draws over it without depth

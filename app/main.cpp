@@ -7,10 +7,12 @@
 #include "app/cli.h"
 
 int main(int argc, char** argv) {
-  const vksim::ParseOutcome parsed = vksim::parseCommandLine(argc, argv);
-  if (!parsed.options) {
-    std::fputs(parsed.message.c_str(), parsed.exitCode == vksim::kExitSuccess ? stdout : stderr);
-    return parsed.exitCode;
+  const vksim::Result<vksim::Options> parsed = vksim::parseCommandLine(argc, argv);
+  if (!parsed) {
+    // --help and --version arrive here too, as exit code 0 (base/result.h).
+    const vksim::Error& stop = parsed.error();
+    std::fputs(stop.message.c_str(), stop.exitCode == vksim::kExitSuccess ? stdout : stderr);
+    return stop.exitCode;
   }
-  return vksim::runApplication(*parsed.options);
+  return vksim::runApplication(*parsed);
 }
