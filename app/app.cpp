@@ -48,7 +48,7 @@ void createApp(App& app, const Options& options) {
   // The project's standard is the layer with synchronization validation:
   // one switch turns on both.
   instanceOptions.validation = instanceOptions.synchronizationValidation =
-      environmentSwitch("VKSIM_VALIDATION");
+      environmentSwitch(kValidationVariable);
   if (!app.headless) instanceOptions.extraExtensions = windowInstanceExtensions();
   app.instance = createInstance(instanceOptions);
 
@@ -71,7 +71,7 @@ void createApp(App& app, const Options& options) {
   // Proof that the counters on the summary line count (tests/integration):
   // without the layer the invalid calls would be undefined behaviour, so the
   // canary needs VKSIM_VALIDATION=1 as well.
-  if (environmentSwitch("VKSIM_VALIDATION_CANARY")) {
+  if (environmentSwitch(kValidationCanaryVariable)) {
     if (!app.instance.validation)
       throw EnvironmentError(
           "VKSIM_VALIDATION_CANARY=1 needs VKSIM_VALIDATION=1 (the canary's calls are invalid)");

@@ -21,6 +21,7 @@
 #include "app/ui/overlay.h"
 #include "app/capture/schedule_log.h"
 #include "app/interop/value_schedule.h"
+#include "base/config.h"
 #include "renderer/frame_sync.h"
 #include "renderer/gpu_buffer.h"
 #include "renderer/gpu_timer.h"
@@ -34,9 +35,6 @@
 
 namespace vksim {
 
-// One frame in flight: the single vertex buffer makes the two sides take
-// turns anyway, so a second frame's command buffer would only wait.
-inline constexpr uint32_t kFramesInFlight = 1;
 
 struct App {
   Options options;

@@ -1,7 +1,5 @@
 #include "app/cli.h"
 
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
@@ -12,10 +10,37 @@
 #include <map>
 
 #include "app/capture/capture_writer.h"
+#include "app/files.h"
 #include "app/scene.h"
 
 namespace vksim {
 namespace {
+
+// Each enumerator's command-line name is its toString (the same word the
+// summary line and captures print), so the choices are built from there and
+// never spelt twice.
+template <typename T>
+std::map<std::string, T> choicesOf(std::initializer_list<T> values) {
+  std::map<std::string, T> choices;
+  for (T value : values) choices.emplace(toString(value), value);
+  return choices;
+}
+
+template <typename T, size_t N>
+std::map<std::string, T> choicesOf(const NamedValue<T> (&table)[N]) {
+  std::map<std::string, T> choices;
+  for (const NamedValue<T>& entry : table) choices.emplace(entry.name, entry.value);
+  return choices;
+}
+
+const std::map<std::string, ModelKind> kModelChoices = choicesOf(kModelNames);
+const std::map<std::string, SyncMode> kSyncChoices = choicesOf(kSyncModeNames);
+const std::map<std::string, BackendChoice> kBackendChoices =
+    choicesOf({BackendChoice::automatic, BackendChoice::cuda, BackendChoice::cpu});
+const std::map<std::string, TransferMode> kTransferChoices =
+    choicesOf({TransferMode::zeroCopy, TransferMode::copy});
+const std::map<std::string, WaitStrategy> kWaitStrategyChoices =
+    choicesOf({WaitStrategy::poll, WaitStrategy::enqueue});
 
 // One of a fixed set of names (case-insensitive), mapped to its value. The
 // help shows the names, and a bad value is one plain sentence, unlike
@@ -81,36 +106,25 @@ CLI::Validator deviceSelector() {
       "INDEX|UUID");
 }
 
-// Writing happens at the end of a run; a path that cannot be written must be
-// refused before any frame, so that the run fails fast and leaves no file.
-std::string checkOutputPath(const std::string& path, const std::string& requiredExtension) {
-  namespace fs = std::filesystem;
-  const fs::path p(path);
+// Writing happens during or at the end of a run; a path that cannot be
+// written must be refused before any frame, so that the run fails fast and
+// leaves no file. Past the name's own checks this is checkWritable, the one
+// writability check (app/files.h), which leaves nothing behind.
+Result<> checkOutputPath(const std::string& path, const std::string& requiredExtension) {
+  const std::filesystem::path p(path);
   if (!requiredExtension.empty() && p.extension() != requiredExtension)
-    return "must end in " + requiredExtension;
-  if (p.filename().empty()) return "names a directory, not a file";
-  const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  std::error_code ec;
-  if (!fs::is_directory(parent, ec)) return "directory " + parent.string() + " does not exist";
-  if (access(parent.c_str(), W_OK) != 0) return "directory " + parent.string() + " is not writable";
-  if (fs::is_directory(p, ec)) return "is a directory";
-  return {};
+    return fail("must end in " + requiredExtension);
+  if (p.filename().empty()) return fail("names a directory, not a file");
+  return checkWritable(path);
 }
 
-CLI::Validator outputFile(const std::string& extension) {
-  return CLI::Validator([extension](std::string& value) { return checkOutputPath(value, extension); },
-                        "FILE" + extension, "writable output file");
-}
-
-// Files written during the run and renamed into place at its end (captures,
-// traces, the bench table): besides the path check, a probe file is created
-// and removed at once, so an unwritable directory fails here, leaving nothing.
-CLI::Validator probedOutputFile(const std::string& extension, bool withSummary) {
+// `withSummary`: a capture, whose summary beside the CSV must be writable too.
+CLI::Validator outputFile(const std::string& extension, bool withSummary = false) {
   return CLI::Validator(
       [extension, withSummary](std::string& value) {
-        if (std::string problem = checkOutputPath(value, extension); !problem.empty()) return problem;
-        const FileResult probed = withSummary ? checkCapturePath(value) : checkWritable(value);
-        return probed ? std::string() : probed.message;
+        Result<> checked = checkOutputPath(value, extension);
+        if (checked && withSummary) checked = checkCapturePath(value);
+        return checked ? std::string() : checked.error().message;
       },
       "FILE" + extension, "writable output file");
 }
@@ -153,29 +167,20 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
   command->add_option("--grids", bench.grids, "Grid sizes (vertices per side), comma-separated")
       ->delimiter(',')
       ->check(wholeNumber(kMinGrid, kMaxGrid));
-  addDimension<SyncMode>(*command, "--sync", bench.syncModes,
-                         {{"binary", SyncMode::binary}, {"timeline", SyncMode::timeline}},
+  addDimension<SyncMode>(*command, "--sync", bench.syncModes, kSyncChoices,
                          "Sync modes: both, timeline or binary");
-  addDimension<TransferMode>(*command, "--transfer", bench.transfers,
-                             {{"copy", TransferMode::copy}, {"zero-copy", TransferMode::zeroCopy}},
+  addDimension<TransferMode>(*command, "--transfer", bench.transfers, kTransferChoices,
                              "Transfers: both, zero-copy or copy");
-  addDimension<WaitStrategy>(*command, "--wait-strategy", bench.waitStrategies,
-                             {{"enqueue", WaitStrategy::enqueue}, {"poll", WaitStrategy::poll}},
+  addDimension<WaitStrategy>(*command, "--wait-strategy", bench.waitStrategies, kWaitStrategyChoices,
                              "Wait strategies (zero-copy only): both, poll or enqueue");
   command->add_option("--frames", bench.frames, "Frames measured per configuration, after the warm-up")
       ->check(wholeNumber(1, kMaxBenchFrames));
   command->add_option("--warmup", bench.warmupFrames, "Frames run and not measured after each rebuild")
       ->check(wholeNumber(0, kMaxBenchFrames));
   command->add_option("--json", bench.jsonPath, "Write the table as JSON (schema in docs/captures.md)")
-      ->check(probedOutputFile(".json", false));
-  const std::map<std::string, BackendChoice> backends{
-      {"auto", BackendChoice::automatic}, {"cuda", BackendChoice::cuda}, {"cpu", BackendChoice::cpu}};
-  command->add_option("--backend", options.backend, "Simulation backend")
-      ->transform(oneOf(backends));
-  const std::map<std::string, ModelKind> models{{"sinewave", ModelKind::sinewave},
-                                                {"ripple", ModelKind::ripple}};
-  command->add_option("--sim", options.model.model, "Simulation model")
-      ->transform(oneOf(models));
+      ->check(outputFile(".json"));
+  command->add_option("--backend", options.backend, "Simulation backend")->transform(oneOf(kBackendChoices));
+  command->add_option("--sim", options.model.model, "Simulation model")->transform(oneOf(kModelChoices));
   command->add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)")
       ->check(deviceSelector());
   command->add_option("--size", size, "Offscreen image size, WxH")->check(sizeValidator());
@@ -203,15 +208,11 @@ const char* toString(BackendChoice backend) {
   return "?";
 }
 
-ParseOutcome parseCommandLine(int argc, const char* const* argv) {
+Result<Options> parseCommandLine(int argc, const char* const* argv) {
   Options options;
   CLI::App app{"vkcuda-sim: Vulkan and CUDA sharing one vertex buffer with zero copies", "vkcuda-sim"};
   app.set_version_flag("--version", std::string("vkcuda-sim ") + VKSIM_VERSION);
 
-  const std::map<std::string, ModelKind> models{{"sinewave", ModelKind::sinewave}, {"ripple", ModelKind::ripple}};
-  const std::map<std::string, SyncMode> syncModes{{"timeline", SyncMode::timeline}, {"binary", SyncMode::binary}};
-  const std::map<std::string, BackendChoice> backends{
-      {"auto", BackendChoice::automatic}, {"cuda", BackendChoice::cuda}, {"cpu", BackendChoice::cpu}};
   const std::map<std::string, bool> onOff{{"on", true}, {"off", false}};
   std::string size;
 
@@ -220,13 +221,11 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
          "--frames", options.frames,
          "Frames to run; 0 = until the window closes or the run is interrupted (headless default 600)")
       ->check(wholeNumber(0, kMaxFrames));
-  app.add_option("--sim", options.model.model, "Simulation model")
-      ->transform(oneOf(models));
+  app.add_option("--sim", options.model.model, "Simulation model")->transform(oneOf(kModelChoices));
   app.add_option("--grid", options.model.grid, "Vertices per side")->check(wholeNumber(kMinGrid, kMaxGrid));
   app.add_option("--sync", options.sync, "Semaphore kind of the value schedule")
-      ->transform(oneOf(syncModes));
-  app.add_option("--backend", options.backend, "Simulation backend")
-      ->transform(oneOf(backends));
+      ->transform(oneOf(kSyncChoices));
+  app.add_option("--backend", options.backend, "Simulation backend")->transform(oneOf(kBackendChoices));
   app.add_option("--size", size, "Window or image size, WxH")->check(sizeValidator());
   app.add_option("--seed", options.model.seed, "Seed of the ripple drops")
       ->check(wholeNumber(0, std::numeric_limits<uint64_t>::max()));
@@ -250,26 +249,23 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
   app.add_option("--input-script", options.inputScriptPath,
                  "Timed keyboard and mouse commands, a test and demo facility (docs/interactive.md)")
       ->check(CLI::ExistingFile);
-  const std::map<std::string, TransferMode> transfers{{"zero-copy", TransferMode::zeroCopy},
-                                                      {"copy", TransferMode::copy}};
   app.add_option(
          "--transfer", options.transfer,
          "zero-copy: the simulation writes the shared buffer; copy: through host memory and a staging "
          "buffer, as without interop (docs/benchmarks.md)")
-      ->transform(oneOf(transfers));
-  const std::map<std::string, WaitStrategy> strategies{{"poll", WaitStrategy::poll},
-                                                       {"enqueue", WaitStrategy::enqueue}};
-  app.add_option("--wait-strategy", options.waitStrategy,
-                 "poll: spin on the host until each semaphore wait's value is reached, then hand it over "
-                 "(tighter P99, keeps a CPU core busy); enqueue: hand it to the GPU at once and sleep. Same "
-                 "schedule, same mean cost: two GPU context switches a frame on the H200 (docs/benchmarks.md)")
-      ->transform(oneOf(strategies));
+      ->transform(oneOf(kTransferChoices));
+  app.add_option(
+         "--wait-strategy", options.waitStrategy,
+         "poll: spin on the host until each semaphore wait's value is reached, then hand it over "
+         "(tighter P99, keeps a CPU core busy); enqueue: hand it to the GPU at once and sleep. Same "
+         "schedule, same mean cost: two GPU context switches a frame on the H200 (docs/benchmarks.md)")
+      ->transform(oneOf(kWaitStrategyChoices));
   app.add_option("--capture", options.capturePath,
                  "Record one CSV row per frame, and PATH.summary.json beside it (docs/captures.md)")
-      ->check(probedOutputFile(".csv", true));
+      ->check(outputFile(".csv", /*withSummary=*/true));
   app.add_option("--trace", options.tracePath,
                  "Record a Chrome trace of host and GPU spans (docs/captures.md)")
-      ->check(probedOutputFile(".json", false));
+      ->check(outputFile(".json"));
   app.add_option("--warmup", options.warmupFrames,
                  "First frames left out of the capture's statistics (still in its CSV)")
       ->check(wholeNumber(0, kMaxFrames));
@@ -289,89 +285,72 @@ ParseOutcome parseCommandLine(int argc, const char* const* argv) {
   BenchOptions bench;
   CLI::App* benchCommand = addBenchCommand(app, options, bench, size);
 
-  ParseOutcome outcome;
+  auto usageError = [](const std::string& message) {
+    return fail("vkcuda-sim: " + message + "\n", kExitUsage);
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
-    outcome.message = app.help();
-    return outcome;
+    return fail(app.help(), kExitSuccess);
   } catch (const CLI::CallForVersion&) {
-    outcome.message = std::string("vkcuda-sim ") + VKSIM_VERSION + "\n";
-    return outcome;
+    return fail(std::string("vkcuda-sim ") + VKSIM_VERSION + "\n", kExitSuccess);
   } catch (const CLI::ParseError& error) {
-    outcome.exitCode = kExitUsage;
-    outcome.message = std::string("vkcuda-sim: ") + error.what() + " (see --help)\n";
-    return outcome;
+    return usageError(std::string(error.what()) + " (see --help)");
   }
   for (const std::string& fault : faults) options.faults.faults.push_back(parseFault(fault).fault);
   if (const char* timeout = std::getenv(kWaitTimeoutVariable)) {
-    uint64_t ignored = 0;
-    std::string problem;
-    if (!parseWaitTimeoutMs(timeout, &ignored, &problem)) {
-      outcome.exitCode = kExitUsage;
-      outcome.message = std::string("vkcuda-sim: ") + kWaitTimeoutVariable + ": " + problem + "\n";
-      return outcome;
-    }
+    if (const Result<uint64_t> parsed = parseWaitTimeoutMs(timeout); !parsed)
+      return usageError(std::string(kWaitTimeoutVariable) + ": " + parsed.error().message);
   }
   if (!size.empty()) std::sscanf(size.c_str(), "%u%*c%u", &options.width, &options.height);
   if (benchCommand->parsed()) {
     options.bench = bench;
     options.headless = true;  // the benchmark measures the schedule, not a display
   }
-  auto usageError = [&](const std::string& message) {
-    outcome.exitCode = kExitUsage;
-    outcome.message = "vkcuda-sim: " + message + "\n";
-    return outcome;
-  };
   if (options.frameTags && (!options.headless || options.backend != BackendChoice::cpu ||
                             options.transfer != TransferMode::zeroCopy))
     return usageError("--frame-tags needs --headless, --backend cpu and the zero-copy transfer");
   if (!scene.empty()) {
     // The loader's message is one line naming the file and the field.
-    const SceneResult loaded = loadScene(scene);
-    if (!loaded.ok()) return usageError("--scene: " + loaded.error);
-    ModelParams params = loaded.scene->params;
+    const Result<Scene> loaded = loadScene(scene);
+    if (!loaded) return usageError("--scene: " + loaded.error().message);
+    ModelParams params = loaded->params;
     if (app.count("--sim")) params.model = options.model.model;
     if (app.count("--grid")) params.grid = options.model.grid;
     if (app.count("--seed")) params.seed = options.model.seed;
     options.model = params;
-    options.camera = loaded.scene->camera;
-    options.sceneName = loaded.scene->name;
+    options.camera = loaded->camera;
+    options.sceneName = loaded->name;
   }
   if (!options.inputScriptPath.empty()) {
-    InputScriptResult loaded = loadInputScript(options.inputScriptPath);
-    if (!loaded.script) return usageError("--input-script: " + loaded.error);
+    Result<InputScript> loaded = loadInputScript(options.inputScriptPath);
+    if (!loaded) return usageError("--input-script: " + loaded.error().message);
     // Screenshots are written during the run; refuse an unwritable path
     // before the first frame, as --screenshot does.
-    for (const ScriptCommand& command : loaded.script->commands)
+    for (const ScriptCommand& command : loaded->commands)
       if (command.action == ScriptAction::screenshot)
-        if (const std::string problem = checkOutputPath(command.text, ".png"); !problem.empty())
-          return usageError("--input-script: " + options.inputScriptPath + ":" + std::to_string(command.line) +
-                            ": screenshot " + command.text + ": " + problem);
-    options.inputScript = std::move(*loaded.script);
+        if (const Result<> checked = checkOutputPath(command.text, ".png"); !checked)
+          return usageError("--input-script: " + options.inputScriptPath + ":" +
+                            std::to_string(command.line) + ": screenshot " + command.text + ": " +
+                            checked.error().message);
+    options.inputScript = std::move(*loaded);
   }
-  outcome.options = options;
-  return outcome;
+  return options;
 }
 
-bool parseWaitTimeoutMs(const std::string& text, uint64_t* timeoutNs, std::string* error) {
+Result<uint64_t> parseWaitTimeoutMs(const std::string& text) {
   uint64_t ms = 0;
   bool valid = !text.empty() && text.size() <= 7;  // kMaxWaitTimeoutMs has 7 digits
   for (char c : text) valid = valid && c >= '0' && c <= '9';
   if (valid) ms = std::stoull(text);
-  if (!valid || ms < 1 || ms > kMaxWaitTimeoutMs) {
-    if (error)
-      *error = "'" + text + "' must be whole milliseconds from 1 to " + std::to_string(kMaxWaitTimeoutMs);
-    return false;
-  }
-  *timeoutNs = ms * 1'000'000ull;
-  return true;
+  if (!valid || ms < 1 || ms > kMaxWaitTimeoutMs)
+    return fail("'" + text + "' must be whole milliseconds from 1 to " + std::to_string(kMaxWaitTimeoutMs));
+  return ms * 1'000'000ull;
 }
 
 uint64_t waitTimeoutFromEnvironment() {
-  uint64_t timeoutNs = kDefaultWaitTimeoutNs;
-  if (const char* text = std::getenv(kWaitTimeoutVariable)) parseWaitTimeoutMs(text, &timeoutNs, nullptr);
-  return timeoutNs;
+  const char* text = std::getenv(kWaitTimeoutVariable);
+  return text ? parseWaitTimeoutMs(text).value_or(kDefaultWaitTimeoutNs) : kDefaultWaitTimeoutNs;
 }
 
 int64_t framesToRun(const Options& options, bool headless) {

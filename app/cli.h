@@ -7,8 +7,9 @@
 #include <vector>
 
 #include "app/ui/camera.h"
-#include "base/result.h"
 #include "app/ui/input_script.h"
+#include "base/config.h"
+#include "base/result.h"
 #include "app/interop/wait_strategy.h"
 #include "sim/fault_plan.h"
 #include "sim/sim_types.h"
@@ -26,11 +27,6 @@ const char* toString(BackendChoice backend);
 //             the frame's command buffer copies that into the vertex buffer.
 enum class TransferMode { zeroCopy, copy };
 const char* toString(TransferMode transfer);  // "zero-copy", "copy"
-
-// Frames left out of a capture's or a benchmark's statistics by default (their
-// rows are still in a capture's CSV): the first frames pay for first-use costs
-// (module loading, page faults in fresh buffers, clocks ramping up).
-inline constexpr uint32_t kDefaultWarmupFrames = 30;
 
 // `vkcuda-sim bench`: the matrix it runs (every combination, headless) and
 // where the table goes as JSON (docs/benchmarks.md).
@@ -72,32 +68,16 @@ struct Options {
   bool frameTags = false;  // --frame-tags: a test facility (app/frame_tags.h); headless, CPU, zero-copy
 };
 
-inline constexpr int64_t kDefaultHeadlessFrames = 600;
-// The largest --frames, --switch-sync-every and --warmup: about 190 days at
-// 60 frames per second, and far inside every counter's range (the timeline
-// value reaches 2 * frames).
-inline constexpr uint64_t kMaxFrames = 1'000'000'000;
-// The largest `bench --frames` and `bench --warmup`, per configuration.
-inline constexpr uint64_t kMaxBenchFrames = 1'000'000;
+// The options to run with, or what to print before exiting instead: a usage
+// error (exit 2, for stderr), or the text of --help or --version, which is an
+// Error with exitCode kExitSuccess (for stdout; base/result.h). The message
+// ends in a newline. Never exits the process.
+Result<Options> parseCommandLine(int argc, const char* const* argv);
 
-struct ParseOutcome {
-  std::optional<Options> options;  // set when the program should run
-  int exitCode = kExitSuccess;     // when options is empty: exit with this...
-  std::string message;             // ...after printing this (stdout for 0, stderr otherwise)
-};
-
-ParseOutcome parseCommandLine(int argc, const char* const* argv);
-
-// The bound of every wait in a run (docs/testing.md): 5 s, or the value of
-// the environment variable VKSIM_WAIT_TIMEOUT_MS (whole milliseconds, 1 to
-// kMaxWaitTimeoutMs), a test facility that lets fault tests end quickly.
-inline constexpr uint64_t kDefaultWaitTimeoutNs = 5'000'000'000ull;
-inline constexpr uint64_t kMaxWaitTimeoutMs = 3'600'000;
-inline constexpr const char* kWaitTimeoutVariable = "VKSIM_WAIT_TIMEOUT_MS";
-
-// Parses a VKSIM_WAIT_TIMEOUT_MS value into nanoseconds; false (and *error, one
-// sentence) for anything but a whole number in [1, kMaxWaitTimeoutMs].
-bool parseWaitTimeoutMs(const std::string& text, uint64_t* timeoutNs, std::string* error);
+// Parses a VKSIM_WAIT_TIMEOUT_MS value (base/config.h) into nanoseconds;
+// refuses, with one sentence, anything but a whole number of milliseconds in
+// [1, kMaxWaitTimeoutMs].
+Result<uint64_t> parseWaitTimeoutMs(const std::string& text);
 
 // The wait timeout of this process: VKSIM_WAIT_TIMEOUT_MS when set and valid
 // (parseCommandLine refuses an invalid one with exit 2), else the default.

@@ -11,6 +11,9 @@
 #include <system_error>
 #include <utility>
 
+#include <fmt/format.h>
+#include <stb_image_write.h>
+
 namespace vksim {
 namespace {
 namespace fs = std::filesystem;
@@ -23,8 +26,9 @@ std::string errnoText(int error) {
   return error != 0 ? std::strerror(error) : "unknown error";
 }
 
-FileResult failure(std::string message) {
-  return {false, std::move(message)};
+// A write that failed during the run: exit code 4 if it ends the run.
+tl::unexpected<Error> writeFailure(std::string message) {
+  return fail(std::move(message), kExitRuntime);
 }
 
 // fsync(2) on `path` opened with `flags`; returns 0 or the errno.
@@ -38,20 +42,20 @@ int fsyncPath(const std::string& path, int flags) {
 
 }  // namespace
 
-FileResult checkWritable(const std::string& path) {
-  if (path.empty()) return failure("no output path given");
+Result<> checkWritable(const std::string& path) {
+  if (path.empty()) return fail("no output path given");
   std::error_code error;
-  if (fs::is_directory(path, error)) return failure("cannot write " + path + ": it is a directory");
+  if (fs::is_directory(path, error)) return fail("cannot write " + path + ": it is a directory");
   const fs::path parent = fs::path(path).parent_path();
   const fs::path directory = parent.empty() ? fs::path(".") : parent;
   if (!fs::is_directory(directory, error))
-    return failure("cannot write " + path + ": directory " + directory.string() + " does not exist");
+    return fail("cannot write " + path + ": directory " + directory.string() + " does not exist");
   // Create a probe rather than ask access(2): access answers from permission
   // bits, which root passes everywhere; only creating a file shows what the
   // run will meet.
   const std::string probe = temporaryPathFor(path);
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return failure("cannot write " + path + ": " + errnoText(errno));
+  if (fd < 0) return fail("cannot write " + path + ": " + errnoText(errno));
   ::close(fd);
   ::unlink(probe.c_str());
   return {};
@@ -85,12 +89,12 @@ AtomicFile::~AtomicFile() {
   discard();
 }
 
-FileResult AtomicFile::open(const std::string& path, std::string_view what, std::size_t bufferBytes) {
+Result<> AtomicFile::open(const std::string& path, std::string_view what, std::size_t bufferBytes) {
   discard();
   what_ = what;
   std::error_code error;
   if (fs::is_directory(path, error))
-    return failure("cannot write " + what_ + " " + path + ": it is a directory");
+    return writeFailure("cannot write " + what_ + " " + path + ": it is a directory");
   auto stream = std::make_unique<std::ofstream>();
   auto buffer = std::make_unique<char[]>(bufferBytes);
   // libstdc++ honours pubsetbuf only before open(); a large buffer turns a
@@ -102,7 +106,7 @@ FileResult AtomicFile::open(const std::string& path, std::string_view what, std:
   const std::string temporary = temporaryPathFor(path);
   errno = 0;
   stream->open(temporary, std::ios::out | std::ios::trunc | std::ios::binary);
-  if (!stream->is_open()) return failure("cannot write " + what_ + " " + path + ": " + errnoText(errno));
+  if (!stream->is_open()) return writeFailure("cannot write " + what_ + " " + path + ": " + errnoText(errno));
   path_ = path;
   temporaryPath_ = temporary;
   buffer_ = std::move(buffer);
@@ -111,10 +115,10 @@ FileResult AtomicFile::open(const std::string& path, std::string_view what, std:
   return {};
 }
 
-FileResult AtomicFile::close() {
+Result<> AtomicFile::close() {
   if (!stream_) {
     if (closed_) return {};
-    return failure("cannot write " + what_ + " " + path_ + ": not open");
+    return writeFailure("cannot write " + what_ + " " + path_ + ": not open");
   }
   errno = 0;
   stream_->flush();
@@ -133,23 +137,23 @@ FileResult AtomicFile::close() {
   if (failed || error != 0) {
     const std::string message = "cannot write " + what_ + " " + path_ + ": " + errnoText(error);
     discard();
-    return failure(message);
+    return writeFailure(message);
   }
   closed_ = true;
   return {};
 }
 
-FileResult AtomicFile::commit() {
+Result<> AtomicFile::commit() {
   if (stream_) {
-    if (FileResult result = close(); !result) return result;
+    if (Result<> result = close(); !result) return result;
   }
-  if (!closed_) return failure("cannot write " + what_ + " " + path_ + ": not open");
+  if (!closed_) return writeFailure("cannot write " + what_ + " " + path_ + ": not open");
   // rename(2) within one directory replaces the target atomically: a reader
   // sees the old file or the complete new one, never a partial one.
   if (std::rename(temporaryPath_.c_str(), path_.c_str()) != 0) {
     const std::string message = "cannot write " + what_ + " " + path_ + ": " + errnoText(errno);
     discard();
-    return failure(message);
+    return writeFailure(message);
   }
   closed_ = false;
   temporaryPath_.clear();
@@ -168,12 +172,73 @@ void AtomicFile::discard() {
   closed_ = false;
 }
 
-FileResult writeFileAtomically(const std::string& path, std::string_view what,
-                               std::span<const uint8_t> bytes) {
+Result<> writeFileAtomically(const std::string& path, std::string_view what, std::span<const uint8_t> bytes) {
   AtomicFile file;
-  if (FileResult opened = file.open(path, what, 64 * 1024); !opened) return opened;
+  if (Result<> opened = file.open(path, what, 64 * 1024); !opened) return opened;
   file.stream().write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   return file.commit();
+}
+
+Result<> writeFileAtomically(const std::string& path, std::string_view what, std::string_view text) {
+  return writeFileAtomically(path, what,
+                             std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
+namespace {
+
+// stb's PNG writer hands the encoded bytes to a callback in pieces; they go
+// straight into the temporary file, whose stream keeps any write error for
+// commit() to report.
+void appendToStream(void* context, void* data, int size) {
+  static_cast<std::ofstream*>(context)->write(static_cast<const char*>(data), size);
+}
+
+std::string sizeText(std::size_t bytes) {
+  if (bytes % (1 << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  if (bytes % (1 << 10) == 0) return fmt::format("{} KiB", bytes >> 10);
+  return fmt::format("{} bytes", bytes);
+}
+
+}  // namespace
+
+Result<> writePngFile(const std::string& path, const RgbaImage& image) {
+  if (image.width == 0 || image.height == 0 || image.pixels.size() != size_t(image.width) * image.height * 4)
+    return writeFailure("cannot write " + path + ": no image (no frame was rendered)");
+  AtomicFile file;
+  if (Result<> opened = file.open(path, "screenshot", 256 * 1024); !opened) return opened;
+  if (!stbi_write_png_to_func(appendToStream, &file.stream(), int(image.width), int(image.height), 4,
+                              image.pixels.data(), int(image.width * 4)))
+    return writeFailure("cannot write screenshot " + path +
+                        ": PNG encoding failed");  // the temp goes with `file`
+  return file.commit();
+}
+
+Result<std::string> readFileBounded(const std::string& path, std::string_view what, std::size_t maxBytes) {
+  const auto unreadable = [&](int error) {
+    return fail(fmt::format("{}: cannot read {}: {}", path, what, errnoText(error)));
+  };
+  // std::ifstream opens a directory on Linux and only the read fails, with a
+  // less helpful error; a directory is named as such up front.
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return unreadable(EISDIR);
+  errno = 0;
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return unreadable(errno != 0 ? errno : ENOENT);
+  std::string text;
+  char buffer[4096];
+  // Reads at most one chunk past the limit, so a huge file (or /dev/zero)
+  // costs no more than the limit to refuse.
+  while (file.read(buffer, sizeof buffer) || file.gcount() > 0) {
+    text.append(buffer, std::size_t(file.gcount()));
+    if (text.size() > maxBytes) {
+      const char* article =
+          std::string_view("aeiou").find(what.empty() ? 'x' : what.front()) != std::string_view::npos ? "an"
+                                                                                                      : "a";
+      return fail(fmt::format("{}: larger than {}, not {} {}", path, sizeText(maxBytes), article, what));
+    }
+  }
+  if (file.bad()) return unreadable(EIO);
+  return text;
 }
 
 }  // namespace vksim

@@ -43,16 +43,7 @@ void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent, bool ac
   if (copyPath) recordVertexUpload(app.shared, commandBuffer);
   recordFrameTagCopy(app.shared.frameTags, app.shared.vertices.buffer, app.schedule.totalFrames, commandBuffer);
 
-  std::array<VkClearValue, 2> clears{};
-  clears[0].color = {{0.06f, 0.07f, 0.09f, 1.0f}};
-  clears[1].depthStencil = {1.0f, 0};
-  VkRenderPassBeginInfo pass{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
-  pass.renderPass = app.renderPass;
-  pass.framebuffer = framebuffer;
-  pass.renderArea.extent = extent;
-  pass.clearValueCount = uint32_t(clears.size());
-  pass.pClearValues = clears.data();
-  vkCmdBeginRenderPass(commandBuffer, &pass, VK_SUBPASS_CONTENTS_INLINE);
+beginRenderPass(commandBuffer, app.renderPass, framebuffer, extent);
   recordMeshDraw(commandBuffer, app.pipeline, app.shared.vertices.buffer, app.shared.indices,
                  makeMeshPushConstants(app.camera, extent.width, extent.height), extent);
   recordOverlay(app, commandBuffer);  // same pass, after the mesh: ImGui draws over it without depth

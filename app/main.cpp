@@ -19,7 +19,7 @@
 #include "app/capture/bench.h"
 #include "app/cli.h"
 #include "app/frame_loop.h"
-#include "app/image_file.h"
+#include "app/files.h"
 #include "app/ui/script_player.h"
 
 namespace vksim {
@@ -42,19 +42,19 @@ void onInterrupt(int signalNumber) {
 
 // A misspelt switch ("yes", "on") must not quietly run without the layer
 // while the summary still prints zero errors.
-std::string checkEnvironmentSwitches() {
-  for (const char* name : {"VKSIM_VALIDATION", "VKSIM_VALIDATION_CANARY"}) {
+Result<> checkEnvironmentSwitches() {
+  for (const char* name : {kValidationVariable, kValidationCanaryVariable}) {
     const char* value = std::getenv(name);
     if (value && value[0] != '\0' && std::string(value) != "0" && std::string(value) != "1")
-      return std::string(name) + " must be 0 or 1 (got '" + value + "')";
+      return fail(fmt::format("{} must be 0 or 1 (got '{}')", name, value));
   }
   return {};
 }
 
 // A capture that finished during the run (the overlay's Record with a frame
 // count) says so in one line; one that failed too, without stopping the run.
-void reportCapture(const FileResult& finished) {
-  if (!finished) std::fprintf(stderr, "vkcuda-sim: %s\n", finished.message.c_str());
+void reportCapture(const Result<>& finished) {
+  if (!finished) std::fprintf(stderr, "vkcuda-sim: %s\n", finished.error().message.c_str());
 }
 
 // The one line every run ends with (its keys are read by scripts and tests).
@@ -78,9 +78,9 @@ std::string summaryLine(const App& app, double seconds) {
 
 // The whole run after parsing: returns the process exit code.
 int runApplication(const Options& options) {
-  if (const std::string problem = checkEnvironmentSwitches(); !problem.empty()) {
-    std::fprintf(stderr, "vkcuda-sim: %s\n", problem.c_str());
-    return kExitUsage;
+  if (const Result<> switches = checkEnvironmentSwitches(); !switches) {
+    std::fprintf(stderr, "vkcuda-sim: %s\n", switches.error().message.c_str());
+    return switches.error().exitCode;
   }
   if (options.listDevices) {
     Instance instance = createInstance({});
@@ -112,8 +112,8 @@ int runApplication(const Options& options) {
     if (!options.capturePath.empty() || !options.tracePath.empty()) {
       // The whole run, warm-up rows included (the summary leaves them out).
       const CaptureRequest request{options.capturePath, options.tracePath, options.warmupFrames, 0};
-      if (const FileResult started = startCapture(app, request); !started)
-        throw RuntimeFailure(started.message);
+      if (const Result<> started = startCapture(app, request); !started)
+        throw RuntimeFailure(started.error().message);
     }
     RgbaImage screenshot;
     const bool wantScreenshot = !options.screenshotPath.empty();
@@ -169,13 +169,13 @@ int runApplication(const Options& options) {
       throw RuntimeFailure("timeout: the simulation did not finish");
     // Nothing is in flight now: every frame's timings are in, or never will be.
     settleFrameTimings(app);
-    if (const FileResult finished = recordFinishedFrames(app, /*flush=*/true); !finished)
-      throw RuntimeFailure(finished.message);
+    if (const Result<> finished = recordFinishedFrames(app, /*flush=*/true); !finished)
+      throw RuntimeFailure(finished.error().message);
     if (!app.capture.lastResult.empty()) std::printf("%s\n", app.capture.lastResult.c_str());
     if (!options.dumpVerticesPath.empty()) {
       const auto bytes = readSharedVertices(app.device, app.shared);
-      if (const std::string error = writeBinaryFile(options.dumpVerticesPath, bytes); !error.empty())
-        throw RuntimeFailure(error);
+      if (const Result<> written = writeFileAtomically(options.dumpVerticesPath, "file", bytes); !written)
+        throw RuntimeFailure(written.error().message);
       std::printf("wrote %zu bytes of vertices to %s\n", bytes.size(), options.dumpVerticesPath.c_str());
     }
     if (wantScreenshot) {
@@ -184,8 +184,8 @@ int runApplication(const Options& options) {
       if (screenshot.pixels.empty())
         throw RuntimeFailure("no frame was rendered, so the screenshot " + options.screenshotPath +
                              " was not written");
-      if (const std::string error = writePngFile(options.screenshotPath, screenshot); !error.empty())
-        throw RuntimeFailure(error);
+      if (const Result<> written = writePngFile(options.screenshotPath, screenshot); !written)
+        throw RuntimeFailure(written.error().message);
       std::printf("wrote screenshot %ux%u to %s\n", screenshot.width, screenshot.height,
                   options.screenshotPath.c_str());
     }
@@ -200,10 +200,12 @@ int runApplication(const Options& options) {
 }  // namespace vksim
 
 int main(int argc, char** argv) {
-  const vksim::ParseOutcome parsed = vksim::parseCommandLine(argc, argv);
-  if (!parsed.options) {
-    std::fputs(parsed.message.c_str(), parsed.exitCode == vksim::kExitSuccess ? stdout : stderr);
-    return parsed.exitCode;
+  const vksim::Result<vksim::Options> parsed = vksim::parseCommandLine(argc, argv);
+  if (!parsed) {
+    // --help and --version arrive here too, as exit code 0 (base/result.h).
+    const vksim::Error& stop = parsed.error();
+    std::fputs(stop.message.c_str(), stop.exitCode == vksim::kExitSuccess ? stdout : stderr);
+    return stop.exitCode;
   }
-  return vksim::runApplication(*parsed.options);
+  return vksim::runApplication(*parsed);
 }

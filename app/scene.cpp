@@ -1,21 +1,18 @@
 #include "app/scene.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
 #include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <set>
 #include <system_error>
 
 #include <nlohmann/json.hpp>
+
+#include "app/files.h"
+#include "base/config.h"
 
 namespace vksim {
 namespace {
@@ -24,23 +21,14 @@ namespace fs = std::filesystem;
 // is the first one in the file and saved files list fields in the documented order.
 using Json = nlohmann::ordered_json;
 
-constexpr const char* kSceneDirEnvironment = "VKSIM_SCENE_DIR";
 // Scene files are a few hundred bytes; a large file is a wrong path, not a scene.
-constexpr long kMaxSceneFileBytes = 1 << 20;
+constexpr size_t kMaxSceneFileBytes = 1 << 20;
 constexpr size_t kMaxShownValueLength = 60;
 
 constexpr const char* kSceneFields[] = {"name",    "description", "model",        "grid",         "timeStep",
                                         "damping", "dropInterval", "dropRadius",  "dropAmplitude", "courant",
                                         "amplitude", "waveNumberX", "waveNumberZ", "seed",          "camera"};
 constexpr const char* kCameraFields[] = {"yaw", "pitch", "distance", "target", "fovY"};
-
-struct ModelName {
-  ModelKind kind;
-  const char* name;
-};
-// Spelled here rather than through sim's toString so that the file format does
-// not change if sim/ renames its enumerators for display.
-constexpr ModelName kModelNames[] = {{ModelKind::ripple, "ripple"}, {ModelKind::sinewave, "sinewave"}};
 
 // A closed or half-open interval for a float field; `text` replaces the
 // printed upper bound where the decimal would hide its meaning.
@@ -91,8 +79,6 @@ std::string showValue(const Json& value) {
   if (text.size() > kMaxShownValueLength) text = text.substr(0, kMaxShownValueLength) + "...";
   return text;
 }
-
-std::string errnoText(int error) { return std::strerror(error); }
 
 std::string oneLine(std::string text) {
   std::replace_if(text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
@@ -241,11 +227,11 @@ void readCamera(SceneChecker& checker, const Json& value, OrbitCamera& camera) {
 
 // The one validation path: loadScene uses it on parsed files and saveScene on
 // the JSON it is about to write.
-SceneResult sceneFromJson(const Json& document, const std::string& source) {
+Result<Scene> sceneFromJson(const Json& document, const std::string& source) {
   SceneChecker checker(source);
   if (!document.is_object()) {
     checker.failFile("must hold a JSON object (got " + showValue(document) + ")");
-    return {std::nullopt, checker.error()};
+    return fail(checker.error());
   }
   Scene scene;
   checker.rejectUnknownFields(document, "", kSceneFields);
@@ -262,13 +248,15 @@ SceneResult sceneFromJson(const Json& document, const std::string& source) {
 
   if (!checker.failed()) {
     const Json& model = document.at("model");
-    const auto known = std::find_if(std::begin(kModelNames), std::end(kModelNames), [&](const ModelName& m) {
+    const auto known = std::find_if(std::begin(kModelNames), std::end(kModelNames), [&](const auto& m) {
       return model.is_string() && model.get<std::string>() == m.name;
     });
+    std::string names;
+    for (const auto& m : kModelNames) names += (names.empty() ? "\"" : " or \"") + std::string(m.name) + "\"";
     if (known == std::end(kModelNames))
-      checker.failWithValue("model", "must be \"ripple\" or \"sinewave\"", model);
+      checker.failWithValue("model", "must be " + names, model);
     else
-      scene.params.model = known->kind;
+      scene.params.model = known->value;
   }
 
   ModelParams& params = scene.params;
@@ -286,22 +274,19 @@ SceneResult sceneFromJson(const Json& document, const std::string& source) {
   checker.readUnsigned(document, "seed", 0, std::numeric_limits<uint64_t>::max(), params.seed);
   if (!checker.failed() && document.contains("camera")) readCamera(checker, document.at("camera"), scene.camera);
 
-  if (checker.failed()) return {std::nullopt, checker.error()};
+  if (checker.failed()) return fail(checker.error());
   params.grid = static_cast<uint32_t>(grid);
   params.dropInterval = static_cast<uint32_t>(dropInterval);
-  return {std::move(scene), {}};
+  return scene;
 }
 
 Json sceneToJsonObject(const Scene& scene) {
   const ModelParams& p = scene.params;
   const OrbitCamera& c = scene.camera;
-  const char* model = "ripple";
-  for (const ModelName& m : kModelNames)
-    if (m.kind == p.model) model = m.name;
   Json document;
   document["name"] = scene.name;
   document["description"] = scene.description;
-  document["model"] = model;
+  document["model"] = toString(p.model);
   document["grid"] = p.grid;
   document["timeStep"] = floatJson(p.timeStep);
   document["damping"] = floatJson(p.damping);
@@ -369,48 +354,17 @@ struct DuplicateKeyFinder {
   }
 };
 
-std::string readWholeFile(const fs::path& path, std::string& error) {
-  // fopen succeeds on a directory on Linux and only fread fails, so a
-  // directory is named as such up front.
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    error = path.string() + ": cannot read scene file: " + errnoText(EISDIR);
-    return {};
-  }
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) {
-    error = path.string() + ": cannot read scene file: " + errnoText(errno);
-    return {};
-  }
-  std::string text;
-  char buffer[4096];
-  size_t count;
-  while ((count = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
-    text.append(buffer, count);
-    if (text.size() > size_t(kMaxSceneFileBytes)) {
-      std::fclose(file);
-      error = path.string() + ": larger than 1 MiB, not a scene file";
-      return {};
-    }
-  }
-  const bool readFailed = std::ferror(file) != 0;
-  std::fclose(file);
-  if (readFailed) error = path.string() + ": cannot read scene file: " + errnoText(EIO);
-  return text;
-}
-
-SceneResult loadSceneFile(const fs::path& path) {
-  std::string error;
-  const std::string text = readWholeFile(path, error);
-  if (!error.empty()) return {std::nullopt, oneLine(error)};
-  SceneResult result = parseScene(text, path.string());
+Result<Scene> loadSceneFile(const fs::path& path) {
+  const Result<std::string> text = readFileBounded(path.string(), "scene file", kMaxSceneFileBytes);
+  if (!text) return fail(oneLine(text.error().message));
+  Result<Scene> result = parseScene(*text, path.string());
   // The file name is what listScenes shows and what --scene takes, so a name
   // field that disagrees would make the scene answer to two names.
-  if (result.ok() && result.scene->name != path.stem().string()) {
+  if (result && result->name != path.stem().string()) {
     SceneChecker checker(path.string());
     checker.failWithValue("name", "must match the file name '" + path.stem().string() + "'",
-                          Json(result.scene->name));
-    return {std::nullopt, checker.error()};
+                          Json(result->name));
+    return fail(checker.error());
   }
   return result;
 }
@@ -464,7 +418,7 @@ bool isSafeSceneName(std::string_view name) {
   });
 }
 
-SceneResult parseScene(std::string_view jsonText, const std::string& source) {
+Result<Scene> parseScene(std::string_view jsonText, const std::string& source) {
   DuplicateKeyFinder duplicates;
   Json document;
   try {
@@ -475,17 +429,17 @@ SceneResult parseScene(std::string_view jsonText, const std::string& source) {
     std::string message = e.what();
     if (const size_t end = message.find("] "); message.rfind("[json.exception.", 0) == 0 && end != std::string::npos)
       message = message.substr(end + 2);
-    return {std::nullopt, oneLine(source + ": malformed JSON: " + message)};
+    return vksim::fail(oneLine(source + ": malformed JSON: " + message));
   }
   if (!duplicates.duplicatePath.empty()) {
     SceneChecker checker(source);
     checker.fail(duplicates.duplicatePath, "appears more than once");
-    return {std::nullopt, checker.error()};
+    return vksim::fail(checker.error());
   }
   return sceneFromJson(document, source);
 }
 
-SceneResult loadScene(const std::string& nameOrPath) {
+Result<Scene> loadScene(const std::string& nameOrPath) {
   const bool isPath = nameOrPath.find('/') != std::string::npos || nameOrPath.ends_with(".json");
   if (isPath) return loadSceneFile(nameOrPath);
 
@@ -498,17 +452,17 @@ SceneResult loadScene(const std::string& nameOrPath) {
   }
   const std::vector<std::string> available = listScenes();
   if (!available.empty())
-    return {std::nullopt, oneLine("unknown scene '" + nameOrPath + "' (available: " + joinNames(available) + ")")};
+    return fail(oneLine("unknown scene '" + nameOrPath + "' (available: " + joinNames(available) + ")"));
   std::string searched;
   for (const fs::path& directory : sceneDirectories()) searched += (searched.empty() ? "" : ", ") + directory.string();
-  return {std::nullopt, oneLine("unknown scene '" + nameOrPath + "' (no scenes found" +
-                                (searched.empty() ? std::string() : " in " + searched) + "; set " +
-                                kSceneDirEnvironment + " to a directory of NAME.json files)")};
+  return fail(oneLine("unknown scene '" + nameOrPath + "' (no scenes found" +
+                      (searched.empty() ? std::string() : " in " + searched) + "; set " +
+                      kSceneDirEnvironment + " to a directory of NAME.json files)"));
 }
 
 std::string sceneToJson(const Scene& scene) { return dumpScene(sceneToJsonObject(scene)); }
 
-SceneSaveResult saveScene(const Scene& scene, const fs::path& directory, bool overwrite) {
+Result<fs::path> saveScene(const Scene& scene, const fs::path& directory, bool overwrite) {
   // The name becomes a path component; checking it first keeps "../x" or
   // "a/b" from ever reaching the file system.
   if (!isSafeSceneName(scene.name)) {
@@ -517,52 +471,25 @@ SceneSaveResult saveScene(const Scene& scene, const fs::path& directory, bool ov
                           "must be 1 to " + std::to_string(kMaxSceneNameLength) +
                               " characters from A-Z a-z 0-9 _ -",
                           Json(scene.name));
-    return {{}, checker.error()};
+    return fail(checker.error());
   }
   const fs::path target = directory / (scene.name + ".json");
   const Json document = sceneToJsonObject(scene);
-  if (SceneResult check = sceneFromJson(document, target.string()); !check.ok()) return {{}, check.error};
+  if (Result<Scene> check = sceneFromJson(document, target.string()); !check)
+    return fail(check.error().message);
 
   std::error_code ec;
   if (!fs::is_directory(directory, ec))
-    return {{}, oneLine(directory.string() + ": cannot save scene: not an existing directory")};
-  // symlink_status, so that a dangling link also counts as "exists".
+    return fail(oneLine(directory.string() + ": cannot save scene: not an existing directory"));
+  // symlink_status, so that a dangling link also counts as "exists". Between
+  // this check and the rename another process could create the target; this
+  // app has one user saving from one window, and POSIX rename has no
+  // rename-without-replace.
   if (!overwrite && fs::exists(fs::symlink_status(target, ec)))
-    return {{}, oneLine(target.string() + ": already exists; refusing to overwrite it")};
-
-  // Temporary file in the same directory, so that rename stays on one file
-  // system and is atomic (POSIX rename). The pid and a counter keep two
-  // writers apart; "x" (exclusive create) makes a leftover name fail instead
-  // of being clobbered. Between the existence check above and the rename
-  // another process could create the target; this app has one user saving
-  // from one window, and std::filesystem offers no rename-without-replace.
-  static std::atomic<unsigned> counter{0};
-  const fs::path temporary = directory / ("." + scene.name + ".json.tmp-" + std::to_string(::getpid()) + "-" +
-                                          std::to_string(counter.fetch_add(1)));
-  std::FILE* file = std::fopen(temporary.c_str(), "wx");
-  if (!file) return {{}, oneLine(target.string() + ": cannot save scene: " + errnoText(errno))};
-
-  const std::string text = dumpScene(document);
-  // fwrite and fflush need not set errno on a short write; EIO stands in then.
-  int writeError = 0;
-  errno = 0;
-  if (std::fwrite(text.data(), 1, text.size(), file) != text.size() || std::fflush(file) != 0)
-    writeError = errno != 0 ? errno : EIO;
-  // fsync before rename: otherwise a crash soon after can leave the new name
-  // pointing at an empty file on file systems with delayed allocation.
-  if (writeError == 0 && ::fsync(::fileno(file)) != 0) writeError = errno;
-  if (std::fclose(file) != 0 && writeError == 0) writeError = errno != 0 ? errno : EIO;
-  if (writeError != 0) {
-    fs::remove(temporary, ec);
-    return {{}, oneLine(target.string() + ": cannot save scene: " + errnoText(writeError))};
-  }
-  fs::rename(temporary, target, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    return {{}, oneLine(target.string() + ": cannot save scene: " + ec.message())};
-  }
-  return {target, {}};
+    return fail(oneLine(target.string() + ": already exists; refusing to overwrite it"));
+  if (Result<> written = writeFileAtomically(target.string(), "scene", dumpScene(document)); !written)
+    return fail(oneLine(written.error().message));
+  return target;
 }
 
 }  // namespace vksim

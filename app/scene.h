@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/ui/camera.h"
+#include "base/result.h"
 #include "sim/sim_types.h"
 
 namespace vksim {
@@ -21,22 +22,9 @@ struct Scene {
   OrbitCamera camera;
 };
 
-// A loaded scene, or one line of error text (no newline) saying what is wrong
-// and where: "FILE: field 'FIELD': PROBLEM (got VALUE)".
-struct SceneResult {
-  std::optional<Scene> scene;
-  std::string error;  // empty on success
-
-  bool ok() const { return scene.has_value(); }
-};
-
-// Where saveScene wrote, or one line of error text.
-struct SceneSaveResult {
-  std::filesystem::path path;  // DIRECTORY/NAME.json; set on success only
-  std::string error;           // empty on success
-
-  bool ok() const { return error.empty(); }
-};
+// Every error below is one line of text (no newline) saying what is wrong and
+// where, "FILE: field 'FIELD': PROBLEM (got VALUE)" for a bad field, with
+// exit code kExitUsage (a scene is the user's input).
 
 inline constexpr size_t kMaxSceneNameLength = 64;
 
@@ -62,11 +50,11 @@ bool isSafeSceneName(std::string_view name);
 // required field (name, model), an unknown or repeated field, a wrong type, an
 // out-of-range value, a name that differs from the file's stem, and
 // "unknown scene 'NAME' (available: A, B, ...)".
-SceneResult loadScene(const std::string& nameOrPath);
+Result<Scene> loadScene(const std::string& nameOrPath);
 
 // Parses scene JSON held in memory; `source` names it in error messages (a
 // path, usually). The stem of `source` is not checked against the name.
-SceneResult parseScene(std::string_view jsonText, const std::string& source);
+Result<Scene> parseScene(std::string_view jsonText, const std::string& source);
 
 // The scene as the JSON text that saveScene writes: every field, two-space
 // indent, floats written as the shortest decimal that reads back to the same
@@ -80,7 +68,8 @@ std::string sceneToJson(const Scene& scene);
 // directory, which is renamed over the target. Refuses an unsafe name, a
 // directory that does not exist, and an existing file unless `overwrite`. On
 // failure no file (temporary or target) is left behind and an existing target
-// is unchanged.
-SceneSaveResult saveScene(const Scene& scene, const std::filesystem::path& directory, bool overwrite = false);
+// is unchanged. Returns the path written, DIRECTORY/NAME.json.
+Result<std::filesystem::path> saveScene(const Scene& scene, const std::filesystem::path& directory,
+                                        bool overwrite = false);
 
 }  // namespace vksim

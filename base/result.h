@@ -23,6 +23,12 @@ inline constexpr int kExitRuntime = 4;      // timeout, device lost, failed call
 
 // Why something failed: one line for the user, and the exit code that the
 // failure means when it ends the run.
+//
+// One case is not a failure: an Error with exitCode kExitSuccess means "stop
+// here, print this, exit 0". The command line uses it for --help and
+// --version, whose text ends the program as an error would but belongs on
+// stdout; callers print an Error to stdout when its exitCode is 0, to stderr
+// otherwise (app/main.cpp).
 struct Error {
   std::string message;
   int exitCode = kExitUsage;

@@ -3,13 +3,10 @@
 #include <mutex>
 #include <vector>
 
+#include "base/config.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {
-namespace {
-// Uploads and read-backs are small; five seconds means the device is stuck.
-constexpr uint64_t kOneTimeTimeoutNs = 5'000'000'000ull;
-}  // namespace
 
 FrameResources createFrameResources(const Device& device) {
   FrameResources frame;
@@ -120,7 +117,7 @@ void endOneTimeCommands(const Device& device, VkCommandBuffer commandBuffer) {
   submitToQueue(device, commandBuffer, {}, {}, fence);
   // A fence rather than vkQueueWaitIdle: the wait is bounded, and work that
   // other code has queued meanwhile is not waited for.
-  if (!waitForFence(device, fence, kOneTimeTimeoutNs)) {
+  if (!waitForFence(device, fence, kDefaultWaitTimeoutNs)) {
     // The command buffer and fence are still pending, so neither may be freed
     // (VUID-vkFreeCommandBuffers-pCommandBuffers-00047, VUID-vkDestroyFence-fence-01120):
     // they are left to vkDestroyDevice.

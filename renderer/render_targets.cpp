@@ -195,11 +195,10 @@ void destroyImage(const Device& device, VkImage& image, VkDeviceMemory& memory, 
 }
 
 VkSurfaceFormatKHR chooseSurfaceFormat(const Device& device, VkSurfaceKHR surface) {
-  uint32_t count = 0;
-  VK_CHECK(vkGetPhysicalDeviceSurfaceFormatsKHR(device.physical, surface, &count, nullptr));
-  std::vector<VkSurfaceFormatKHR> formats(count);
-  VK_CHECK(vkGetPhysicalDeviceSurfaceFormatsKHR(device.physical, surface, &count, formats.data()));
-  formats.resize(count);
+  const std::vector<VkSurfaceFormatKHR> formats = enumerate<VkSurfaceFormatKHR>(
+      "vkGetPhysicalDeviceSurfaceFormatsKHR", [&](uint32_t* count, VkSurfaceFormatKHR* data) {
+        return vkGetPhysicalDeviceSurfaceFormatsKHR(device.physical, surface, count, data);
+      });
   if (formats.empty()) throw EnvironmentError("The window surface offers no image formats.");
   // UNORM first: the offscreen target is R8G8B8A8_UNORM, so a window and a
   // headless run of the same scene store the same bytes, and ImGui's colours
@@ -213,11 +212,10 @@ VkSurfaceFormatKHR chooseSurfaceFormat(const Device& device, VkSurfaceKHR surfac
 VkPresentModeKHR choosePresentMode(const Device& device, VkSurfaceKHR surface, bool vsync) {
   // FIFO is the one mode every surface supports (VK_KHR_surface).
   if (vsync) return VK_PRESENT_MODE_FIFO_KHR;
-  uint32_t count = 0;
-  VK_CHECK(vkGetPhysicalDeviceSurfacePresentModesKHR(device.physical, surface, &count, nullptr));
-  std::vector<VkPresentModeKHR> modes(count);
-  VK_CHECK(vkGetPhysicalDeviceSurfacePresentModesKHR(device.physical, surface, &count, modes.data()));
-  modes.resize(count);
+  const std::vector<VkPresentModeKHR> modes = enumerate<VkPresentModeKHR>(
+      "vkGetPhysicalDeviceSurfacePresentModesKHR", [&](uint32_t* count, VkPresentModeKHR* data) {
+        return vkGetPhysicalDeviceSurfacePresentModesKHR(device.physical, surface, count, data);
+      });
   for (VkPresentModeKHR preferred : {VK_PRESENT_MODE_MAILBOX_KHR, VK_PRESENT_MODE_IMMEDIATE_KHR})
     if (std::find(modes.begin(), modes.end(), preferred) != modes.end()) return preferred;
   return VK_PRESENT_MODE_FIFO_KHR;
@@ -310,11 +308,9 @@ void buildSwapchain(const Device& device, SwapchainTarget& target, VkExtent2D fr
     target.renderPass =
         createRenderPass(device, target.colorFormat, target.depthFormat, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR);
 
-  uint32_t count = 0;
-  VK_CHECK(vkGetSwapchainImagesKHR(device.device, target.swapchain, &count, nullptr));
-  target.images.resize(count);
-  VK_CHECK(vkGetSwapchainImagesKHR(device.device, target.swapchain, &count, target.images.data()));
-  target.images.resize(count);
+  target.images = enumerate<VkImage>("vkGetSwapchainImagesKHR", [&](uint32_t* count, VkImage* data) {
+    return vkGetSwapchainImagesKHR(device.device, target.swapchain, count, data);
+  });
 
   const VkImageAspectFlags depthAspect = depthAspects(target.depthFormat);
   createImage(device, extent, target.depthFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT, depthAspect,
@@ -329,12 +325,12 @@ void buildSwapchain(const Device& device, SwapchainTarget& target, VkExtent2D fr
   // (vkDeviceWaitIdle does not cover the presentation engine's waits), so only
   // the surplus is destroyed when the image count shrinks.
   VkSemaphoreCreateInfo semaphoreInfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-  while (target.renderFinished.size() < count) {
+  while (target.renderFinished.size() < target.images.size()) {
     VkSemaphore semaphore = VK_NULL_HANDLE;
     VK_CHECK(vkCreateSemaphore(device.device, &semaphoreInfo, nullptr, &semaphore));
     target.renderFinished.push_back(semaphore);
   }
-  while (target.renderFinished.size() > count) {
+  while (target.renderFinished.size() > target.images.size()) {
     vkDestroySemaphore(device.device, target.renderFinished.back(), nullptr);
     target.renderFinished.pop_back();
   }

@@ -71,30 +71,24 @@ VkDebugUtilsMessengerCreateInfoEXT messengerCreateInfo() {
 }
 
 bool hasLayer(const char* name) {
-  uint32_t count = 0;
-  VK_CHECK(vkEnumerateInstanceLayerProperties(&count, nullptr));
-  std::vector<VkLayerProperties> layers(count);
-  VK_CHECK(vkEnumerateInstanceLayerProperties(&count, layers.data()));
+  const std::vector<VkLayerProperties> layers =
+      enumerate<VkLayerProperties>("vkEnumerateInstanceLayerProperties", vkEnumerateInstanceLayerProperties);
   return std::any_of(layers.begin(), layers.end(),
                      [&](const VkLayerProperties& layer) { return std::strcmp(layer.layerName, name) == 0; });
 }
 
 std::vector<VkExtensionProperties> instanceExtensions(const char* layer) {
-  uint32_t count = 0;
-  VK_CHECK(vkEnumerateInstanceExtensionProperties(layer, &count, nullptr));
-  std::vector<VkExtensionProperties> extensions(count);
-  VK_CHECK(vkEnumerateInstanceExtensionProperties(layer, &count, extensions.data()));
-  extensions.resize(count);
-  return extensions;
+  return enumerate<VkExtensionProperties>("vkEnumerateInstanceExtensionProperties",
+                                          [&](uint32_t* count, VkExtensionProperties* data) {
+                                            return vkEnumerateInstanceExtensionProperties(layer, count, data);
+                                          });
 }
 
 std::vector<VkExtensionProperties> deviceExtensions(VkPhysicalDevice physical) {
-  uint32_t count = 0;
-  VK_CHECK(vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr));
-  std::vector<VkExtensionProperties> extensions(count);
-  VK_CHECK(vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, extensions.data()));
-  extensions.resize(count);
-  return extensions;
+  return enumerate<VkExtensionProperties>(
+      "vkEnumerateDeviceExtensionProperties", [&](uint32_t* count, VkExtensionProperties* data) {
+        return vkEnumerateDeviceExtensionProperties(physical, nullptr, count, data);
+      });
 }
 
 bool contains(const std::vector<VkExtensionProperties>& extensions, const char* name) {
@@ -103,11 +97,10 @@ bool contains(const std::vector<VkExtensionProperties>& extensions, const char* 
 }
 
 std::vector<VkQueueFamilyProperties> queueFamilies(VkPhysicalDevice physical) {
-  uint32_t count = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
-  std::vector<VkQueueFamilyProperties> families(count);
-  vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
-  return families;
+  return enumerate<VkQueueFamilyProperties>("vkGetPhysicalDeviceQueueFamilyProperties",
+                                            [&](uint32_t* count, VkQueueFamilyProperties* data) {
+                                              vkGetPhysicalDeviceQueueFamilyProperties(physical, count, data);
+                                            });
 }
 
 // Whether a semaphore of `type` can be exported as an opaque fd. For the
@@ -131,14 +124,13 @@ bool semaphoreExportable(VkPhysicalDevice physical, VkSemaphoreType type) {
 // std::chrono::steady_clock on Linux.
 bool offersHostCalibration(VkPhysicalDevice physical) {
   if (!vkGetPhysicalDeviceCalibrateableTimeDomainsEXT) return false;
-  uint32_t count = 0;
-  if (vkGetPhysicalDeviceCalibrateableTimeDomainsEXT(physical, &count, nullptr) != VK_SUCCESS) return false;
-  std::vector<VkTimeDomainEXT> domains(count);
-  if (vkGetPhysicalDeviceCalibrateableTimeDomainsEXT(physical, &count, domains.data()) != VK_SUCCESS)
-    return false;
-  domains.resize(count);
+  // A failed query means no calibration, not a failed run.
+  const auto domains = tryEnumerate<VkTimeDomainEXT>([&](uint32_t* count, VkTimeDomainEXT* data) {
+    return vkGetPhysicalDeviceCalibrateableTimeDomainsEXT(physical, count, data);
+  });
+  if (!domains) return false;
   const auto has = [&](VkTimeDomainEXT domain) {
-    return std::find(domains.begin(), domains.end(), domain) != domains.end();
+    return std::find(domains->begin(), domains->end(), domain) != domains->end();
   };
   return has(VK_TIME_DOMAIN_DEVICE_EXT) && has(VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT);
 }
@@ -340,23 +332,22 @@ std::string describeValidation(const Instance& instance) {
 }
 
 std::vector<PhysicalDeviceInfo> listPhysicalDevices(const Instance& instance) {
-  uint32_t count = 0;
-  VK_CHECK(vkEnumeratePhysicalDevices(instance.instance, &count, nullptr));
-  std::vector<VkPhysicalDevice> handles(count);
-  VK_CHECK(vkEnumeratePhysicalDevices(instance.instance, &count, handles.data()));
-  handles.resize(count);
+  const std::vector<VkPhysicalDevice> handles =
+      enumerate<VkPhysicalDevice>("vkEnumeratePhysicalDevices", [&](uint32_t* count, VkPhysicalDevice* data) {
+        return vkEnumeratePhysicalDevices(instance.instance, count, data);
+      });
   std::vector<PhysicalDeviceInfo> devices;
-  devices.reserve(count);
-  for (uint32_t i = 0; i < count; ++i) devices.push_back(describePhysicalDevice(handles[i], i));
+  devices.reserve(handles.size());
+  for (uint32_t i = 0; i < handles.size(); ++i) devices.push_back(describePhysicalDevice(handles[i], i));
 
   // The CUDA guide allows importing Vulkan memory only from a device group of
   // one physical device (app/devices.cpp checks it); core since Vulkan 1.1.
-  uint32_t groupCount = 0;
-  VK_CHECK(vkEnumeratePhysicalDeviceGroups(instance.instance, &groupCount, nullptr));
-  std::vector<VkPhysicalDeviceGroupProperties> groups(groupCount,
-                                                      {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES});
-  VK_CHECK(vkEnumeratePhysicalDeviceGroups(instance.instance, &groupCount, groups.data()));
-  groups.resize(groupCount);
+  const std::vector<VkPhysicalDeviceGroupProperties> groups = enumerate<VkPhysicalDeviceGroupProperties>(
+      "vkEnumeratePhysicalDeviceGroups",
+      [&](uint32_t* count, VkPhysicalDeviceGroupProperties* data) {
+        return vkEnumeratePhysicalDeviceGroups(instance.instance, count, data);
+      },
+      {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GROUP_PROPERTIES});
   for (const VkPhysicalDeviceGroupProperties& group : groups)
     for (uint32_t member = 0; member < group.physicalDeviceCount; ++member)
       for (PhysicalDeviceInfo& device : devices)

@@ -84,7 +84,10 @@ struct PhysicalDeviceInfo {
 // Every physical device, described. Never throws for a device that lacks
 // features; the flags above say what it has.
 std::vector<PhysicalDeviceInfo> listPhysicalDevices(const Instance& instance);
-const char* deviceTypeName(VkPhysicalDeviceType type);  // "discrete GPU", "CPU", ...
+// Display text for --list-devices and the overlay ("discrete GPU", "CPU",
+// ...), not the enumerant's name: string_VkPhysicalDeviceType would print
+// VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU to a user who asked which GPU is which.
+const char* deviceTypeName(VkPhysicalDeviceType type);
 std::string formatVersion(uint32_t vulkanVersion);      // "1.3.230"
 // NVIDIA's 10.8.8.6-bit packing for vendor 0x10DE ("535.104.05"), else the
 // Vulkan version macros ("22.3.6" for Mesa).

@@ -1,27 +1,25 @@
 #include "sim/sim_types.h"
 
-namespace vksim {
+#include <cstddef>
 
-// The names double as the command-line spellings and the report fields, so
-// they stay lower-case single words.
-const char* toString(ModelKind model) {
-  switch (model) {
-    case ModelKind::sinewave:
-      return "sinewave";
-    case ModelKind::ripple:
-      return "ripple";
-  }
+namespace vksim {
+namespace {
+
+template <class T, size_t N>
+const char* nameIn(const NamedValue<T> (&table)[N], T value) {
+  for (const NamedValue<T>& entry : table)
+    if (entry.value == value) return entry.name;
   return "unknown";
 }
 
+}  // namespace
+
+const char* toString(ModelKind model) {
+  return nameIn(kModelNames, model);
+}
+
 const char* toString(SyncMode mode) {
-  switch (mode) {
-    case SyncMode::timeline:
-      return "timeline";
-    case SyncMode::binary:
-      return "binary";
-  }
-  return "unknown";
+  return nameIn(kSyncModeNames, mode);
 }
 
 }  // namespace vksim

@@ -11,6 +11,21 @@ namespace vksim {
 enum class ModelKind { sinewave, ripple };
 enum class SyncMode { timeline, binary };
 
+// An enumerator and its one spelling. The names are the command-line values,
+// the scene files' "model" field and the report fields (summary line, CSV,
+// JSON), so they stay lower-case single words and never change with the
+// enumerators.
+template <class T>
+struct NamedValue {
+  T value;
+  const char* name;
+};
+inline constexpr NamedValue<ModelKind> kModelNames[] = {{ModelKind::ripple, "ripple"},
+                                                        {ModelKind::sinewave, "sinewave"}};
+inline constexpr NamedValue<SyncMode> kSyncModeNames[] = {{SyncMode::timeline, "timeline"},
+                                                          {SyncMode::binary, "binary"}};
+
+// The name from the tables above ("unknown" for a value outside them).
 const char* toString(ModelKind model);
 const char* toString(SyncMode mode);
 

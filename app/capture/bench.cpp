@@ -296,10 +296,10 @@ int runBenchmark(const Options& options) {
       settings["presentPoint"] = "end of the frame's vkQueueSubmit (headless)";
       settings["gpuTimeBase"] = describe(app.timing.timeBase);
       AtomicFile file;
-      if (FileResult opened = file.open(bench.jsonPath, "bench table"); !opened)
-        throw RuntimeFailure(opened.message);
+      if (Result<> opened = file.open(bench.jsonPath, "bench table"); !opened)
+        throw RuntimeFailure(opened.error().message);
       file.stream() << benchJson(machineDescription(app), settings, results).dump(2) << '\n';
-      if (FileResult committed = file.commit(); !committed) throw RuntimeFailure(committed.message);
+      if (Result<> committed = file.commit(); !committed) throw RuntimeFailure(committed.error().message);
       std::printf("wrote %s (%zu results)\n", bench.jsonPath.c_str(), results.size());
     }
     std::printf("vkcuda-sim: bench configurations=%zu %s validation_warnings=%u validation_errors=%u\n",

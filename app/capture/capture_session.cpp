@@ -75,7 +75,7 @@ void addScheduleEvents(App& app, uint64_t frame) {
   std::erase_if(events, [&](const ScheduleEvent& event) { return event.frame == frame; });
 }
 
-FileResult finishSession(App& app) {
+Result<> finishSession(App& app) {
   CaptureSession& session = app.capture;
   // What is left belongs to no frame record: the drain after the last frame.
   if (session.trace.isOpen()) {
@@ -89,7 +89,7 @@ FileResult finishSession(App& app) {
   }
   app.scheduleLog.events.clear();
   session.recording = false;
-  FileResult result;
+  Result<> result;
   std::string written;
   if (session.csv.isOpen()) {
     result = session.csv.finish(captureEnvironment(app));
@@ -97,21 +97,20 @@ FileResult finishSession(App& app) {
       written = session.request.csvPath + " (" + std::to_string(session.framesRecorded) + " frames)";
   }
   if (session.trace.isOpen()) {
-    FileResult traced = session.trace.finish();
+    Result<> traced = session.trace.finish();
     if (traced && result) written += (written.empty() ? "" : " and ") + session.request.tracePath;
     if (!traced && result) result = traced;
   }
-  session.lastResult = result ? "wrote " + written : result.message;
+  session.lastResult = result ? "wrote " + written : result.error().message;
   return result;
 }
 
 }  // namespace
 
-FileResult startCapture(App& app, const CaptureRequest& request) {
+Result<> startCapture(App& app, const CaptureRequest& request) {
   CaptureSession& session = app.capture;
-  if (session.recording) return FileResult{false, "a capture is already recording"};
-  if (request.csvPath.empty() && request.tracePath.empty())
-    return FileResult{false, "no capture file was named"};
+  if (session.recording) return fail("a capture is already recording");
+  if (request.csvPath.empty() && request.tracePath.empty()) return fail("no capture file was named");
   session = CaptureSession{};
   session.request = request;
   if (!request.csvPath.empty()) {
@@ -120,10 +119,10 @@ FileResult startCapture(App& app, const CaptureRequest& request) {
     options.warmupFrames = request.warmupFrames;
     options.processId = uint32_t(getpid());
     options.expectedFrames = request.frames;
-    if (FileResult opened = session.csv.open(options); !opened) return opened;
+    if (Result<> opened = session.csv.open(options); !opened) return opened;
   }
   if (!request.tracePath.empty()) {
-    if (FileResult opened = session.trace.open(request.tracePath); !opened) {
+    if (Result<> opened = session.trace.open(request.tracePath); !opened) {
       session.csv.discard();
       return opened;
     }
@@ -155,9 +154,9 @@ CaptureProgress captureProgress(const App& app) {
   return progress;
 }
 
-FileResult recordFinishedFrames(App& app, bool flush) {
+Result<> recordFinishedFrames(App& app, bool flush) {
   CaptureSession& session = app.capture;
-  FileResult finished;
+  Result<> finished;
   while (std::optional<FrameTiming> timing = takeFinishedFrame(app, flush)) {
     if (timing->renderGpu || timing->simWork) session.latest = *timing;
     if (!session.recording || timing->frame < session.startFrame) continue;

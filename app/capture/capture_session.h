@@ -55,7 +55,7 @@ struct CaptureSession {
 // Opens the files (each PATH.tmp-<pid> until finished) and starts recording
 // with the next frame run. Fails (nothing left on disk) when a path cannot be
 // written or a capture is already recording. Call at a frame boundary.
-FileResult startCapture(App& app, const CaptureRequest& request);
+Result<> startCapture(App& app, const CaptureRequest& request);
 
 // Records the frames run so far and finishes once their GPU results have
 // arrived (a frame or two later, at a frame boundary); captureProgress says
@@ -70,7 +70,7 @@ CaptureProgress captureProgress(const App& app);
 // and the timings settled), writes everything left and finishes. Returns the
 // outcome of a finish that happened in this call (ok when none did); the
 // message is also in captureProgress().lastResult.
-FileResult recordFinishedFrames(App& app, bool flush);
+Result<> recordFinishedFrames(App& app, bool flush);
 
 // The run's environment for the summary JSON, from the device, the target,
 // the backend and the options.

@@ -15,10 +15,6 @@ namespace vksim {
 namespace {
 namespace fs = std::filesystem;
 
-FileResult failure(std::string message) {
-  return {false, std::move(message)};
-}
-
 // Appends CSV fields to a fixed buffer so that a row costs no allocation; the
 // buffer goes to the (itself buffered) stream when it would overflow, so a
 // long string field is still written whole.
@@ -197,19 +193,19 @@ std::string summaryPathFor(const std::string& csvPath) {
   return csvPath + ".summary.json";
 }
 
-FileResult checkCapturePath(const std::string& csvPath) {
-  if (FileResult result = checkWritable(csvPath); !result) return result;
+Result<> checkCapturePath(const std::string& csvPath) {
+  if (Result<> result = checkWritable(csvPath); !result) return result;
   return checkWritable(summaryPathFor(csvPath));
 }
 
-FileResult CaptureWriter::open(const CaptureOptions& options) {
+Result<> CaptureWriter::open(const CaptureOptions& options) {
   options_ = options;
   if (options_.processId == 0) options_.processId = uint32_t(::getpid());
   rowCount_ = 0;
   stats_ = {};
   frameTimesMs_.clear();
   frameTimesMs_.reserve(options_.expectedFrames);
-  if (FileResult result = csv_.open(options_.csvPath, "capture"); !result) return result;
+  if (Result<> result = csv_.open(options_.csvPath, "capture"); !result) return result;
   RowBuilder row(csv_.stream());
   for (std::string_view column : kCaptureColumns) row.word(column);
   row.end();
@@ -253,8 +249,8 @@ void CaptureWriter::addFrame(const FrameRecord& frame) {
   ++rowCount_;
 }
 
-FileResult CaptureWriter::finish(const CaptureEnvironment& environment) {
-  if (!csv_.isOpen()) return failure("cannot write capture " + options_.csvPath + ": not open");
+Result<> CaptureWriter::finish(const CaptureEnvironment& environment) {
+  if (!csv_.isOpen()) return fail("cannot write capture " + options_.csvPath + ": not open", kExitRuntime);
 
   // Warm-up counts rows, so the statistics start at the same frame whatever
   // the first frames measured; only then are unmeasurable times dropped.
@@ -266,24 +262,24 @@ FileResult CaptureWriter::finish(const CaptureEnvironment& environment) {
   FrameStats stats = computeFrameStats(measured);
   stats.warmupFramesExcluded = warmup;
 
-  if (FileResult result = csv_.close(); !result) return result;
+  if (Result<> result = csv_.close(); !result) return result;
   const std::string summaryPath = summaryPathFor(options_.csvPath);
   AtomicFile summary;
-  if (FileResult result = summary.open(summaryPath, "capture summary", 64 * 1024); !result) {
+  if (Result<> result = summary.open(summaryPath, "capture summary", 64 * 1024); !result) {
     csv_.discard();
     return result;
   }
   summary.stream() << makeSummary(options_, environment, stats, rowCount_).dump(2) << '\n';
-  if (FileResult result = summary.close(); !result) {
+  if (Result<> result = summary.close(); !result) {
     csv_.discard();
     return result;
   }
   // Both files are complete on disk before either is renamed, so a failure up
   // to here leaves neither; a rename failure of the summary after the CSV's
   // keeps the complete CSV and says so.
-  if (FileResult result = csv_.commit(); !result) return result;  // summary's destructor removes its temp
-  if (FileResult result = summary.commit(); !result) {
-    result.message += " (the capture CSV was written)";
+  if (Result<> result = csv_.commit(); !result) return result;  // summary's destructor removes its temp
+  if (Result<> result = summary.commit(); !result) {
+    result.error().message += " (the capture CSV was written)";
     return result;
   }
   stats_ = stats;

@@ -23,7 +23,7 @@ namespace vksim {
 std::string summaryPathFor(const std::string& csvPath);
 
 // checkWritable for both the CSV and its summary.
-FileResult checkCapturePath(const std::string& csvPath);
+Result<> checkCapturePath(const std::string& csvPath);
 
 // The run's environment for the summary; the app fills it (from the renderer
 // and the simulation) before finish(). Empty strings become JSON null.
@@ -93,7 +93,7 @@ class CaptureWriter {
  public:
   // Creates the temporary CSV and writes the header. On failure nothing is
   // left on disk and the writer stays closed.
-  FileResult open(const CaptureOptions& options);
+  Result<> open(const CaptureOptions& options);
   bool isOpen() const { return csv_.isOpen(); }
 
   // Appends one row. No allocation once the expected frame count is reserved
@@ -103,7 +103,7 @@ class CaptureWriter {
   // Writes the summary, then renames the CSV and the summary into place.
   // Non-finite frame times are left out of the statistics. On failure removes
   // whatever is still temporary and returns one line.
-  FileResult finish(const CaptureEnvironment& environment);
+  Result<> finish(const CaptureEnvironment& environment);
 
   // Drops the capture: removes the temporary CSV.
   void discard() { csv_.discard(); }

@@ -12,6 +12,7 @@
 #include <deque>
 #include <optional>
 
+#include "base/config.h"
 #include "renderer/gpu_timer.h"
 #include "sim/sim_types.h"
 
@@ -48,9 +49,6 @@ struct FrameTiming {
   int64_t renderSeenDoneNs = 0;
   bool renderPending = false, simPending = false;  // results still to come
 };
-
-// A record waits at most this many frames for its GPU results.
-inline constexpr uint64_t kMaxPendingFrames = 4;
 
 // How GPU timestamps reach the host clock: calibrated, or anchored at the
 // moment the host saw the render complete (an upper bound on its end).

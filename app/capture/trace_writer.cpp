@@ -70,7 +70,7 @@ const char* spanName(TraceTrack track) {
   return "?";
 }
 
-FileResult TraceWriter::open(const std::string& path) {
+Result<> TraceWriter::open(const std::string& path) {
   processId_ = uint32_t(::getpid());
   adjustedSpans_ = 0;
   for (TrackState& track : tracks_) {
@@ -78,7 +78,7 @@ FileResult TraceWriter::open(const std::string& path) {
     track.openEndsNs.clear();
     track.openEndsNs.reserve(8);
   }
-  if (FileResult result = file_.open(path, "trace"); !result) return result;
+  if (Result<> result = file_.open(path, "trace"); !result) return result;
   std::ostream& out = file_.stream();
   // displayTimeUnit only changes how the viewer labels times; ts and dur are
   // always microseconds in this format.
@@ -162,8 +162,8 @@ void TraceWriter::addTrackInstant(TraceTrack track, std::string_view name, doubl
   out << "}";
 }
 
-FileResult TraceWriter::finish() {
-  if (!file_.isOpen()) return {false, "cannot write trace: not open"};
+Result<> TraceWriter::finish() {
+  if (!file_.isOpen()) return fail("cannot write trace: not open", kExitRuntime);
   file_.stream() << "\n]}\n";
   return file_.commit();
 }

@@ -34,7 +34,7 @@ class TraceWriter {
  public:
   // Creates the temporary file and writes the track names. On failure nothing
   // is left on disk.
-  FileResult open(const std::string& path);
+  Result<> open(const std::string& path);
   bool isOpen() const { return file_.isOpen(); }
 
   // A span [startUs, startUs + durationUs) of frame `frame` on `track`.
@@ -58,7 +58,7 @@ class TraceWriter {
 
   // Closes the JSON and renames the file into place; on failure removes the
   // temporary file and returns one line.
-  FileResult finish();
+  Result<> finish();
   void discard() { file_.discard(); }
 
   std::size_t adjustedSpanCount() const { return adjustedSpans_; }

@@ -1,5 +1,7 @@
 #include "app/interop/host_semaphores.h"
 
+#include <vulkan/vk_enum_string_helper.h>
+
 #include <cstdio>
 
 #include "renderer/vk_check.h"
@@ -27,7 +29,7 @@ VulkanHostSemaphores::~VulkanHostSemaphores() {
     // once, by whoever saw it first.
     if (result != VK_SUCCESS && result != VK_ERROR_DEVICE_LOST) {
       std::fprintf(stderr, "VulkanHostSemaphores: the renderDone wait never completed (%s); fence leaked\n",
-                   vkResultName(result));
+                   string_VkResult(result));
       return;
     }
   }

@@ -7,14 +7,14 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+
+#include "app/files.h"
 
 namespace vksim {
 namespace {
 
 // Scripts are a few hundred lines; a large file is a wrong path, not a script.
-constexpr std::streamoff kMaxScriptBytes = 1 << 20;
+constexpr size_t kMaxScriptBytes = 1 << 20;
 // Window sizes a script may ask for; GLFW and the swapchain accept far more,
 // but a typo like 12800 should be an error, not a window larger than the screen.
 constexpr uint32_t kMinWindowSide = 16, kMaxWindowSide = 8192;
@@ -87,12 +87,12 @@ std::string_view restAfterWords(std::string_view line, size_t count) {
   return rest;
 }
 
-// Parses one non-comment line; returns the problem, empty when fine.
-std::string parseLine(std::string_view line, ScriptCommand* command) {
+// Parses one non-comment line into *command; the problem (no "FILE:LINE: ") if it is bad.
+Result<> parseLine(std::string_view line, ScriptCommand* command) {
   const std::vector<std::string_view> words = splitWords(line);
-  if (words.size() < 3 || words[0] != "at") return "expected 'at FRAME COMMAND ...'";
+  if (words.size() < 3 || words[0] != "at") return fail("expected 'at FRAME COMMAND ...'");
   if (!parseNumber(words[1], &command->frame))
-    return "frame '" + std::string(words[1]) + "' is not a whole number";
+    return fail("frame '" + std::string(words[1]) + "' is not a whole number");
   const std::string_view name = words[2];
   const size_t arguments = words.size() - 3;
   // from_chars reads "nan" and "inf" as numbers; neither is a place on the
@@ -104,22 +104,23 @@ std::string parseLine(std::string_view line, ScriptCommand* command) {
 
   if (name == "key") {
     command->action = ScriptAction::key;
-    if (arguments != 1) return wrongArguments("key NAME");
+    if (arguments != 1) return fail(wrongArguments("key NAME"));
     command->key = keyFromName(words[3]);
-    if (command->key < 0) return "unknown key '" + std::string(words[3]) + "'";
+    if (command->key < 0) return fail("unknown key '" + std::string(words[3]) + "'");
   } else if (name == "type") {
     command->action = ScriptAction::type;
     command->text = std::string(restAfterWords(line, 3));
-    if (command->text.empty()) return wrongArguments("type TEXT");
+    if (command->text.empty()) return fail(wrongArguments("type TEXT"));
   } else if (name == "click" || name == "drag") {
     const bool drag = name == "drag";
     command->action = drag ? ScriptAction::drag : ScriptAction::click;
     const size_t points = drag ? 4 : 2;
     const char* usage = drag ? "drag X0 Y0 X1 Y1 [left|right|middle]" : "click X Y [left|right|middle]";
-    if (arguments != points && arguments != points + 1) return wrongArguments(usage);
+    if (arguments != points && arguments != points + 1) return fail(wrongArguments(usage));
     double* targets[] = {&command->x0, &command->y0, &command->x1, &command->y1};
     for (size_t i = 0; i < points; ++i)
-      if (!coordinate(i, targets[i])) return "coordinate '" + std::string(words[3 + i]) + "' is not a number";
+      if (!coordinate(i, targets[i]))
+        return fail("coordinate '" + std::string(words[3 + i]) + "' is not a number");
     if (arguments == points + 1) {
       const std::string button = upper(words[3 + points]);
       if (button == "LEFT")
@@ -129,29 +130,30 @@ std::string parseLine(std::string_view line, ScriptCommand* command) {
       else if (button == "MIDDLE")
         command->button = ScriptButton::middle;
       else
-        return "unknown mouse button '" + std::string(words[3 + points]) + "' (left, right or middle)";
+        return fail("unknown mouse button '" + std::string(words[3 + points]) + "' (left, right or middle)");
     }
   } else if (name == "scroll") {
     command->action = ScriptAction::scroll;
-    if (arguments != 1) return wrongArguments("scroll DY");
-    if (!coordinate(0, &command->y0)) return "scroll amount '" + std::string(words[3]) + "' is not a number";
+    if (arguments != 1) return fail(wrongArguments("scroll DY"));
+    if (!coordinate(0, &command->y0))
+      return fail("scroll amount '" + std::string(words[3]) + "' is not a number");
   } else if (name == "resize") {
     command->action = ScriptAction::resize;
-    if (arguments != 2) return wrongArguments("resize WIDTH HEIGHT");
+    if (arguments != 2) return fail(wrongArguments("resize WIDTH HEIGHT"));
     if (!parseNumber(words[3], &command->width) || !parseNumber(words[4], &command->height) ||
         command->width < kMinWindowSide || command->height < kMinWindowSide ||
         command->width > kMaxWindowSide || command->height > kMaxWindowSide)
-      return "window size must be two whole numbers from " + std::to_string(kMinWindowSide) + " to " +
-             std::to_string(kMaxWindowSide);
+      return fail("window size must be two whole numbers from " + std::to_string(kMinWindowSide) + " to " +
+                  std::to_string(kMaxWindowSide));
   } else if (name == "screenshot") {
     command->action = ScriptAction::screenshot;
     command->text = std::string(restAfterWords(line, 3));
-    if (command->text.empty()) return wrongArguments("screenshot PATH.png");
+    if (command->text.empty()) return fail(wrongArguments("screenshot PATH.png"));
     if (command->text.size() < 4 || command->text.substr(command->text.size() - 4) != ".png")
-      return "screenshot path '" + command->text + "' must end in .png";
+      return fail("screenshot path '" + command->text + "' must end in .png");
   } else {
-    return "unknown command '" + std::string(name) +
-           "' (key, type, click, drag, scroll, resize or screenshot)";
+    return fail("unknown command '" + std::string(name) +
+                "' (key, type, click, drag, scroll, resize or screenshot)");
   }
   return {};
 }
@@ -172,7 +174,7 @@ int keyFromName(std::string_view name) {
   return -1;
 }
 
-InputScriptResult parseInputScript(std::string_view text, const std::string& source) {
+Result<InputScript> parseInputScript(std::string_view text, const std::string& source) {
   InputScript script;
   script.source = source;
   size_t start = 0;
@@ -186,27 +188,21 @@ InputScriptResult parseInputScript(std::string_view text, const std::string& sou
     if (words.empty() || words[0].front() == '#') continue;
     ScriptCommand command;
     command.line = lineNumber;
-    if (const std::string problem = parseLine(line, &command); !problem.empty())
-      return {std::nullopt, source + ":" + std::to_string(lineNumber) + ": " + problem};
+    if (const Result<> parsed = parseLine(line, &command); !parsed)
+      return fail(source + ":" + std::to_string(lineNumber) + ": " + parsed.error().message);
     script.commands.push_back(command);
   }
   // Commands may be written in any order; within one frame they keep the
   // file's order (a screenshot after a key sees the key's effect).
   std::stable_sort(script.commands.begin(), script.commands.end(),
                    [](const ScriptCommand& a, const ScriptCommand& b) { return a.frame < b.frame; });
-  return {std::move(script), {}};
+  return script;
 }
 
-InputScriptResult loadInputScript(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return {std::nullopt, path + ": cannot be read"};
-  file.seekg(0, std::ios::end);
-  if (file.tellg() > kMaxScriptBytes)
-    return {std::nullopt, path + ": larger than 1 MiB, not an input script"};
-  file.seekg(0, std::ios::beg);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parseInputScript(text.str(), path);
+Result<InputScript> loadInputScript(const std::string& path) {
+  const Result<std::string> text = readFileBounded(path, "input script", kMaxScriptBytes);
+  if (!text) return fail(text.error().message);
+  return parseInputScript(*text, path);
 }
 
 }  // namespace vksim

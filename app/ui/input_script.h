@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.h"
+
 namespace vksim {
 
 enum class ScriptAction {
@@ -45,17 +47,13 @@ struct InputScript {
   std::vector<ScriptCommand> commands;  // sorted by frame; file order kept within a frame
 };
 
-struct InputScriptResult {
-  std::optional<InputScript> script;
-  std::string error;  // one line, "FILE:LINE: PROBLEM", when script is empty
-};
-
 // Parses script text; `source` names it in messages. Blank lines and lines
 // starting with '#' are skipped. Every other line is `at FRAME COMMAND ARGS`.
-InputScriptResult parseInputScript(std::string_view text, const std::string& source);
+// An error is one line, "FILE:LINE: PROBLEM", exit code kExitUsage.
+Result<InputScript> parseInputScript(std::string_view text, const std::string& source);
 
-// Reads and parses a script file (at most 1 MiB).
-InputScriptResult loadInputScript(const std::string& path);
+// Reads (at most 1 MiB, app/files.h) and parses a script file.
+Result<InputScript> loadInputScript(const std::string& path);
 
 // GLFW_KEY_* for a key name as scripts spell it (F1, B, RIGHT_BRACKET,
 // ESCAPE, SPACE, ...; case-insensitive), or -1 when the name is unknown.

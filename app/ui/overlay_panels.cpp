@@ -257,8 +257,8 @@ void drawRecordSection(App& app) {
       request.csvPath = name;
     }
     request.frames = uint64_t(app.overlay.recordFrames);
-    if (const FileResult started = startCapture(app, request); !started)
-      app.capture.lastResult = started.message;
+    if (const Result<> started = startCapture(app, request); !started)
+      app.capture.lastResult = started.error().message;
   }
   if (!progress.lastResult.empty()) ImGui::TextWrapped("%s", progress.lastResult.c_str());
 }
@@ -307,21 +307,21 @@ void saveCurrentScene(App& app) {
   scene.description = overlay.sceneDescription;
   scene.params = currentModelParams(app);
   scene.camera = app.camera;
-  const SceneSaveResult saved = saveScene(scene, directories.front(), overlay.sceneOverwrite);
-  overlay.sceneStatus = saved.ok() ? "saved " + saved.path.string() : saved.error;
+  const Result<std::filesystem::path> saved = saveScene(scene, directories.front(), overlay.sceneOverwrite);
+  overlay.sceneStatus = saved ? "saved " + saved->string() : saved.error().message;
   overlay.sceneNames = listScenes();
 }
 
 void loadNamedScene(App& app, const std::string& name) {
-  const SceneResult loaded = loadScene(name);
-  if (!loaded.ok()) {
-    app.overlay.sceneStatus = loaded.error;
+  const Result<Scene> loaded = loadScene(name);
+  if (!loaded) {
+    app.overlay.sceneStatus = loaded.error().message;
     return;
   }
-  requestRebuild(app, loaded.scene->params);
-  app.camera = loaded.scene->camera;
-  app.options.camera = loaded.scene->camera;  // R returns to the scene's view
-  app.overlay.sceneStatus = "loaded " + loaded.scene->name + ": " + loaded.scene->description;
+  requestRebuild(app, loaded->params);
+  app.camera = loaded->camera;
+  app.options.camera = loaded->camera;  // R returns to the scene's view
+  app.overlay.sceneStatus = "loaded " + loaded->name + ": " + loaded->description;
 }
 
 void drawScenesSection(App& app) {

@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "app/app.h"
-#include "app/image_file.h"
+#include "app/files.h"
 #include "app/ui/input.h"
 #include "renderer/vk_check.h"
 
@@ -190,7 +190,8 @@ bool screenshotDue(const ScriptPlayer& player) {
 
 void writeDueScreenshots(ScriptPlayer& player, const RgbaImage& image) {
   for (const std::string& path : player.screenshotsDue) {
-    if (const std::string error = writePngFile(path, image); !error.empty()) throw RuntimeFailure(error);
+    if (const Result<> written = writePngFile(path, image); !written)
+      throw RuntimeFailure(written.error().message);
     std::printf("wrote screenshot %ux%u to %s\n", image.width, image.height, path.c_str());
   }
   player.screenshotsDue.clear();

@@ -144,13 +144,16 @@ void checkRun(const AppResult& result, bool layerOn) {
   EXPECT_EQ(summaryField(result.out, "validation_warnings"), "0") << result.err;
   EXPECT_EQ(summaryField(result.out, "validation_errors"), "0") << result.err;
   EXPECT_EQ(result.err.find("Validation"), std::string::npos) << result.err;
-  if (!layerOn) return;
+  if (layerOn) expectLayerOn(result);
+}
+
+}  // namespace
+
+void expectLayerOn(const AppResult& result) {
   EXPECT_EQ(summaryField(result.out, "validation"), "on") << "the validation layer was off: " << result.out;
   EXPECT_EQ(summaryField(result.out, "sync_validation"), "on")
       << "synchronization validation was off: " << result.out;
 }
-
-}  // namespace
 
 void expectSilentRun(const AppResult& result) { checkRun(result, false); }
 

@@ -47,6 +47,10 @@ void expectSilentRun(const AppResult& result);
 // prove nothing).
 void expectCleanRun(const AppResult& result);
 
+// The summary line says that the validation layer and its synchronization
+// validation were on (the second half of expectCleanRun).
+void expectLayerOn(const AppResult& result);
+
 // Open fds of this process, counted in /proc/self/fd (the directory stream's
 // own fd left out); -1 when the directory cannot be read.
 int openFdCount();

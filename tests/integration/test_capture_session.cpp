@@ -77,9 +77,9 @@ TEST_F(CaptureSessionTest, StopRecordsTheFramesRunSoFarOnceTheirResultsArrive) {
 }
 
 TEST_F(CaptureSessionTest, AnUnwritablePathFailsAndLeavesTheSessionIdle) {
-  const FileResult started = startCapture(app_, {"/proc/no/such/dir/c.csv", "", 0, 0});
-  EXPECT_FALSE(started);
-  EXPECT_FALSE(started.message.empty());
+  const Result<> started = startCapture(app_, {"/proc/no/such/dir/c.csv", "", 0, 0});
+  ASSERT_FALSE(started);
+  EXPECT_FALSE(started.error().message.empty());
   EXPECT_FALSE(captureProgress(app_).recording);
   runFrames(2);
 }

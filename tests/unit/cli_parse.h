@@ -7,7 +7,7 @@
 
 namespace vksim::testing {
 
-inline ParseOutcome parseArguments(std::vector<std::string> args) {
+inline Result<Options> parseArguments(std::vector<std::string> args) {
   args.insert(args.begin(), "vkcuda-sim");
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());

@@ -1,4 +1,4 @@
-// The writers of every output file (app/atomic_file.h, app/image_file.h): a
+// The writers of every output file (app/files.h): a
 // successful write is complete, a failed one leaves no file and no temporary
 // file, and an older file at the target survives a failed write unchanged.
 // Failures are real ones: a missing directory, a directory in the way, and a
@@ -18,11 +18,15 @@
 #include <vector>
 
 #include "app/files.h"
-#include "app/image_file.h"
 
 namespace vksim {
 namespace {
 namespace fs = std::filesystem;
+
+// The message of a failed write; empty when it succeeded.
+std::string errorOf(const Result<>& result) {
+  return result ? std::string() : result.error().message;
+}
 
 class Writers : public ::testing::Test {
  protected:
@@ -91,7 +95,7 @@ class FileSizeLimit {
 };
 
 TEST_F(Writers, PngIsCompleteWithTheImagesSize) {
-  ASSERT_EQ(writePngFile(path("shot.png"), gradient(37, 21)), "");
+  ASSERT_EQ(errorOf(writePngFile(path("shot.png"), gradient(37, 21))), "");
   EXPECT_EQ(names(), std::set<std::string>{"shot.png"}) << "a temporary file was left";
   const std::string png = readAll(path("shot.png"));
   ASSERT_GT(png.size(), 8u + 25u + 12u);
@@ -107,7 +111,7 @@ TEST_F(Writers, BinaryIsCompleteAndReplacesAnOlderFile) {
   std::ofstream(path("v.bin")) << "older";
   std::vector<uint8_t> bytes(100'003);
   for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = uint8_t(i * 7);
-  ASSERT_EQ(writeBinaryFile(path("v.bin"), bytes), "");
+  ASSERT_EQ(errorOf(writeFileAtomically(path("v.bin"), "vertex dump", bytes)), "");
   const std::string written = readAll(path("v.bin"));
   ASSERT_EQ(written.size(), bytes.size());
   EXPECT_EQ(std::memcmp(written.data(), bytes.data(), bytes.size()), 0);
@@ -115,15 +119,16 @@ TEST_F(Writers, BinaryIsCompleteAndReplacesAnOlderFile) {
 }
 
 TEST_F(Writers, EmptyImageIsRefusedAndWritesNothing) {
-  const std::string error = writePngFile(path("shot.png"), RgbaImage{});
+  const std::string error = errorOf(writePngFile(path("shot.png"), RgbaImage{}));
   EXPECT_NE(error.find("no image"), std::string::npos) << error;
   EXPECT_EQ(error.find('\n'), std::string::npos) << "one line";
   EXPECT_TRUE(names().empty());
 }
 
 TEST_F(Writers, MissingDirectoryFailsWithOneLineAndWritesNothing) {
-  const std::string png = writePngFile(path("gone/shot.png"), gradient(4, 4));
-  const std::string bin = writeBinaryFile(path("gone/v.bin"), std::vector<uint8_t>(10));
+  const std::string png = errorOf(writePngFile(path("gone/shot.png"), gradient(4, 4)));
+  const std::string bin =
+      errorOf(writeFileAtomically(path("gone/v.bin"), "vertex dump", std::vector<uint8_t>(10)));
   for (const std::string& error : {png, bin}) {
     EXPECT_NE(error.find(path("gone")), std::string::npos) << error;
     EXPECT_EQ(error.find('\n'), std::string::npos) << "one line: " << error;
@@ -133,7 +138,7 @@ TEST_F(Writers, MissingDirectoryFailsWithOneLineAndWritesNothing) {
 
 TEST_F(Writers, DirectoryInTheWayFailsAndLeavesNoTemporaryFile) {
   fs::create_directory(path("shot.png"));
-  EXPECT_NE(writePngFile(path("shot.png"), gradient(4, 4)), "");
+  EXPECT_NE(errorOf(writePngFile(path("shot.png"), gradient(4, 4))), "");
   EXPECT_EQ(names(), std::set<std::string>{"shot.png"});
   EXPECT_TRUE(fs::is_directory(path("shot.png")));
 }
@@ -146,9 +151,9 @@ TEST_F(Writers, WriteFailingHalfWayLeavesNoPartialFileAndKeepsTheOlderOne) {
   std::string binError, pngError;
   {
     const FileSizeLimit limit(64 * 1024);
-    binError = writeBinaryFile(path("v.bin"), std::vector<uint8_t>(1 << 20, 1));
-    pngError = writePngFile(path("shot.png"), gradient(512, 512));  // about 1 MiB, incompressible
-    EXPECT_NE(writePngFile(path("new.png"), gradient(512, 512)), "");
+    binError = errorOf(writeFileAtomically(path("v.bin"), "vertex dump", std::vector<uint8_t>(1 << 20, 1)));
+    pngError = errorOf(writePngFile(path("shot.png"), gradient(512, 512)));  // about 1 MiB, incompressible
+    EXPECT_NE(errorOf(writePngFile(path("new.png"), gradient(512, 512))), "");
   }
   EXPECT_NE(binError, "");
   EXPECT_NE(pngError, "");
@@ -179,10 +184,52 @@ TEST_F(Writers, AtomicFileShowsNothingBeforeCommitAndNothingWhenAbandoned) {
 }
 
 TEST_F(Writers, WriteFileAtomicallyNamesTheFileInItsMessage) {
-  const FileResult result = writeFileAtomically(path("gone/x.bin"), "vertex dump", std::vector<uint8_t>(3));
-  EXPECT_FALSE(result);
-  EXPECT_NE(result.message.find("vertex dump"), std::string::npos) << result.message;
+  const Result<> result = writeFileAtomically(path("gone/x.bin"), "vertex dump", std::vector<uint8_t>(3));
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("vertex dump"), std::string::npos) << result.error().message;
+  EXPECT_EQ(result.error().exitCode, kExitRuntime);
   EXPECT_TRUE(names().empty());
+}
+
+// Inputs: the whole of a small file; a file past the limit, a directory and a
+// missing file are refused with one line that names the path.
+TEST_F(Writers, BoundedReadReturnsTheFileAndRefusesWhatIsNotAnInput) {
+  std::ofstream(path("small.txt")) << "at 1 key F1\n";
+  const Result<std::string> small = readFileBounded(path("small.txt"), "input script", 64);
+  ASSERT_TRUE(small) << small.error().message;
+  EXPECT_EQ(*small, "at 1 key F1\n");
+
+  std::ofstream(path("large.txt")) << std::string(65, 'x');
+  const Result<std::string> large = readFileBounded(path("large.txt"), "input script", 64);
+  ASSERT_FALSE(large);
+  EXPECT_EQ(large.error().message, path("large.txt") + ": larger than 64 bytes, not an input script");
+  EXPECT_EQ(large.error().exitCode, kExitUsage);
+  // Exactly at the limit is still an input.
+  std::ofstream(path("exact.txt")) << std::string(64, 'x');
+  EXPECT_TRUE(readFileBounded(path("exact.txt"), "input script", 64));
+
+  fs::create_directory(path("dir.json"));
+  const Result<std::string> directory = readFileBounded(path("dir.json"), "scene file", 1 << 20);
+  ASSERT_FALSE(directory);
+  EXPECT_EQ(directory.error().message, path("dir.json") + ": cannot read scene file: Is a directory");
+  const Result<std::string> missing = readFileBounded(path("none.json"), "scene file", 1 << 20);
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().message,
+            path("none.json") + ": cannot read scene file: No such file or directory");
+}
+
+// The one writability check: a file that can be created passes and leaves
+// nothing; a missing directory and a directory in the way fail with exit 2.
+TEST_F(Writers, CheckWritableProbesAndLeavesNothing) {
+  EXPECT_TRUE(checkWritable(path("later.png")));
+  EXPECT_TRUE(names().empty()) << "the probe was left behind";
+  const Result<> missing = checkWritable(path("gone/later.png"));
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().message,
+            "cannot write " + path("gone/later.png") + ": directory " + path("gone") + " does not exist");
+  EXPECT_EQ(missing.error().exitCode, kExitUsage);
+  fs::create_directory(path("taken"));
+  EXPECT_FALSE(checkWritable(path("taken")));
 }
 
 }  // namespace

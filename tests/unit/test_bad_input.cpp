@@ -269,18 +269,21 @@ TEST(BadInput, EveryGeneratedBadValueExitsTwoWithOneLineAndCreatesNoFile) {
   const std::set<std::string> before = listing(dir);
   ASSERT_GT(cases.size(), 300u) << "the generator lost most of its cases";
   for (const BadCase& c : cases) {
-    const ParseOutcome outcome = testing::parseArguments(c.args);
-    EXPECT_FALSE(outcome.options) << describe(c) << "was accepted";
-    EXPECT_EQ(outcome.exitCode, kExitUsage) << describe(c) << outcome.message;
-    if (outcome.message.empty()) {
+    const Result<Options> outcome = testing::parseArguments(c.args);
+    if (outcome) {
+      ADD_FAILURE() << describe(c) << "was accepted";
+      continue;
+    }
+    EXPECT_EQ(outcome.error().exitCode, kExitUsage) << describe(c) << outcome.error().message;
+    if (outcome.error().message.empty()) {
       ADD_FAILURE() << describe(c) << "gave no message";
       continue;
     }
-    EXPECT_EQ(outcome.message.find('\n'), outcome.message.size() - 1)
-        << describe(c) << "not one line: " << outcome.message;
-    EXPECT_NE(outcome.message.find(c.mentions), std::string::npos)
-        << describe(c) << "does not name " << c.mentions << ": " << outcome.message;
-    EXPECT_EQ(outcome.message.rfind("vkcuda-sim: ", 0), 0u) << outcome.message;
+    EXPECT_EQ(outcome.error().message.find('\n'), outcome.error().message.size() - 1)
+        << describe(c) << "not one line: " << outcome.error().message;
+    EXPECT_NE(outcome.error().message.find(c.mentions), std::string::npos)
+        << describe(c) << "does not name " << c.mentions << ": " << outcome.error().message;
+    EXPECT_EQ(outcome.error().message.rfind("vkcuda-sim: ", 0), 0u) << outcome.error().message;
   }
   EXPECT_EQ(listing(dir), before) << "parsing created or removed a file";
   fs::remove_all(dir);
@@ -288,13 +291,16 @@ TEST(BadInput, EveryGeneratedBadValueExitsTwoWithOneLineAndCreatesNoFile) {
 
 // The three a new user meets first, with the message they get.
 TEST(BadInput, HugeFramesAndNegativeSeedNameTheAllowedRange) {
-  const ParseOutcome frames = testing::parseArguments({"--frames", "99999999999999999999"});
-  EXPECT_EQ(frames.exitCode, kExitUsage);
-  EXPECT_NE(frames.message.find("from 0 to " + std::to_string(kMaxFrames)), std::string::npos)
-      << frames.message;
-  const ParseOutcome seed = testing::parseArguments({"--seed", "-1"});
-  EXPECT_EQ(seed.exitCode, kExitUsage);
-  EXPECT_NE(seed.message.find("from 0 to 18446744073709551615"), std::string::npos) << seed.message;
+  const Result<Options> frames = testing::parseArguments({"--frames", "99999999999999999999"});
+  ASSERT_FALSE(frames);
+  EXPECT_EQ(frames.error().exitCode, kExitUsage);
+  EXPECT_NE(frames.error().message.find("from 0 to " + std::to_string(kMaxFrames)), std::string::npos)
+      << frames.error().message;
+  const Result<Options> seed = testing::parseArguments({"--seed", "-1"});
+  ASSERT_FALSE(seed);
+  EXPECT_EQ(seed.error().exitCode, kExitUsage);
+  EXPECT_NE(seed.error().message.find("from 0 to 18446744073709551615"), std::string::npos)
+      << seed.error().message;
 }
 
 // The limits themselves are accepted: the checks are not off by one.
@@ -305,12 +311,12 @@ TEST(BadInput, EveryRangeAcceptsItsBounds) {
       std::vector<std::string> args;
       if (option.bench) args.push_back("bench");
       args.insert(args.end(), {option.name, std::to_string(value)});
-      const ParseOutcome outcome = testing::parseArguments(args);
-      EXPECT_TRUE(outcome.options) << option.name << " " << value << ": " << outcome.message;
+      const Result<Options> outcome = testing::parseArguments(args);
+      EXPECT_TRUE(outcome.has_value()) << option.name << " " << value << ": " << outcome.error().message;
     }
   }
-  EXPECT_TRUE(testing::parseArguments({"--device", "1089D517-ed87-650a-938e-8d6529f11366"}).options);
-  EXPECT_TRUE(testing::parseArguments({"--device", "12345678901234567890123456789012"}).options);
+  EXPECT_TRUE(testing::parseArguments({"--device", "1089D517-ed87-650a-938e-8d6529f11366"}).has_value());
+  EXPECT_TRUE(testing::parseArguments({"--device", "12345678901234567890123456789012"}).has_value());
 }
 
 // Every option that --help lists (main and bench) is in the table or a flag.
@@ -318,11 +324,12 @@ TEST(BadInput, OptionTableCoversTheHelp) {
   std::set<std::string> listed;
   for (const OptionSpec& option : optionTable()) listed.insert((option.bench ? "bench " : "") + option.name);
   for (const bool bench : {false, true}) {
-    const ParseOutcome help =
+    const Result<Options> help =
         bench ? testing::parseArguments({"bench", "--help"}) : testing::parseArguments({"--help"});
-    ASSERT_EQ(help.exitCode, kExitSuccess);
+    ASSERT_FALSE(help);
+    ASSERT_EQ(help.error().exitCode, kExitSuccess);
     const std::regex option("(--[a-z][a-z-]*)");
-    for (auto it = std::sregex_iterator(help.message.begin(), help.message.end(), option);
+    for (auto it = std::sregex_iterator(help.error().message.begin(), help.error().message.end(), option);
          it != std::sregex_iterator(); ++it) {
       const std::string name = (*it)[1];
       if (kFlags.count(name)) continue;

@@ -150,8 +150,8 @@ void writeSyntheticCapture(const std::string& csvPath, std::size_t frames, std::
   ASSERT_TRUE(writer.open(options)) << csvPath;
   double timeSeconds = 0.0;
   for (uint64_t k = 0; k < frames; ++k) writer.addFrame(syntheticFrame(k, timeSeconds));
-  const FileResult result = writer.finish(syntheticEnvironment());
-  ASSERT_TRUE(result) << result.message;
+  const Result<> result = writer.finish(syntheticEnvironment());
+  ASSERT_TRUE(result) << result.error().message;
 }
 
 TEST(CaptureWriter, CsvHasPresentMonHeaderThirtyRowsAndNaWhereUnknown) {
@@ -297,17 +297,17 @@ TEST(CaptureWriter, SummaryPathReplacesTheCsvExtension) {
 
 TEST(CaptureWriter, UnwritablePathFailsWithOneLineAndLeavesNoFile) {
   const std::string path = "/nonexistent-dir/x.csv";
-  const FileResult check = checkCapturePath(path);
-  EXPECT_FALSE(check);
-  EXPECT_FALSE(check.message.empty());
-  EXPECT_EQ(check.message.find('\n'), std::string::npos) << check.message;
-  EXPECT_NE(check.message.find(path), std::string::npos) << check.message;
+  const Result<> check = checkCapturePath(path);
+  ASSERT_FALSE(check);
+  EXPECT_FALSE(check.error().message.empty());
+  EXPECT_EQ(check.error().message.find('\n'), std::string::npos) << check.error().message;
+  EXPECT_NE(check.error().message.find(path), std::string::npos) << check.error().message;
 
   CaptureWriter writer;
-  const FileResult open = writer.open({.csvPath = path});
-  EXPECT_FALSE(open);
-  EXPECT_FALSE(open.message.empty());
-  EXPECT_EQ(open.message.find('\n'), std::string::npos) << open.message;
+  const Result<> open = writer.open({.csvPath = path});
+  ASSERT_FALSE(open);
+  EXPECT_FALSE(open.error().message.empty());
+  EXPECT_EQ(open.error().message.find('\n'), std::string::npos) << open.error().message;
   EXPECT_FALSE(writer.isOpen());
   writer.addFrame(FrameRecord{});  // ignored, no crash
   EXPECT_FALSE(writer.finish({}));
@@ -316,9 +316,9 @@ TEST(CaptureWriter, UnwritablePathFailsWithOneLineAndLeavesNoFile) {
 
 TEST(CaptureWriter, DirectoryAsPathFailsEarly) {
   TempDir dir;
-  const FileResult check = checkCapturePath(dir.path().string());
-  EXPECT_FALSE(check);
-  EXPECT_NE(check.message.find("directory"), std::string::npos) << check.message;
+  const Result<> check = checkCapturePath(dir.path().string());
+  ASSERT_FALSE(check);
+  EXPECT_NE(check.error().message.find("directory"), std::string::npos) << check.error().message;
   CaptureWriter writer;
   EXPECT_FALSE(writer.open({.csvPath = dir.path().string()}));
   EXPECT_TRUE(dir.entries().empty());
@@ -350,9 +350,9 @@ TEST(CaptureWriter, FailedRenameRemovesTheTemporaryFiles) {
   // A non-empty directory where the CSV should go makes rename(2) fail even
   // for root, which ignores permission bits.
   fs::create_directories(dir.path() / "run.csv" / "occupied");
-  const FileResult result = writer.finish({});
-  EXPECT_FALSE(result);
-  EXPECT_EQ(result.message.find('\n'), std::string::npos) << result.message;
+  const Result<> result = writer.finish({});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().message.find('\n'), std::string::npos) << result.error().message;
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"run.csv"});  // just the directory we made
 }
 
@@ -370,11 +370,11 @@ TEST(CaptureWriter, FailedWriteRemovesTheTemporaryFile) {
   ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limited), 0);
   double timeSeconds = 0.0;
   for (uint64_t k = 0; k < 2000; ++k) writer.addFrame(syntheticFrame(k, timeSeconds));
-  const FileResult result = writer.finish({});
+  const Result<> result = writer.finish({});
   ::setrlimit(RLIMIT_FSIZE, &previous);
   std::signal(SIGXFSZ, previousHandler);
-  EXPECT_FALSE(result);
-  EXPECT_EQ(result.message.find('\n'), std::string::npos) << result.message;
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().message.find('\n'), std::string::npos) << result.error().message;
   EXPECT_TRUE(dir.entries().empty());
 }
 
@@ -497,9 +497,9 @@ TEST(TraceWriter, InstantNamesAreEscaped) {
 
 TEST(TraceWriter, UnwritablePathFailsAndUnfinishedTraceLeavesNoFile) {
   TraceWriter unwritable;
-  const FileResult result = unwritable.open("/nonexistent-dir/x.json");
-  EXPECT_FALSE(result);
-  EXPECT_EQ(result.message.find('\n'), std::string::npos) << result.message;
+  const Result<> result = unwritable.open("/nonexistent-dir/x.json");
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().message.find('\n'), std::string::npos) << result.error().message;
   EXPECT_FALSE(unwritable.finish());
 
   TempDir dir;

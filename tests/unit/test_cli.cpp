@@ -12,14 +12,14 @@
 namespace vksim {
 namespace {
 
-ParseOutcome parse(std::vector<std::string> args) {
+Result<Options> parse(std::vector<std::string> args) {
   return testing::parseArguments(std::move(args));
 }
 
 TEST(Cli, DefaultsMatchTheDocumentation) {
-  const ParseOutcome outcome = parse({});
-  ASSERT_TRUE(outcome.options);
-  const Options& o = *outcome.options;
+  const Result<Options> outcome = parse({});
+  ASSERT_TRUE(outcome.has_value());
+  const Options& o = *outcome;
   EXPECT_EQ(o.model.model, ModelKind::ripple);
   EXPECT_EQ(o.model.grid, 512u);
   EXPECT_EQ(o.sync, SyncMode::timeline);
@@ -32,33 +32,33 @@ TEST(Cli, DefaultsMatchTheDocumentation) {
 
 TEST(Cli, EveryOptionParses) {
   const std::string dir = std::filesystem::temp_directory_path().string();
-  const ParseOutcome outcome = parse({"--headless",
-                                      "--frames",
-                                      "42",
-                                      "--sim",
-                                      "sinewave",
-                                      "--grid",
-                                      "64",
-                                      "--sync",
-                                      "binary",
-                                      "--backend",
-                                      "cpu",
-                                      "--size",
-                                      "640x480",
-                                      "--seed",
-                                      "9",
-                                      "--screenshot",
-                                      dir + "/s.png",
-                                      "--dump-vertices",
-                                      dir + "/v.bin",
-                                      "--device",
-                                      "1",
-                                      "--switch-sync-every",
-                                      "3",
-                                      "--vsync",
-                                      "off"});
-  ASSERT_TRUE(outcome.options) << outcome.message;
-  const Options& o = *outcome.options;
+  const Result<Options> outcome = parse({"--headless",
+                                         "--frames",
+                                         "42",
+                                         "--sim",
+                                         "sinewave",
+                                         "--grid",
+                                         "64",
+                                         "--sync",
+                                         "binary",
+                                         "--backend",
+                                         "cpu",
+                                         "--size",
+                                         "640x480",
+                                         "--seed",
+                                         "9",
+                                         "--screenshot",
+                                         dir + "/s.png",
+                                         "--dump-vertices",
+                                         dir + "/v.bin",
+                                         "--device",
+                                         "1",
+                                         "--switch-sync-every",
+                                         "3",
+                                         "--vsync",
+                                         "off"});
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+  const Options& o = *outcome;
   EXPECT_TRUE(o.headless);
   EXPECT_EQ(o.frames, 42);
   EXPECT_EQ(o.model.model, ModelKind::sinewave);
@@ -82,12 +82,13 @@ struct BadInput {
 class CliRejects : public ::testing::TestWithParam<BadInput> {};
 
 TEST_P(CliRejects, WithExitCodeTwoAndOneLine) {
-  const ParseOutcome outcome = parse(GetParam().args);
-  EXPECT_FALSE(outcome.options);
-  EXPECT_EQ(outcome.exitCode, kExitUsage);
-  EXPECT_NE(outcome.message.find(GetParam().mentions), std::string::npos) << outcome.message;
-  ASSERT_FALSE(outcome.message.empty());
-  EXPECT_EQ(outcome.message.find('\n'), outcome.message.size() - 1) << "one line: " << outcome.message;
+  const Result<Options> outcome = parse(GetParam().args);
+  ASSERT_FALSE(outcome.has_value());
+  EXPECT_EQ(outcome.error().exitCode, kExitUsage);
+  EXPECT_NE(outcome.error().message.find(GetParam().mentions), std::string::npos) << outcome.error().message;
+  ASSERT_FALSE(outcome.error().message.empty());
+  EXPECT_EQ(outcome.error().message.find('\n'), outcome.error().message.size() - 1)
+      << "one line: " << outcome.error().message;
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -103,13 +104,14 @@ INSTANTIATE_TEST_SUITE_P(
                       BadInput{{"--no-such-flag"}, "no-such-flag"}));
 
 TEST(Cli, VersionAndHelpExitZero) {
-  const ParseOutcome version = parse({"--version"});
-  EXPECT_FALSE(version.options);
-  EXPECT_EQ(version.exitCode, kExitSuccess);
-  EXPECT_NE(version.message.find("vkcuda-sim"), std::string::npos);
-  const ParseOutcome help = parse({"--help"});
-  EXPECT_EQ(help.exitCode, kExitSuccess);
-  EXPECT_NE(help.message.find("--switch-sync-every"), std::string::npos);
+  const Result<Options> version = parse({"--version"});
+  ASSERT_FALSE(version.has_value());
+  EXPECT_EQ(version.error().exitCode, kExitSuccess);
+  EXPECT_NE(version.error().message.find("vkcuda-sim"), std::string::npos);
+  const Result<Options> help = parse({"--help"});
+  ASSERT_FALSE(help);
+  EXPECT_EQ(help.error().exitCode, kExitSuccess);
+  EXPECT_NE(help.error().message.find("--switch-sync-every"), std::string::npos);
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 namespace vksim {
 namespace {
 
-ParseOutcome parse(std::vector<std::string> args) {
+Result<Options> parse(std::vector<std::string> args) {
   return testing::parseArguments(std::move(args));
 }
 
@@ -29,24 +29,24 @@ std::string tempPath(const std::string& name) {
 }
 
 TEST(CliCapture, DefaultsArePollZeroCopyAndThirtyWarmupFrames) {
-  const ParseOutcome outcome = parse({});
-  ASSERT_TRUE(outcome.options);
-  EXPECT_EQ(outcome.options->transfer, TransferMode::zeroCopy);
-  EXPECT_EQ(outcome.options->waitStrategy, WaitStrategy::poll);
-  EXPECT_EQ(outcome.options->warmupFrames, 30u);
-  EXPECT_TRUE(outcome.options->capturePath.empty());
-  EXPECT_FALSE(outcome.options->bench);
+  const Result<Options> outcome = parse({});
+  ASSERT_TRUE(outcome.has_value());
+  EXPECT_EQ(outcome->transfer, TransferMode::zeroCopy);
+  EXPECT_EQ(outcome->waitStrategy, WaitStrategy::poll);
+  EXPECT_EQ(outcome->warmupFrames, 30u);
+  EXPECT_TRUE(outcome->capturePath.empty());
+  EXPECT_FALSE(outcome->bench);
 }
 
 TEST(CliCapture, EveryNewOptionParses) {
-  const ParseOutcome outcome = parse({"--transfer", "copy", "--wait-strategy", "enqueue", "--capture",
-                                      tempPath("c.csv"), "--trace", tempPath("t.json"), "--warmup", "7"});
-  ASSERT_TRUE(outcome.options) << outcome.message;
-  EXPECT_EQ(outcome.options->transfer, TransferMode::copy);
-  EXPECT_EQ(outcome.options->waitStrategy, WaitStrategy::enqueue);
-  EXPECT_EQ(outcome.options->capturePath, tempPath("c.csv"));
-  EXPECT_EQ(outcome.options->tracePath, tempPath("t.json"));
-  EXPECT_EQ(outcome.options->warmupFrames, 7u);
+  const Result<Options> outcome = parse({"--transfer", "copy", "--wait-strategy", "enqueue", "--capture",
+                                         tempPath("c.csv"), "--trace", tempPath("t.json"), "--warmup", "7"});
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+  EXPECT_EQ(outcome->transfer, TransferMode::copy);
+  EXPECT_EQ(outcome->waitStrategy, WaitStrategy::enqueue);
+  EXPECT_EQ(outcome->capturePath, tempPath("c.csv"));
+  EXPECT_EQ(outcome->tracePath, tempPath("t.json"));
+  EXPECT_EQ(outcome->warmupFrames, 7u);
   // The path checks leave no probe file behind.
   EXPECT_FALSE(std::filesystem::exists(tempPath("c.csv")));
   EXPECT_FALSE(std::filesystem::exists(tempPath("c.summary.json")));
@@ -62,18 +62,21 @@ TEST(CliCapture, BadValuesAreUsageErrors) {
         std::vector<std::string>{"bench", "--grids", "1"},
         std::vector<std::string>{"bench", "--sync", "sometimes"},
         std::vector<std::string>{"bench", "--frames", "0"}}) {
-    const ParseOutcome outcome = parse(args);
-    EXPECT_FALSE(outcome.options) << args[0] << " " << args[1];
-    EXPECT_EQ(outcome.exitCode, kExitUsage) << args[0] << " " << args[1];
+    const Result<Options> outcome = parse(args);
+    if (outcome) {
+      ADD_FAILURE() << args[0] << " " << args[1] << " was accepted";
+      continue;
+    }
+    EXPECT_EQ(outcome.error().exitCode, kExitUsage) << args[0] << " " << args[1];
   }
 }
 
 TEST(CliBench, DefaultsRunTheWholeMatrixHeadless) {
-  const ParseOutcome outcome = parse({"bench"});
-  ASSERT_TRUE(outcome.options) << outcome.message;
-  ASSERT_TRUE(outcome.options->bench);
-  const BenchOptions& bench = *outcome.options->bench;
-  EXPECT_TRUE(outcome.options->headless);
+  const Result<Options> outcome = parse({"bench"});
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+  ASSERT_TRUE(outcome->bench);
+  const BenchOptions& bench = *outcome->bench;
+  EXPECT_TRUE(outcome->headless);
   EXPECT_EQ(bench.grids, (std::vector<uint32_t>{64, 256, 1024, 2048, 4096}));
   EXPECT_EQ(bench.syncModes, (std::vector<SyncMode>{SyncMode::timeline, SyncMode::binary}));
   EXPECT_EQ(bench.transfers, (std::vector<TransferMode>{TransferMode::zeroCopy, TransferMode::copy}));
@@ -83,12 +86,12 @@ TEST(CliBench, DefaultsRunTheWholeMatrixHeadless) {
 }
 
 TEST(CliBench, EachDimensionNarrowsToOneValueOrBoth) {
-  const ParseOutcome outcome =
+  const Result<Options> outcome =
       parse({"bench", "--grids", "16,32", "--sync", "binary", "--transfer", "zero-copy", "--wait-strategy",
              "both", "--frames", "20", "--warmup", "0", "--backend", "cpu", "--sim", "sinewave", "--json",
              tempPath("b.json")});
-  ASSERT_TRUE(outcome.options) << outcome.message;
-  const BenchOptions& bench = *outcome.options->bench;
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+  const BenchOptions& bench = *outcome->bench;
   EXPECT_EQ(bench.grids, (std::vector<uint32_t>{16, 32}));
   EXPECT_EQ(bench.syncModes, std::vector<SyncMode>{SyncMode::binary});
   EXPECT_EQ(bench.transfers, std::vector<TransferMode>{TransferMode::zeroCopy});
@@ -96,8 +99,8 @@ TEST(CliBench, EachDimensionNarrowsToOneValueOrBoth) {
   EXPECT_EQ(bench.frames, 20u);
   EXPECT_EQ(bench.warmupFrames, 0u);
   EXPECT_EQ(bench.jsonPath, tempPath("b.json"));
-  EXPECT_EQ(outcome.options->backend, BackendChoice::cpu);
-  EXPECT_EQ(outcome.options->model.model, ModelKind::sinewave);
+  EXPECT_EQ(outcome->backend, BackendChoice::cpu);
+  EXPECT_EQ(outcome->model.model, ModelKind::sinewave);
   EXPECT_FALSE(std::filesystem::exists(tempPath("b.json")));
 }
 

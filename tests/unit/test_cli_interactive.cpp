@@ -14,7 +14,7 @@
 namespace vksim {
 namespace {
 
-ParseOutcome parse(std::vector<std::string> args) {
+Result<Options> parse(std::vector<std::string> args) {
   return testing::parseArguments(std::move(args));
 }
 
@@ -31,9 +31,9 @@ TEST(CliInteractive, SceneSetsModelParametersAndCamera) {
   // The stem must equal the name: write it under its own name.
   const std::string named = (std::filesystem::path(path).parent_path() / "x.json").string();
   std::filesystem::rename(path, named);
-  const ParseOutcome outcome = parse({"--scene", named});
-  ASSERT_TRUE(outcome.options) << outcome.message;
-  const Options& o = *outcome.options;
+  const Result<Options> outcome = parse({"--scene", named});
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+  const Options& o = *outcome;
   EXPECT_EQ(o.model.model, ModelKind::sinewave);
   EXPECT_EQ(o.model.grid, 200u);
   EXPECT_FLOAT_EQ(o.model.amplitude, 0.2f);
@@ -42,12 +42,13 @@ TEST(CliInteractive, SceneSetsModelParametersAndCamera) {
   EXPECT_EQ(o.sceneName, "x");
 
   // Flags given with the scene win over it.
-  const ParseOutcome overridden = parse({"--scene", named, "--grid", "64", "--sim", "ripple", "--seed", "9"});
-  ASSERT_TRUE(overridden.options) << overridden.message;
-  EXPECT_EQ(overridden.options->model.grid, 64u);
-  EXPECT_EQ(overridden.options->model.model, ModelKind::ripple);
-  EXPECT_EQ(overridden.options->model.seed, 9u);
-  EXPECT_FLOAT_EQ(overridden.options->model.amplitude, 0.2f);
+  const Result<Options> overridden =
+      parse({"--scene", named, "--grid", "64", "--sim", "ripple", "--seed", "9"});
+  ASSERT_TRUE(overridden.has_value()) << overridden.error().message;
+  EXPECT_EQ(overridden->model.grid, 64u);
+  EXPECT_EQ(overridden->model.model, ModelKind::ripple);
+  EXPECT_EQ(overridden->model.seed, 9u);
+  EXPECT_FLOAT_EQ(overridden->model.amplitude, 0.2f);
   std::filesystem::remove(named);
 }
 
@@ -55,40 +56,40 @@ TEST(CliInteractive, BadSceneIsOneLineNamingFileAndField) {
   const std::string dir = std::filesystem::temp_directory_path().string();
   const std::string path = dir + "/bad.json";
   std::ofstream(path) << R"({"name": "bad", "model": "ripple", "damping": "lots"})";
-  const ParseOutcome outcome = parse({"--scene", path});
-  EXPECT_FALSE(outcome.options);
-  EXPECT_EQ(outcome.exitCode, kExitUsage);
-  EXPECT_EQ(outcome.message.rfind("vkcuda-sim: --scene: " + path + ": field 'damping'", 0), 0u)
-      << outcome.message;
-  EXPECT_EQ(outcome.message.find('\n'), outcome.message.size() - 1);
+  const Result<Options> outcome = parse({"--scene", path});
+  ASSERT_FALSE(outcome.has_value());
+  EXPECT_EQ(outcome.error().exitCode, kExitUsage);
+  EXPECT_EQ(outcome.error().message.rfind("vkcuda-sim: --scene: " + path + ": field 'damping'", 0), 0u)
+      << outcome.error().message;
+  EXPECT_EQ(outcome.error().message.find('\n'), outcome.error().message.size() - 1);
   std::filesystem::remove(path);
 }
 
 TEST(CliInteractive, OverlayFlagAndInputScript) {
   const std::string script = tempFile("script.txt", "at 1 key F1\nat 2 screenshot /tmp/x.png\n");
-  const ParseOutcome outcome = parse({"--headless", "--overlay", "--input-script", script});
-  ASSERT_TRUE(outcome.options) << outcome.message;
-  EXPECT_TRUE(outcome.options->overlay);
-  EXPECT_EQ(outcome.options->inputScript.commands.size(), 2u);
-  EXPECT_FALSE(parse({}).options->overlay);
+  const Result<Options> outcome = parse({"--headless", "--overlay", "--input-script", script});
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+  EXPECT_TRUE(outcome->overlay);
+  EXPECT_EQ(outcome->inputScript.commands.size(), 2u);
+  EXPECT_FALSE(parse({})->overlay);
   std::filesystem::remove(script);
 }
 
 TEST(CliInteractive, ScriptScreenshotInAMissingDirectoryIsRefusedBeforeRunning) {
   const std::string script = tempFile("shot.txt", "at 1 screenshot /no/such/dir/x.png\n");
-  const ParseOutcome outcome = parse({"--input-script", script});
-  EXPECT_FALSE(outcome.options);
-  EXPECT_EQ(outcome.exitCode, kExitUsage);
-  EXPECT_NE(outcome.message.find(script + ":1: screenshot /no/such/dir/x.png"), std::string::npos)
-      << outcome.message;
+  const Result<Options> outcome = parse({"--input-script", script});
+  ASSERT_FALSE(outcome.has_value());
+  EXPECT_EQ(outcome.error().exitCode, kExitUsage);
+  EXPECT_NE(outcome.error().message.find(script + ":1: screenshot /no/such/dir/x.png"), std::string::npos)
+      << outcome.error().message;
   std::filesystem::remove(script);
 }
 
 TEST(CliInteractive, MissingScriptFileIsAUsageError) {
-  const ParseOutcome outcome = parse({"--input-script", "/no/such/script.txt"});
-  EXPECT_FALSE(outcome.options);
-  EXPECT_EQ(outcome.exitCode, kExitUsage);
-  EXPECT_NE(outcome.message.find("--input-script"), std::string::npos);
+  const Result<Options> outcome = parse({"--input-script", "/no/such/script.txt"});
+  ASSERT_FALSE(outcome.has_value());
+  EXPECT_EQ(outcome.error().exitCode, kExitUsage);
+  EXPECT_NE(outcome.error().message.find("--input-script"), std::string::npos);
 }
 
 }  // namespace

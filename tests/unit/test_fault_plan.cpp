@@ -91,45 +91,43 @@ TEST(FaultPlan, SkippedSignalsPersistFromTheirFrameAStallHappensOnce) {
 }
 
 TEST(FaultPlanCli, RepeatedOptionsMakeOnePlan) {
-  const ParseOutcome outcome = testing::parseArguments(
-      {"--inject-fault", "sim-skips-signal@5", "--inject-fault", "render-skips-signal", "--inject-fault",
-       "import-fails"});
-  ASSERT_TRUE(outcome.options) << outcome.message;
-  const auto& faults = outcome.options->faults.faults;
+  const Result<Options> outcome =
+      testing::parseArguments({"--inject-fault", "sim-skips-signal@5", "--inject-fault",
+                               "render-skips-signal", "--inject-fault", "import-fails"});
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+  const auto& faults = outcome->faults.faults;
   ASSERT_EQ(faults.size(), 3u);
   EXPECT_EQ(faults[0].kind, FaultKind::simSkipsSignal);
   EXPECT_EQ(faults[0].frame, 5u);
   EXPECT_EQ(faults[1].kind, FaultKind::renderSkipsSignal);
   EXPECT_EQ(faults[1].frame, 0u);
   EXPECT_EQ(faults[2].kind, FaultKind::importFails);
-  EXPECT_TRUE(testing::parseArguments({}).options->faults.faults.empty());
+  EXPECT_TRUE(testing::parseArguments({})->faults.faults.empty());
 }
 
 TEST(FaultPlanCli, BadFaultsAreUsageErrorsOfOneLine) {
   for (const char* bad : {"sim-skips", "sim-stalls@x", "sim-stalls@-2", "import-fails@1", "device-lost@"}) {
-    const ParseOutcome outcome = testing::parseArguments({"--inject-fault", bad});
-    EXPECT_FALSE(outcome.options) << bad;
-    EXPECT_EQ(outcome.exitCode, kExitUsage) << bad;
-    ASSERT_FALSE(outcome.message.empty());
-    EXPECT_EQ(outcome.message.find('\n'), outcome.message.size() - 1) << outcome.message;
-    EXPECT_NE(outcome.message.find("--inject-fault"), std::string::npos) << outcome.message;
+    const Result<Options> outcome = testing::parseArguments({"--inject-fault", bad});
+    if (outcome) {
+      ADD_FAILURE() << bad << " was accepted";
+      continue;
+    }
+    EXPECT_EQ(outcome.error().exitCode, kExitUsage) << bad;
+    ASSERT_FALSE(outcome.error().message.empty());
+    EXPECT_EQ(outcome.error().message.find('\n'), outcome.error().message.size() - 1)
+        << outcome.error().message;
+    EXPECT_NE(outcome.error().message.find("--inject-fault"), std::string::npos) << outcome.error().message;
   }
 }
 
 TEST(WaitTimeout, EnvironmentValueIsWholeMillisecondsInRange) {
-  uint64_t ns = 0;
-  std::string error;
-  EXPECT_TRUE(parseWaitTimeoutMs("1", &ns, &error));
-  EXPECT_EQ(ns, 1'000'000u);
-  EXPECT_TRUE(parseWaitTimeoutMs("750", &ns, &error));
-  EXPECT_EQ(ns, 750'000'000u);
-  EXPECT_TRUE(parseWaitTimeoutMs("3600000", &ns, &error));
-  EXPECT_EQ(ns, 3'600'000'000'000u);
+  EXPECT_EQ(parseWaitTimeoutMs("1"), 1'000'000u);
+  EXPECT_EQ(parseWaitTimeoutMs("750"), 750'000'000u);
+  EXPECT_EQ(parseWaitTimeoutMs("3600000"), 3'600'000'000'000u);
   for (const char* bad : {"", "0", "-5", "1.5", "5s", " 5", "3600001", "99999999999999999999"}) {
-    ns = 42;
-    EXPECT_FALSE(parseWaitTimeoutMs(bad, &ns, &error)) << bad;
-    EXPECT_EQ(ns, 42u) << bad;
-    EXPECT_NE(error.find("milliseconds"), std::string::npos) << error;
+    const Result<uint64_t> parsed = parseWaitTimeoutMs(bad);
+    ASSERT_FALSE(parsed) << bad;
+    EXPECT_NE(parsed.error().message.find("milliseconds"), std::string::npos) << parsed.error().message;
   }
 }
 
@@ -137,14 +135,14 @@ TEST(WaitTimeout, BadEnvironmentValueIsAUsageError) {
   const char* saved = std::getenv(kWaitTimeoutVariable);
   const std::string restore = saved ? saved : "";
   setenv(kWaitTimeoutVariable, "soon", 1);
-  const ParseOutcome outcome = testing::parseArguments({"--headless"});
+  const Result<Options> outcome = testing::parseArguments({"--headless"});
   if (saved)
     setenv(kWaitTimeoutVariable, restore.c_str(), 1);
   else
     unsetenv(kWaitTimeoutVariable);
-  EXPECT_FALSE(outcome.options);
-  EXPECT_EQ(outcome.exitCode, kExitUsage);
-  EXPECT_NE(outcome.message.find(kWaitTimeoutVariable), std::string::npos) << outcome.message;
+  ASSERT_FALSE(outcome.has_value());
+  EXPECT_EQ(outcome.error().exitCode, kExitUsage);
+  EXPECT_NE(outcome.error().message.find(kWaitTimeoutVariable), std::string::npos) << outcome.error().message;
 }
 
 }  // namespace

@@ -10,7 +10,7 @@ namespace vksim {
 namespace {
 
 TEST(InputScript, ParsesEveryCommand) {
-  const InputScriptResult result = parseInputScript(
+  const Result<InputScript> result = parseInputScript(
       "# a comment\n"
       "\n"
       "at 10 key F1\n"
@@ -22,8 +22,8 @@ TEST(InputScript, ParsesEveryCommand) {
       "at 8 screenshot out dir/shot.png\n"
       "at 9 type my scene\r\n",
       "test.txt");
-  ASSERT_TRUE(result.script) << result.error;
-  const std::vector<ScriptCommand>& c = result.script->commands;
+  ASSERT_TRUE(result) << result.error().message;
+  const std::vector<ScriptCommand>& c = result->commands;
   ASSERT_EQ(c.size(), 8u);
   // Sorted by frame.
   EXPECT_EQ(c[0].frame, 3u);
@@ -44,9 +44,9 @@ TEST(InputScript, ParsesEveryCommand) {
 }
 
 TEST(InputScript, KeepsFileOrderWithinAFrame) {
-  const InputScriptResult result = parseInputScript("at 5 key B\nat 2 key M\nat 5 key T\n", "s");
-  ASSERT_TRUE(result.script);
-  const auto& c = result.script->commands;
+  const Result<InputScript> result = parseInputScript("at 5 key B\nat 2 key M\nat 5 key T\n", "s");
+  ASSERT_TRUE(result);
+  const auto& c = result->commands;
   ASSERT_EQ(c.size(), 3u);
   EXPECT_EQ(c[0].key, GLFW_KEY_M);
   EXPECT_EQ(c[1].key, GLFW_KEY_B);
@@ -61,9 +61,10 @@ struct BadLine {
 class InputScriptErrors : public ::testing::TestWithParam<BadLine> {};
 
 TEST_P(InputScriptErrors, NameTheFileLineAndProblem) {
-  const InputScriptResult result = parseInputScript(std::string("at 1 key F1\n") + GetParam().text, "my.txt");
-  EXPECT_FALSE(result.script);
-  EXPECT_EQ(result.error, std::string("my.txt:2: ") + GetParam().message);
+  const Result<InputScript> result =
+      parseInputScript(std::string("at 1 key F1\n") + GetParam().text, "my.txt");
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().message, std::string("my.txt:2: ") + GetParam().message);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -93,10 +94,10 @@ TEST(InputScript, KeyNames) {
 }
 
 TEST(ScriptPlayer, ExpandsClicksKeysAndDragsIntoTimedEvents) {
-  const InputScriptResult parsed =
+  const Result<InputScript> parsed =
       parseInputScript("at 4 click 5 6\nat 4 key F1\nat 10 drag 0 0 80 0\n", "s");
-  ASSERT_TRUE(parsed.script);
-  const ScriptPlayer player = createScriptPlayer(*parsed.script);
+  ASSERT_TRUE(parsed);
+  const ScriptPlayer player = createScriptPlayer(*parsed);
   using Kind = ScriptEvent::Kind;
   std::vector<std::pair<uint64_t, Kind>> seen;
   for (const ScriptEvent& e : player.events) seen.emplace_back(e.frame, e.kind);

@@ -152,7 +152,7 @@ void expectSameScene(const Scene& a, const Scene& b) {
 
 // parseScene on a minimal valid scene plus `extra` fields (a JSON fragment
 // starting with a comma, or empty).
-SceneResult parseWith(const std::string& extra) {
+Result<Scene> parseWith(const std::string& extra) {
   return parseScene(R"({"name": "x", "model": "ripple")" + extra + "}", "scenes/x.json");
 }
 
@@ -163,25 +163,26 @@ TEST(Scene, EveryShippedSceneLoads) {
   for (const std::string& name : kShippedScenes) {
     SCOPED_TRACE(name);
     EXPECT_NE(std::find(listed.begin(), listed.end(), name), listed.end());
-    const SceneResult result = loadScene(name);
-    ASSERT_TRUE(result.ok()) << result.error;
-    EXPECT_EQ(result.scene->name, name);
-    EXPECT_FALSE(result.scene->description.empty());
-    EXPECT_EQ(result.scene->description.back(), '.');
+    const Result<Scene> result = loadScene(name);
+    ASSERT_TRUE(result.has_value()) << result.error().message;
+    EXPECT_EQ(result->name, name);
+    EXPECT_FALSE(result->description.empty());
+    EXPECT_EQ(result->description.back(), '.');
   }
-  for (const std::string& name : listed) EXPECT_TRUE(loadScene(name).ok()) << loadScene(name).error;
+  for (const std::string& name : listed)
+    EXPECT_TRUE(loadScene(name).has_value()) << loadScene(name).error().message;
 }
 
 TEST(Scene, ShippedScenesCoverBothModelsAndTheHeaviestGrid) {
   const ScopedSceneDirectory environment(nullptr);
-  const SceneResult calm = loadScene("calm"), heavy = loadScene("heavy"), sinewave = loadScene("sinewave");
-  ASSERT_TRUE(calm.ok() && heavy.ok() && sinewave.ok());
-  EXPECT_EQ(calm.scene->params.model, ModelKind::ripple);
-  EXPECT_EQ(calm.scene->params.grid, 512u);
-  EXPECT_EQ(sinewave.scene->params.model, ModelKind::sinewave);
-  EXPECT_EQ(sinewave.scene->params.grid, 256u);
+  const Result<Scene> calm = loadScene("calm"), heavy = loadScene("heavy"), sinewave = loadScene("sinewave");
+  ASSERT_TRUE(calm.has_value() && heavy.has_value() && sinewave.has_value());
+  EXPECT_EQ(calm->params.model, ModelKind::ripple);
+  EXPECT_EQ(calm->params.grid, 512u);
+  EXPECT_EQ(sinewave->params.model, ModelKind::sinewave);
+  EXPECT_EQ(sinewave->params.grid, 256u);
   for (const std::string& name : kShippedScenes)
-    EXPECT_LE(loadScene(name).scene->params.grid, heavy.scene->params.grid) << name;
+    EXPECT_LE(loadScene(name)->params.grid, heavy->params.grid) << name;
 }
 
 TEST(Scene, EnvironmentVariableReplacesTheSearchPath) {
@@ -189,11 +190,11 @@ TEST(Scene, EnvironmentVariableReplacesTheSearchPath) {
   const ScopedSceneDirectory environment(directory.path().c_str());
   ASSERT_EQ(sceneDirectories(), std::vector<fs::path>{directory.path()});
   EXPECT_TRUE(listScenes().empty());
-  ASSERT_TRUE(saveScene(makeUnusualScene("mine"), directory.path()).ok());
+  ASSERT_TRUE(saveScene(makeUnusualScene("mine"), directory.path()).has_value());
   writeText(directory.path() / "notes.txt", "not a scene");
   EXPECT_EQ(listScenes(), std::vector<std::string>{"mine"});
-  EXPECT_TRUE(loadScene("mine").ok());
-  EXPECT_FALSE(loadScene("calm").ok());
+  EXPECT_TRUE(loadScene("mine").has_value());
+  EXPECT_FALSE(loadScene("calm").has_value());
 }
 
 TEST(Scene, SaveThenLoadRoundTripsEveryField) {
@@ -201,13 +202,13 @@ TEST(Scene, SaveThenLoadRoundTripsEveryField) {
   for (ModelKind model : {ModelKind::sinewave, ModelKind::ripple}) {
     Scene scene = makeUnusualScene(model == ModelKind::ripple ? "round_trip-ripple" : "round_trip-sinewave");
     scene.params.model = model;
-    const SceneSaveResult saved = saveScene(scene, directory.path());
-    ASSERT_TRUE(saved.ok()) << saved.error;
-    EXPECT_EQ(saved.path, directory.path() / (scene.name + ".json"));
-    EXPECT_EQ(readText(saved.path), sceneToJson(scene));
-    const SceneResult loaded = loadScene(saved.path.string());
-    ASSERT_TRUE(loaded.ok()) << loaded.error;
-    expectSameScene(*loaded.scene, scene);
+    const Result<fs::path> saved = saveScene(scene, directory.path());
+    ASSERT_TRUE(saved.has_value()) << saved.error().message;
+    EXPECT_EQ((*saved), directory.path() / (scene.name + ".json"));
+    EXPECT_EQ(readText((*saved)), sceneToJson(scene));
+    const Result<Scene> loaded = loadScene((*saved).string());
+    ASSERT_TRUE(loaded.has_value()) << loaded.error().message;
+    expectSameScene(*loaded, scene);
   }
 }
 
@@ -220,43 +221,45 @@ TEST(Scene, SavedFloatsAreShortDecimals) {
 }
 
 TEST(Scene, OptionalFieldsTakeTheStructDefaults) {
-  const SceneResult result = parseWith("");
-  ASSERT_TRUE(result.ok()) << result.error;
+  const Result<Scene> result = parseWith("");
+  ASSERT_TRUE(result.has_value()) << result.error().message;
   Scene expected;
   expected.name = "x";
-  expectSameScene(*result.scene, expected);
-  const SceneResult sinewave = parseScene(R"({"name": "y", "model": "sinewave"})", "y.json");
-  ASSERT_TRUE(sinewave.ok());
-  EXPECT_EQ(sinewave.scene->params.model, ModelKind::sinewave);
+  expectSameScene(*result, expected);
+  const Result<Scene> sinewave = parseScene(R"({"name": "y", "model": "sinewave"})", "y.json");
+  ASSERT_TRUE(sinewave.has_value());
+  EXPECT_EQ(sinewave->params.model, ModelKind::sinewave);
 }
 
 TEST(Scene, PartialCameraKeepsTheOtherDefaults) {
-  const SceneResult result = parseWith(R"(, "camera": {"distance": 5})");
-  ASSERT_TRUE(result.ok()) << result.error;
-  EXPECT_EQ(result.scene->camera.distance, 5.0f);
-  EXPECT_EQ(result.scene->camera.yaw, OrbitCamera{}.yaw);
-  EXPECT_EQ(result.scene->camera.fovY, OrbitCamera{}.fovY);
+  const Result<Scene> result = parseWith(R"(, "camera": {"distance": 5})");
+  ASSERT_TRUE(result.has_value()) << result.error().message;
+  EXPECT_EQ(result->camera.distance, 5.0f);
+  EXPECT_EQ(result->camera.yaw, OrbitCamera{}.yaw);
+  EXPECT_EQ(result->camera.fovY, OrbitCamera{}.fovY);
 }
 
 TEST(Scene, CourantOfExactlyOneOverSqrtTwoIsAccepted) {
-  const SceneResult result = parseWith(R"(, "courant": 0.7071067811865476)");
-  ASSERT_TRUE(result.ok()) << result.error;
-  EXPECT_EQ(result.scene->params.courant, kMaxCourant);
+  const Result<Scene> result = parseWith(R"(, "courant": 0.7071067811865476)");
+  ASSERT_TRUE(result.has_value()) << result.error().message;
+  EXPECT_EQ(result->params.courant, kMaxCourant);
 }
 
 TEST(Scene, UnknownFieldIsOneLineNamingFileAndField) {
-  const SceneResult typo = parseWith(R"(, "gird": 512)");
-  ASSERT_FALSE(typo.ok());
-  EXPECT_EQ(typo.error, "scenes/x.json: field 'gird': unknown field (did you mean 'grid'?)");
+  const Result<Scene> typo = parseWith(R"(, "gird": 512)");
+  ASSERT_FALSE(typo.has_value());
+  EXPECT_EQ(typo.error().message, "scenes/x.json: field 'gird': unknown field (did you mean 'grid'?)");
 
-  const SceneResult nested = parseWith(R"(, "camera": {"yawn": 1})");
-  ASSERT_FALSE(nested.ok());
-  EXPECT_EQ(nested.error, "scenes/x.json: field 'camera.yawn': unknown field (did you mean 'camera.yaw'?)");
+  const Result<Scene> nested = parseWith(R"(, "camera": {"yawn": 1})");
+  ASSERT_FALSE(nested.has_value());
+  EXPECT_EQ(nested.error().message,
+            "scenes/x.json: field 'camera.yawn': unknown field (did you mean 'camera.yaw'?)");
 
-  const SceneResult faraway = parseWith(R"(, "colour": "blue")");
-  ASSERT_FALSE(faraway.ok());
-  expectOneLineNaming(faraway.error, "scenes/x.json", "colour");
-  EXPECT_NE(faraway.error.find("known fields: name description model"), std::string::npos) << faraway.error;
+  const Result<Scene> faraway = parseWith(R"(, "colour": "blue")");
+  ASSERT_FALSE(faraway.has_value());
+  expectOneLineNaming(faraway.error().message, "scenes/x.json", "colour");
+  EXPECT_NE(faraway.error().message.find("known fields: name description model"), std::string::npos)
+      << faraway.error().message;
 }
 
 TEST(Scene, WrongTypeIsOneLineNamingFileAndField) {
@@ -282,11 +285,11 @@ TEST(Scene, WrongTypeIsOneLineNamingFileAndField) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.json);
-    const SceneResult result = parseScene(c.json, "scenes/x.json");
-    ASSERT_FALSE(result.ok());
-    expectOneLineNaming(result.error, "scenes/x.json", c.field);
+    const Result<Scene> result = parseScene(c.json, "scenes/x.json");
+    ASSERT_FALSE(result.has_value());
+    expectOneLineNaming(result.error().message, "scenes/x.json", c.field);
   }
-  EXPECT_EQ(parseWith(R"(, "grid": "512")").error,
+  EXPECT_EQ(parseWith(R"(, "grid": "512")").error().message,
             R"(scenes/x.json: field 'grid': must be an integer from 2 to 8192 (got "512"))");
 }
 
@@ -322,94 +325,99 @@ TEST(Scene, OutOfRangeIsOneLineNamingFileAndField) {
     // "name" appears twice in one case on purpose: replace instead of adding.
     const std::string json = c.field == "name" ? R"({"name": "bad name", "model": "ripple"})"
                                                : R"({"name": "x", "model": "ripple")" + c.extra + "}";
-    const SceneResult result = parseScene(json, "scenes/x.json");
-    ASSERT_FALSE(result.ok());
-    expectOneLineNaming(result.error, "scenes/x.json", c.field);
+    const Result<Scene> result = parseScene(json, "scenes/x.json");
+    ASSERT_FALSE(result.has_value());
+    expectOneLineNaming(result.error().message, "scenes/x.json", c.field);
   }
-  EXPECT_EQ(parseWith(R"(, "grid": 9000)").error,
+  EXPECT_EQ(parseWith(R"(, "grid": 9000)").error().message,
             "scenes/x.json: field 'grid': must be an integer from 2 to 8192 (got 9000)");
-  EXPECT_EQ(parseWith(R"(, "courant": 0.8)").error,
-            "scenes/x.json: field 'courant': must be a number greater than 0 and at most 1/sqrt(2) = 0.70710678 "
-            "(got 0.8)");
+  EXPECT_EQ(
+      parseWith(R"(, "courant": 0.8)").error().message,
+      "scenes/x.json: field 'courant': must be a number greater than 0 and at most 1/sqrt(2) = 0.70710678 "
+      "(got 0.8)");
 }
 
 TEST(Scene, MissingRequiredFieldIsOneLineNamingFileAndField) {
-  const SceneResult noModel = parseScene(R"({"name": "x", "grid": 64})", "scenes/x.json");
-  ASSERT_FALSE(noModel.ok());
-  EXPECT_EQ(noModel.error, "scenes/x.json: field 'model': missing (it is required)");
-  const SceneResult noName = parseScene(R"({"model": "ripple"})", "scenes/x.json");
-  ASSERT_FALSE(noName.ok());
-  expectOneLineNaming(noName.error, "scenes/x.json", "name");
+  const Result<Scene> noModel = parseScene(R"({"name": "x", "grid": 64})", "scenes/x.json");
+  ASSERT_FALSE(noModel.has_value());
+  EXPECT_EQ(noModel.error().message, "scenes/x.json: field 'model': missing (it is required)");
+  const Result<Scene> noName = parseScene(R"({"model": "ripple"})", "scenes/x.json");
+  ASSERT_FALSE(noName.has_value());
+  expectOneLineNaming(noName.error().message, "scenes/x.json", "name");
 }
 
 TEST(Scene, RepeatedFieldIsOneLineNamingFileAndField) {
-  const SceneResult top = parseWith(R"(, "grid": 64, "grid": 128)");
-  ASSERT_FALSE(top.ok());
-  EXPECT_EQ(top.error, "scenes/x.json: field 'grid': appears more than once");
-  const SceneResult nested = parseWith(R"(, "camera": {"yaw": 1, "yaw": 2})");
-  ASSERT_FALSE(nested.ok());
-  EXPECT_EQ(nested.error, "scenes/x.json: field 'camera.yaw': appears more than once");
+  const Result<Scene> top = parseWith(R"(, "grid": 64, "grid": 128)");
+  ASSERT_FALSE(top.has_value());
+  EXPECT_EQ(top.error().message, "scenes/x.json: field 'grid': appears more than once");
+  const Result<Scene> nested = parseWith(R"(, "camera": {"yaw": 1, "yaw": 2})");
+  ASSERT_FALSE(nested.has_value());
+  EXPECT_EQ(nested.error().message, "scenes/x.json: field 'camera.yaw': appears more than once");
 }
 
 TEST(Scene, MalformedJsonIsOneLineWithFileAndPosition) {
   const TemporaryDirectory directory;
   const fs::path path = directory.path() / "broken.json";
   writeText(path, "{\n  \"name\": \"broken\",\n  \"model\": \"ripple\",\n}\n");
-  const SceneResult result = loadScene(path.string());
-  ASSERT_FALSE(result.ok());
-  expectOneLineNaming(result.error, path.string(), "");
-  EXPECT_NE(result.error.find(": malformed JSON: parse error at line 4, column 1"), std::string::npos)
-      << result.error;
+  const Result<Scene> result = loadScene(path.string());
+  ASSERT_FALSE(result.has_value());
+  expectOneLineNaming(result.error().message, path.string(), "");
+  EXPECT_NE(result.error().message.find(": malformed JSON: parse error at line 4, column 1"),
+            std::string::npos)
+      << result.error().message;
 
   writeText(path, "");
-  const SceneResult empty = loadScene(path.string());
-  ASSERT_FALSE(empty.ok());
-  expectOneLineNaming(empty.error, path.string(), "");
-  EXPECT_NE(empty.error.find("malformed JSON"), std::string::npos) << empty.error;
+  const Result<Scene> empty = loadScene(path.string());
+  ASSERT_FALSE(empty.has_value());
+  expectOneLineNaming(empty.error().message, path.string(), "");
+  EXPECT_NE(empty.error().message.find("malformed JSON"), std::string::npos) << empty.error().message;
 
   writeText(path, "[1, 2, 3]");
-  const SceneResult array = loadScene(path.string());
-  ASSERT_FALSE(array.ok());
-  EXPECT_EQ(array.error, path.string() + ": must hold a JSON object (got [1,2,3])");
+  const Result<Scene> array = loadScene(path.string());
+  ASSERT_FALSE(array.has_value());
+  EXPECT_EQ(array.error().message, path.string() + ": must hold a JSON object (got [1,2,3])");
 }
 
 TEST(Scene, NameMustMatchTheFileName) {
   const TemporaryDirectory directory;
   const fs::path path = directory.path() / "alpha.json";
   writeText(path, R"({"name": "beta", "model": "ripple"})");
-  const SceneResult result = loadScene(path.string());
-  ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.error, path.string() + ": field 'name': must match the file name 'alpha' (got \"beta\")");
+  const Result<Scene> result = loadScene(path.string());
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().message,
+            path.string() + ": field 'name': must match the file name 'alpha' (got \"beta\")");
 }
 
 TEST(Scene, MissingFileIsOneLineNamingIt) {
-  const SceneResult result = loadScene("/nonexistent-vksim/scene.json");
-  ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.error, "/nonexistent-vksim/scene.json: cannot read scene file: No such file or directory");
+  const Result<Scene> result = loadScene("/nonexistent-vksim/scene.json");
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().message,
+            "/nonexistent-vksim/scene.json: cannot read scene file: No such file or directory");
 }
 
 TEST(Scene, UnknownSceneNameListsTheAvailableOnes) {
   const TemporaryDirectory directory;
   const ScopedSceneDirectory environment(directory.path().c_str());
-  ASSERT_TRUE(saveScene(makeUnusualScene("beta"), directory.path()).ok());
-  ASSERT_TRUE(saveScene(makeUnusualScene("alpha"), directory.path()).ok());
-  EXPECT_EQ(loadScene("foo").error, "unknown scene 'foo' (available: alpha, beta)");
-  EXPECT_EQ(loadScene("a b").error, "unknown scene 'a b' (available: alpha, beta)");
+  ASSERT_TRUE(saveScene(makeUnusualScene("beta"), directory.path()).has_value());
+  ASSERT_TRUE(saveScene(makeUnusualScene("alpha"), directory.path()).has_value());
+  EXPECT_EQ(loadScene("foo").error().message, "unknown scene 'foo' (available: alpha, beta)");
+  EXPECT_EQ(loadScene("a b").error().message, "unknown scene 'a b' (available: alpha, beta)");
 
   const ScopedSceneDirectory shipped(nullptr);
-  const SceneResult result = loadScene("foo");
-  ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.error.find('\n'), std::string::npos);
-  EXPECT_NE(result.error.find("unknown scene 'foo' (available: calm, heavy, rain, showcase, sinewave"),
-            std::string::npos)
-      << result.error;
+  const Result<Scene> result = loadScene("foo");
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().message.find('\n'), std::string::npos);
+  EXPECT_NE(
+      result.error().message.find("unknown scene 'foo' (available: calm, heavy, rain, showcase, sinewave"),
+      std::string::npos)
+      << result.error().message;
 }
 
 TEST(Scene, UnknownSceneNameWithNoScenesSaysWhereItLooked) {
   const ScopedSceneDirectory environment("/nonexistent-vksim-scenes");
-  const SceneResult result = loadScene("calm");
-  ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.error,
+  const Result<Scene> result = loadScene("calm");
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().message,
             "unknown scene 'calm' (no scenes found in /nonexistent-vksim-scenes; set VKSIM_SCENE_DIR to a "
             "directory of NAME.json files)");
 }
@@ -429,9 +437,9 @@ TEST(Scene, SaveRefusesUnsafeNames) {
     SCOPED_TRACE(name);
     Scene scene = makeUnusualScene("placeholder");
     scene.name = name;
-    const SceneSaveResult result = saveScene(scene, directory.path());
-    ASSERT_FALSE(result.ok());
-    expectOneLineNaming(result.error, directory.path().string(), "name");
+    const Result<fs::path> result = saveScene(scene, directory.path());
+    ASSERT_FALSE(result.has_value());
+    expectOneLineNaming(result.error().message, directory.path().string(), "name");
   }
   EXPECT_TRUE(entries(directory.path()).empty());
   EXPECT_FALSE(fs::exists(directory.path().parent_path() / "escape.json"));
@@ -441,11 +449,10 @@ TEST(Scene, SaveRefusesInvalidValuesAndWritesNothing) {
   const TemporaryDirectory directory;
   Scene scene = makeUnusualScene("too_big");
   scene.params.grid = 9000;
-  const SceneSaveResult result = saveScene(scene, directory.path());
-  ASSERT_FALSE(result.ok());
-  EXPECT_EQ(result.error,
-            (directory.path() / "too_big.json").string() +
-                ": field 'grid': must be an integer from 2 to 8192 (got 9000)");
+  const Result<fs::path> result = saveScene(scene, directory.path());
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().message, (directory.path() / "too_big.json").string() +
+                                        ": field 'grid': must be an integer from 2 to 8192 (got 9000)");
   EXPECT_TRUE(entries(directory.path()).empty());
 }
 
@@ -453,25 +460,25 @@ TEST(Scene, SaveRefusesAnExistingFileUnlessAskedToOverwrite) {
   const TemporaryDirectory directory;
   Scene scene = makeUnusualScene("keep");
   scene.description = "First.";
-  ASSERT_TRUE(saveScene(scene, directory.path()).ok());
+  ASSERT_TRUE(saveScene(scene, directory.path()).has_value());
   scene.description = "Second.";
-  const SceneSaveResult refused = saveScene(scene, directory.path());
-  ASSERT_FALSE(refused.ok());
+  const Result<fs::path> refused = saveScene(scene, directory.path());
+  ASSERT_FALSE(refused.has_value());
   const std::string path = (directory.path() / "keep.json").string();
-  EXPECT_EQ(refused.error, path + ": already exists; refusing to overwrite it");
-  EXPECT_EQ(loadScene(path).scene->description, "First.");
+  EXPECT_EQ(refused.error().message, path + ": already exists; refusing to overwrite it");
+  EXPECT_EQ(loadScene(path)->description, "First.");
 
-  ASSERT_TRUE(saveScene(scene, directory.path(), /*overwrite=*/true).ok());
-  EXPECT_EQ(loadScene(path).scene->description, "Second.");
+  ASSERT_TRUE(saveScene(scene, directory.path(), /*overwrite=*/true).has_value());
+  EXPECT_EQ(loadScene(path)->description, "Second.");
   EXPECT_EQ(entries(directory.path()), std::vector<std::string>{"keep.json"});
 }
 
 TEST(Scene, SaveIntoAMissingDirectoryFailsWithoutCreatingIt) {
   const TemporaryDirectory directory;
   const fs::path missing = directory.path() / "not-there";
-  const SceneSaveResult result = saveScene(makeUnusualScene("lost"), missing);
-  ASSERT_FALSE(result.ok());
-  expectOneLineNaming(result.error, missing.string(), "");
+  const Result<fs::path> result = saveScene(makeUnusualScene("lost"), missing);
+  ASSERT_FALSE(result.has_value());
+  expectOneLineNaming(result.error().message, missing.string(), "");
   EXPECT_FALSE(fs::exists(missing));
 }
 
@@ -489,10 +496,10 @@ TEST(Scene, SaveIntoAnUnwritableDirectoryLeavesNoFile) {
   if (unwritable.empty()) GTEST_SKIP() << "no unwritable directory available";
   for (const fs::path& target : unwritable) {
     SCOPED_TRACE(target.string());
-    const SceneSaveResult result = saveScene(makeUnusualScene("vksim-unwritable"), target);
-    ASSERT_FALSE(result.ok());
-    expectOneLineNaming(result.error, (target / "vksim-unwritable.json").string(), "");
-    EXPECT_NE(result.error.find("cannot save scene"), std::string::npos) << result.error;
+    const Result<fs::path> result = saveScene(makeUnusualScene("vksim-unwritable"), target);
+    ASSERT_FALSE(result.has_value());
+    expectOneLineNaming(result.error().message, (target / "vksim-unwritable.json").string(), "");
+    EXPECT_NE(result.error().message.find("cannot write scene"), std::string::npos) << result.error().message;
     for (const auto& entry : fs::directory_iterator(target))
       EXPECT_EQ(entry.path().filename().string().find("vksim-unwritable"), std::string::npos) << entry.path();
   }
@@ -504,9 +511,10 @@ TEST(Scene, FailedRenameRemovesTheTemporaryFile) {
   // written, then rename fails.
   fs::create_directory(directory.path() / "blocked.json");
   writeText(directory.path() / "blocked.json" / "inside", "x");
-  const SceneSaveResult result = saveScene(makeUnusualScene("blocked"), directory.path(), /*overwrite=*/true);
-  ASSERT_FALSE(result.ok());
-  expectOneLineNaming(result.error, (directory.path() / "blocked.json").string(), "");
+  const Result<fs::path> result =
+      saveScene(makeUnusualScene("blocked"), directory.path(), /*overwrite=*/true);
+  ASSERT_FALSE(result.has_value());
+  expectOneLineNaming(result.error().message, (directory.path() / "blocked.json").string(), "");
   EXPECT_EQ(entries(directory.path()), std::vector<std::string>{"blocked.json"});
 }
 

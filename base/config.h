@@ -1,0 +1,66 @@
+// The program's tunables, each with the reason for its value, in one place.
+// A value that the user may change says how (an option or an environment
+// variable); the rest are fixed by the design. Header-only, plain C++.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace vksim {
+
+// --- Waits -----------------------------------------------------------------
+
+// Every wait in a run is bounded (docs/testing.md): a frame takes
+// milliseconds, so five seconds without progress means a stall (exit 4), not
+// a slow frame. Uploads and read-backs (renderer/frame_sync.cpp) use the same
+// bound.
+inline constexpr uint64_t kDefaultWaitTimeoutNs = 5'000'000'000ull;
+// Test facility: the environment variable that replaces that bound, in whole
+// milliseconds from 1 to kMaxWaitTimeoutMs, so that fault tests end quickly.
+// Read once per process (app/app.h, kWaitTimeoutNs); the command line refuses
+// a bad value with exit 2 before anything runs.
+inline constexpr const char* kWaitTimeoutVariable = "VKSIM_WAIT_TIMEOUT_MS";
+// An hour: longer is no bound at all, and seven digits cannot overflow.
+inline constexpr uint64_t kMaxWaitTimeoutMs = 3'600'000;
+
+// --- Frames ----------------------------------------------------------------
+
+// One frame in flight: the single vertex buffer makes the two sides take
+// turns anyway, so a second frame's command buffer would only wait.
+inline constexpr uint32_t kFramesInFlight = 1;
+
+// Frames run without --frames in a headless run (a window runs until it is
+// closed): ten seconds' worth at 60 Hz, and a run short enough for CI.
+inline constexpr int64_t kDefaultHeadlessFrames = 600;
+
+// The largest --frames, --switch-sync-every and --warmup: about 190 days at
+// 60 frames per second, and far inside every counter's range (the timeline
+// value reaches 2 * frames).
+inline constexpr uint64_t kMaxFrames = 1'000'000'000;
+// The largest `bench --frames` and `bench --warmup`, per configuration.
+inline constexpr uint64_t kMaxBenchFrames = 1'000'000;
+
+// Frames left out of a capture's or a benchmark's statistics by default
+// (--warmup; their rows are still in a capture's CSV): the first frames pay
+// for first-use costs (module loading, page faults in fresh buffers, clocks
+// ramping up).
+inline constexpr uint32_t kDefaultWarmupFrames = 30;
+
+// A frame's timing record waits at most this many frames for its GPU results
+// (the render's timestamps, the simulation's step timing) before it leaves the
+// queue with them missing (app/capture/frame_timing.h): they normally arrive
+// at the start of the next frame, so a record this old will not be completed.
+inline constexpr uint64_t kMaxPendingFrames = 4;
+
+// --- Environment switches ----------------------------------------------------
+
+// "1" turns the Vulkan validation layer on (synchronization validation
+// included); unset, empty or "0" leaves it off; anything else is refused
+// with exit 2, so a misspelt switch cannot quietly run without the layer.
+inline constexpr const char* kValidationVariable = "VKSIM_VALIDATION";
+// "1" (with validation on) makes two deliberate validation errors at start-up,
+// showing that the layer is really listening (docs/testing.md).
+inline constexpr const char* kValidationCanaryVariable = "VKSIM_VALIDATION_CANARY";
+// A directory of NAME.json scene files that replaces the search path.
+inline constexpr const char* kSceneDirEnvironment = "VKSIM_SCENE_DIR";
+
+}  // namespace vksim
