@@ -487,8 +487,14 @@ Result<fs::path> saveScene(const Scene& scene, const fs::path& directory, bool o
   // rename-without-replace.
   if (!overwrite && fs::exists(fs::symlink_status(target, ec)))
     return fail(oneLine(target.string() + ": already exists; refusing to overwrite it"));
-  if (Result<> written = writeFileAtomically(target.string(), "scene", dumpScene(document)); !written)
-    return fail(oneLine(written.error().message));
+  if (Result<> written = writeFileAtomically(target.string(), "scene", dumpScene(document)); !written) {
+    // Scene messages start with the file (docs/scenes.md); the writer's say
+    // "cannot write scene FILE: REASON", so the reason is moved behind it.
+    std::string reason = written.error().message;
+    const std::string prefix = "cannot write scene " + target.string() + ": ";
+    if (reason.starts_with(prefix)) reason.erase(0, prefix.size());
+    return fail(oneLine(target.string() + ": cannot save scene: " + reason));
+  }
   return target;
 }
 

@@ -499,7 +499,7 @@ TEST(Scene, SaveIntoAnUnwritableDirectoryLeavesNoFile) {
     const Result<fs::path> result = saveScene(makeUnusualScene("vksim-unwritable"), target);
     ASSERT_FALSE(result.has_value());
     expectOneLineNaming(result.error().message, (target / "vksim-unwritable.json").string(), "");
-    EXPECT_NE(result.error().message.find("cannot write scene"), std::string::npos) << result.error().message;
+    EXPECT_NE(result.error().message.find("cannot save scene"), std::string::npos) << result.error().message;
     for (const auto& entry : fs::directory_iterator(target))
       EXPECT_EQ(entry.path().filename().string().find("vksim-unwritable"), std::string::npos) << entry.path();
   }
