@@ -13,6 +13,8 @@
 #include "app/capture/schedule_recording.h"
 #include "app/frame_loop.h"
 #include "app/image_file.h"
+#include "app/ui/controls.h"
+#include "app/ui/overlay_panels.h"
 #include "app/ui/script_player.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"
@@ -204,8 +206,10 @@ void createApp(App& app, const Options& options) {
   createSharedState(app, options.model);
   // ImGui: always with a window; headless only when asked (--overlay), so
   // that plain headless runs and their screenshots stay free of it.
-  if (!app.headless || options.overlay) createOverlay(app);
-  if (!app.headless) installInputCallbacks(app);
+  if (!app.headless || options.overlay)
+    createOverlay(app.overlay, app.instance, app.device, app.renderPass, app.window.handle,
+                  app.headless ? 0 : app.swapchain.minImageCount, uint32_t(app.swapchain.images.size()),
+                  options.sceneName);
 }
 
 void createSharedState(App& app, const ModelParams& params) {
@@ -292,9 +296,8 @@ void rebuildSharedState(App& app, const ModelParams& params) {
 }
 
 void destroyApp(App& app) {
-  // Reverse order of createApp. The input callbacks go first so that no
-  // event reaches a half-destroyed app.
-  if (app.window.handle) removeInputCallbacks(app);
+  // Reverse order of createApp. (The run loop removed its input callbacks
+  // before this, so no event reaches a half-destroyed app.)
   if (app.device.device) {
     // The overlay was created after the shared state, so it goes first; its
     // buffers may still be read by the last frame (and the drain submits on
@@ -306,7 +309,7 @@ void destroyApp(App& app) {
       drainSchedule(app);
     }
     waitForDeviceIdleInTeardown(app);
-    destroyOverlay(app);
+    destroyOverlay(app.overlay, app.device);
     destroySharedState(app);
     destroyGpuTimer(app.device, app.gpuTimer);
     destroyFrameResources(app.device, app.frame);
@@ -398,6 +401,7 @@ int runApplication(const Options& options) {
 
   const int exitCode = runThenTearDown(app, [&] {
     createApp(app, options);
+    const InputCallbackScope inputCallbacks(app);  // windowed: GLFW's events reach `app` until the body ends
     const int64_t frames = framesToRun(options, app.headless);
     std::printf("running %s, %s sync, %s model, grid %u, %s\n", app.headless ? "headless" : "in a window",
                 toString(app.schedule.mode), toString(options.model.model), options.model.grid,

@@ -99,8 +99,8 @@ struct App {
   bool paused = false;
   bool quitRequested = false;
   std::vector<double> frameMilliseconds;  // host time of each frame
-  InputState input;  // app/input.h: mouse state and the requests for the next frame boundary
-  Overlay overlay;   // app/overlay.h: ImGui (windowed runs, or headless with --overlay)
+  InputState input;  // app/ui/input.h: mouse state and the requests for the next frame boundary
+  Overlay overlay;   // app/ui/overlay.h: ImGui (windowed runs, or headless with --overlay)
   GpuTimer gpuTimer;        // render timestamps, one slot per frame in flight (renderer/gpu_timer.h)
   FrameTimingQueue timing;  // frames waiting for their GPU results (app/frame_timing.h)
   CaptureSession capture;   // --capture / --trace, or the overlay's Record (app/capture_session.h)
@@ -128,9 +128,10 @@ void destroySharedState(App& app);
 // boundary; the schedule restarts at frame 0 of a new timeline.
 void rebuildSharedState(App& app, const ModelParams& params);
 
-// Destroys everything createApp made, in reverse order: the input callbacks,
-// then (after the drain and an idle device) the overlay, the shared state,
-// the frame resources, pipeline, target, device, surface, window, instance.
+// Destroys everything createApp made, in reverse order: after the drain and
+// an idle device, the overlay, the shared state, the frame resources,
+// pipeline, target, device, surface, window, instance. The caller has removed
+// its input callbacks (app/ui/controls.h) first.
 // A lost device counts as idle (app.deviceLost) and destruction goes on.
 void destroyApp(App& app);
 

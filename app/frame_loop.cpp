@@ -160,7 +160,7 @@ void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent, bool ac
   vkCmdBeginRenderPass(commandBuffer, &pass, VK_SUBPASS_CONTENTS_INLINE);
   recordMeshDraw(commandBuffer, app.pipeline, app.shared.vertices.buffer, app.shared.indices,
                  makeMeshPushConstants(app.camera, extent.width, extent.height), extent);
-  recordOverlay(app, commandBuffer);  // same pass, after the mesh: ImGui draws over it without depth
+  recordOverlay(app.overlay, commandBuffer);  // same pass, after the mesh: ImGui draws over it without depth
   vkCmdEndRenderPass(commandBuffer);
 
   if (releases) recordReleaseToExternal(app, commandBuffer);
