@@ -94,8 +94,10 @@ void createApp(App& app, const Options& options) {
                     app.sharedHooks);
   // ImGui: always with a window; headless only when asked (--overlay), so
   // that plain headless runs and their screenshots stay free of it.
-  if (!app.headless || options.overlay) createOverlay(app);
-  if (!app.headless) installInputCallbacks(app);
+  if (!app.headless || options.overlay)
+    createOverlay(app.overlay, app.instance, app.device, app.renderPass, app.window.handle,
+                  app.headless ? 0 : app.swapchain.minImageCount, uint32_t(app.swapchain.images.size()),
+                  options.sceneName);
 }
 
 void rebuildSharedState(App& app, const ModelParams& params) {
@@ -108,9 +110,8 @@ void drainSchedule(App& app) {
 }
 
 void destroyApp(App& app) {
-  // Reverse order of createApp. The input callbacks go first so that no
-  // event reaches a half-destroyed app.
-  if (app.window.handle) removeInputCallbacks(app);
+  // Reverse order of createApp. (The run loop removed its input callbacks
+  // before this, so no event reaches a half-destroyed app.)
   if (app.device.device) {
     // The overlay was created after the shared state, so it goes first; its
     // buffers may still be read by the last frame (and the drain submits on
@@ -122,7 +123,7 @@ void destroyApp(App& app) {
       drainSchedule(app);
     }
     waitForDeviceIdleInTeardown(app.device, app.deviceLoss);
-    destroyOverlay(app);
+    destroyOverlay(app.overlay, app.device);
     destroySharedState(app.device, app.frame, app.shared, app.schedule, app.deviceLoss, app.sharedHooks);
     destroyGpuTimer(app.device, app.gpuTimer);
     destroyFrameResources(app.device, app.frame);

@@ -62,8 +62,8 @@ struct App {
   bool paused = false;
   bool quitRequested = false;
   std::vector<double> frameMilliseconds;  // host time of each frame
-  InputState input;  // app/input.h: mouse state and the requests for the next frame boundary
-  Overlay overlay;   // app/overlay.h: ImGui (windowed runs, or headless with --overlay)
+  InputState input;  // app/ui/input.h: mouse state and the requests for the next frame boundary
+  Overlay overlay;   // app/ui/overlay.h: ImGui (windowed runs, or headless with --overlay)
   GpuTimer gpuTimer;        // render timestamps, one slot per frame in flight (renderer/gpu_timer.h)
   FrameTimingQueue timing;  // frames waiting for their GPU results (app/frame_timing.h)
   CaptureSession capture;   // --capture / --trace, or the overlay's Record (app/capture_session.h)
@@ -81,10 +81,11 @@ void rebuildSharedState(App& app, const ModelParams& params);
 // drainSchedule (app/interop/teardown.h) on this app's objects.
 void drainSchedule(App& app);
 
-// Destroys everything createApp made, in reverse order: the input callbacks,
-// then (after the drain and an idle device) the overlay, the shared state,
-// the frame resources, pipeline, target, device, surface, window, instance.
-// A lost device counts as idle (app.deviceLoss) and destruction goes on.
+// Destroys everything createApp made, in reverse order: after the drain and
+// an idle device, the overlay, the shared state, the frame resources,
+// pipeline, target, device, surface, window, instance. The caller has removed
+// its input callbacks (app/ui/controls.h) first.
+// A lost device counts as idle (app.deviceLost) and destruction goes on.
 void destroyApp(App& app);
 
 // Runs body, then destroyApp, and turns what they throw into the exit code:

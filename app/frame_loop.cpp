@@ -46,7 +46,7 @@ void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent, bool ac
 beginRenderPass(commandBuffer, app.renderPass, framebuffer, extent);
   recordMeshDraw(commandBuffer, app.pipeline, app.shared.vertices.buffer, app.shared.indices,
                  makeMeshPushConstants(app.camera, extent.width, extent.height), extent);
-  recordOverlay(app, commandBuffer);  // same pass, after the mesh: ImGui draws over it without depth
+  recordOverlay(app.overlay, commandBuffer);  // same pass, after the mesh: ImGui draws over it without depth
   vkCmdEndRenderPass(commandBuffer);
 
   if (releases) recordReleaseToExternal(app.shared, app.device.queueFamily, commandBuffer);

@@ -20,6 +20,8 @@
 #include "app/cli.h"
 #include "app/frame_loop.h"
 #include "app/files.h"
+#include "app/ui/controls.h"
+#include "app/ui/overlay_panels.h"
 #include "app/ui/script_player.h"
 
 namespace vksim {
@@ -104,6 +106,7 @@ int runApplication(const Options& options) {
 
   const int exitCode = runThenTearDown(app, [&] {
     createApp(app, options);
+    const InputCallbackScope inputCallbacks(app);  // windowed: GLFW's events reach `app` until the body ends
     const int64_t frames = framesToRun(options, app.headless);
     std::printf("running %s, %s sync, %s model, grid %u, %s\n", app.headless ? "headless" : "in a window",
                 toString(app.schedule.mode), toString(options.model.model), options.model.grid,

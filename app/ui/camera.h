@@ -1,4 +1,5 @@
 // The orbit camera and the view-projection it gives the mesh pipeline.
+// Layering: plain math BELOW app/app.h (App holds an OrbitCamera).
 #pragma once
 #include <cstdint>
 #include <optional>

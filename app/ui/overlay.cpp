@@ -6,14 +6,14 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_vulkan.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cfloat>
-#include <cstdio>
 
-#include "app/app.h"
-#include "app/ui/overlay_panels.h"
 #include "renderer/frame_sync.h"
 #include "renderer/vk_check.h"
+#include "sim/cuda/cuda_simulation.h"
 
 namespace vksim {
 namespace {
@@ -73,19 +73,19 @@ VkDescriptorPool createFontDescriptorPool(const Device& device) {
 // The backend needs MinImageCount >= 2 whatever the surface reports; it only
 // sizes its per-frame vertex buffers by it, and this app has one frame in
 // flight (the fence wait at the top of runFrame), so 2 is always enough.
-uint32_t backendMinImageCount(const App& app) {
-  return app.headless ? 2u : std::max(2u, app.swapchain.minImageCount);
+// Headless runs pass 0 and get 2.
+uint32_t backendMinImageCount(uint32_t swapchainMinImages) {
+  return std::max(2u, swapchainMinImages);
 }
 
 // The headless overlay's platform backend: display size, time and the mouse
 // as InputState recorded it from the input script.
-void newHeadlessFrame(App& app) {
+void newHeadlessFrame(InputState& input, VkExtent2D displaySize, double lastFrameMilliseconds) {
   ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(float(app.offscreen.extent.width), float(app.offscreen.extent.height));
+  io.DisplaySize = ImVec2(float(displaySize.width), float(displaySize.height));
   io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
-  const double milliseconds = app.frameMilliseconds.empty() ? 1000.0 / 60.0 : app.frameMilliseconds.back();
+  const double milliseconds = lastFrameMilliseconds >= 0.0 ? lastFrameMilliseconds : 1000.0 / 60.0;
   io.DeltaTime = float(std::max(milliseconds, 0.01) / 1000.0);  // ImGui asserts a positive step
-  InputState& input = app.input;
   io.MousePos =
       input.cursorKnown ? ImVec2(float(input.cursorX), float(input.cursorY)) : ImVec2(-FLT_MAX, -FLT_MAX);
   for (int i = 0; i < kMouseButtons; ++i) {
@@ -96,8 +96,9 @@ void newHeadlessFrame(App& app) {
 
 }  // namespace
 
-void createOverlay(App& app) {
-  Overlay& overlay = app.overlay;
+void createOverlay(Overlay& overlay, const Instance& instance, const Device& device, VkRenderPass renderPass,
+                   GLFWwindow* window, uint32_t swapchainMinImages, uint32_t swapchainImages,
+                   const std::string& startScene) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   overlay.created = true;
@@ -110,12 +111,13 @@ void createOverlay(App& app) {
   style.FrameRounding = 3.0f;
   style.Colors[ImGuiCol_WindowBg].w = 0.88f;
 
-  if (app.window.handle) {
-    // install_callbacks = false: app/input.cpp owns the GLFW callbacks and
-    // hands every event to ImGui first (overlayKeyEvent and friends).
-    if (!ImGui_ImplGlfw_InitForVulkan(app.window.handle, false))
+  if (window) {
+    // install_callbacks = false: app/ui/controls.cpp owns the GLFW callbacks
+    // and hands every event to ImGui first (overlayKeyEvent and friends).
+    if (!ImGui_ImplGlfw_InitForVulkan(window, false))
       throw RuntimeFailure("ImGui's GLFW backend did not initialise");
     overlay.glfwBackend = true;
+    overlay.window = window;
   } else {
     io.BackendPlatformName = "vkcuda-sim headless";
     mapHeadlessKeys(io);
@@ -124,29 +126,29 @@ void createOverlay(App& app) {
   // Design notes: ImGui 1.86's loader also fetches the surface and swapchain
   // functions and fails when the instance lacks VK_KHR_surface, which
   // createInstance therefore always enables.
-  if (!ImGui_ImplVulkan_LoadFunctions(loadVulkanFunction, app.instance.instance))
+  if (!ImGui_ImplVulkan_LoadFunctions(loadVulkanFunction, instance.instance))
     throw RuntimeFailure("ImGui's Vulkan backend could not load its Vulkan functions");
-  overlay.descriptorPool = createFontDescriptorPool(app.device);
-  overlay.minImageCount = backendMinImageCount(app);
+  overlay.descriptorPool = createFontDescriptorPool(device);
+  overlay.minImageCount = backendMinImageCount(swapchainMinImages);
 
   ImGui_ImplVulkan_InitInfo info{};
-  info.Instance = app.instance.instance;
-  info.PhysicalDevice = app.device.physical;
-  info.Device = app.device.device;
-  info.QueueFamily = app.device.queueFamily;
-  info.Queue = app.device.queue;
+  info.Instance = instance.instance;
+  info.PhysicalDevice = device.physical;
+  info.Device = device.device;
+  info.QueueFamily = device.queueFamily;
+  info.Queue = device.queue;
   info.DescriptorPool = overlay.descriptorPool;
   info.Subpass = 0;
   info.MinImageCount = overlay.minImageCount;
-  info.ImageCount = std::max<uint32_t>(overlay.minImageCount, uint32_t(app.swapchain.images.size()));
+  info.ImageCount = std::max(overlay.minImageCount, swapchainImages);
   info.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
   info.CheckVkResultFn = checkImGuiVulkanResult;
   // The pipeline is built for this render pass: the mesh's, so the overlay
   // draws into the same pass (one colour and one depth attachment).
-  if (!ImGui_ImplVulkan_Init(&info, app.renderPass))
+  if (!ImGui_ImplVulkan_Init(&info, renderPass))
     throw RuntimeFailure("ImGui's Vulkan backend did not initialise");
   overlay.vulkanBackend = true;
-  runOneTimeCommands(app.device, [](VkCommandBuffer commandBuffer) {
+  runOneTimeCommands(device, [](VkCommandBuffer commandBuffer) {
     if (!ImGui_ImplVulkan_CreateFontsTexture(commandBuffer))
       throw RuntimeFailure("ImGui's font texture could not be created");
   });
@@ -156,49 +158,56 @@ void createOverlay(App& app) {
   overlay.cudaDriverVersion = cuda.driverVersion;
   overlay.cudaRuntimeVersion = cuda.runtimeVersion;
   overlay.cudaUnavailableReason = cuda.unavailableReason;
-  if (!app.options.sceneName.empty())
-    std::snprintf(overlay.sceneName, sizeof overlay.sceneName, "%s-copy", app.options.sceneName.c_str());
+  if (!startScene.empty()) {
+    // Cut to the field's size, always terminated, as ImGui's InputText wants it.
+    const auto end =
+        fmt::format_to_n(overlay.sceneName, sizeof overlay.sceneName - 1, "{}-copy", startScene).out;
+    *end = '\0';
+  }
 }
 
-void destroyOverlay(App& app) {
-  Overlay& overlay = app.overlay;
+void destroyOverlay(Overlay& overlay, const Device& device) {
   if (overlay.vulkanBackend) ImGui_ImplVulkan_Shutdown();
   if (overlay.glfwBackend) ImGui_ImplGlfw_Shutdown();
   if (overlay.created) ImGui::DestroyContext();
-  if (overlay.descriptorPool) vkDestroyDescriptorPool(app.device.device, overlay.descriptorPool, nullptr);
+  if (overlay.descriptorPool) vkDestroyDescriptorPool(device.device, overlay.descriptorPool, nullptr);
   overlay = Overlay{};
 }
 
-void buildOverlay(App& app) {
-  Overlay& overlay = app.overlay;
-  if (!overlay.vulkanBackend) return;
+bool beginOverlayFrame(Overlay& overlay, InputState& input, VkExtent2D displaySize,
+                       double lastFrameMilliseconds, uint32_t swapchainMinImages) {
+  if (!overlay.vulkanBackend) return false;
   // A new swapchain may want a different image count (FIFO and MAILBOX
   // differ). SetMinImageCount waits for the device itself; we are at a frame
   // boundary, so that costs one frame at most.
-  if (const uint32_t count = backendMinImageCount(app); count != overlay.minImageCount) {
+  if (const uint32_t count = backendMinImageCount(swapchainMinImages); count != overlay.minImageCount) {
     ImGui_ImplVulkan_SetMinImageCount(count);
     overlay.minImageCount = count;
   }
   if (overlay.glfwBackend)
     ImGui_ImplGlfw_NewFrame();
   else
-    newHeadlessFrame(app);
+    newHeadlessFrame(input, displaySize, lastFrameMilliseconds);
   ImGui_ImplVulkan_NewFrame();
   ImGui::NewFrame();
-  if (overlay.visible) drawOverlayWindow(app);
+  return overlay.visible;
+}
+
+void endOverlayFrame(Overlay& overlay) {
+  if (!overlay.vulkanBackend) return;
   ImGui::Render();
   overlay.hasDrawData = overlay.visible;
 }
 
-void recordOverlay(const App& app, VkCommandBuffer commandBuffer) {
-  if (!app.overlay.vulkanBackend || !app.overlay.hasDrawData) return;
+void recordOverlay(const Overlay& overlay, VkCommandBuffer commandBuffer) {
+  if (!overlay.vulkanBackend || !overlay.hasDrawData) return;
   ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), commandBuffer);
 }
 
-void overlayKeyEvent(App& app, int key, int scancode, int action, int mods) {
-  if (!app.overlay.created) return;
-  if (app.overlay.glfwBackend) {
-    ImGui_ImplGlfw_KeyCallback(app.window.handle, key, scancode, action, mods);
+void overlayKeyEvent(Overlay& overlay, int key, int scancode, int action, int mods) {
+  if (!overlay.created) return;
+  if (overlay.glfwBackend) {
+    ImGui_ImplGlfw_KeyCallback(overlay.window, key, scancode, action, mods);
     return;
   }
   ImGuiIO& io = ImGui::GetIO();
@@ -209,24 +218,24 @@ void overlayKeyEvent(App& app, int key, int scancode, int action, int mods) {
   io.KeySuper = (mods & GLFW_MOD_SUPER) != 0;
 }
 
-void overlayCharEvent(App& app, unsigned int codepoint) {
-  if (!app.overlay.created) return;
-  if (app.overlay.glfwBackend)
-    ImGui_ImplGlfw_CharCallback(app.window.handle, codepoint);
+void overlayCharEvent(Overlay& overlay, unsigned int codepoint) {
+  if (!overlay.created) return;
+  if (overlay.glfwBackend)
+    ImGui_ImplGlfw_CharCallback(overlay.window, codepoint);
   else
     ImGui::GetIO().AddInputCharacter(codepoint);
 }
 
-void overlayMouseButtonEvent(App& app, int button, int action, int mods) {
+void overlayMouseButtonEvent(Overlay& overlay, int button, int action, int mods) {
   // Headless: newHeadlessFrame reads the buttons from InputState.
-  if (app.overlay.created && app.overlay.glfwBackend)
-    ImGui_ImplGlfw_MouseButtonCallback(app.window.handle, button, action, mods);
+  if (overlay.created && overlay.glfwBackend)
+    ImGui_ImplGlfw_MouseButtonCallback(overlay.window, button, action, mods);
 }
 
-void overlayScrollEvent(App& app, double xOffset, double yOffset) {
-  if (!app.overlay.created) return;
-  if (app.overlay.glfwBackend) {
-    ImGui_ImplGlfw_ScrollCallback(app.window.handle, xOffset, yOffset);
+void overlayScrollEvent(Overlay& overlay, double xOffset, double yOffset) {
+  if (!overlay.created) return;
+  if (overlay.glfwBackend) {
+    ImGui_ImplGlfw_ScrollCallback(overlay.window, xOffset, yOffset);
     return;
   }
   ImGuiIO& io = ImGui::GetIO();
@@ -234,25 +243,23 @@ void overlayScrollEvent(App& app, double xOffset, double yOffset) {
   io.MouseWheel += float(yOffset);
 }
 
-void overlayFocusEvent(App& app, int focused) {
-  if (app.overlay.created && app.overlay.glfwBackend)
-    ImGui_ImplGlfw_WindowFocusCallback(app.window.handle, focused);
+void overlayFocusEvent(Overlay& overlay, int focused) {
+  if (overlay.created && overlay.glfwBackend) ImGui_ImplGlfw_WindowFocusCallback(overlay.window, focused);
 }
 
-void overlayCursorEnterEvent(App& app, int entered) {
-  if (app.overlay.created && app.overlay.glfwBackend)
-    ImGui_ImplGlfw_CursorEnterCallback(app.window.handle, entered);
+void overlayCursorEnterEvent(Overlay& overlay, int entered) {
+  if (overlay.created && overlay.glfwBackend) ImGui_ImplGlfw_CursorEnterCallback(overlay.window, entered);
 }
 
-bool overlayWantsMouse(const App& app) {
-  return app.overlay.created && app.overlay.visible && ImGui::GetIO().WantCaptureMouse;
+bool overlayWantsMouse(const Overlay& overlay) {
+  return overlay.created && overlay.visible && ImGui::GetIO().WantCaptureMouse;
 }
 
-bool overlayWantsKeyboard(const App& app) {
+bool overlayWantsKeyboard(const Overlay& overlay) {
   // WantTextInput, not WantCaptureKeyboard: the latter stays true for a frame
   // after any click on a widget, which would swallow a shortcut pressed just
   // after it; only a text field being edited should take the keys.
-  return app.overlay.created && app.overlay.visible && ImGui::GetIO().WantTextInput;
+  return overlay.created && overlay.visible && ImGui::GetIO().WantTextInput;
 }
 
 }  // namespace vksim

@@ -6,6 +6,11 @@
 // never be linked). Windowed runs use ImGui's GLFW backend; headless runs with
 // --overlay have no GLFW at all and feed ImGui the display size, time and the
 // mouse state from InputState themselves.
+//
+// Layering: this module sits BELOW app/app.h (App holds an Overlay) and takes
+// only what it uses: the device, the render pass, the GLFW window, InputState.
+// What reads or changes the whole App (the widgets, buildOverlay) is in
+// app/ui/overlay_panels.h, above app/app.h; nothing here includes it.
 #pragma once
 #include <volk.h>
 
@@ -13,15 +18,19 @@
 #include <string>
 #include <vector>
 
-namespace vksim {
+#include "app/ui/input.h"
+#include "renderer/vulkan_context.h"
 
-struct App;
+struct GLFWwindow;
+
+namespace vksim {
 
 struct Overlay {
   bool created = false;                               // the ImGui context exists
   bool visible = true;                                // F1
   bool glfwBackend = false;                           // ImGui_ImplGlfw initialised (windowed runs)
   bool vulkanBackend = false;                         // ImGui_ImplVulkan initialised and the font uploaded
+  GLFWwindow* window = nullptr;                       // windowed runs: ImGui's GLFW backend reads it
   VkDescriptorPool descriptorPool = VK_NULL_HANDLE;   // the font texture's descriptor set
   uint32_t minImageCount = 0;                         // what the Vulkan backend was last told
   int cudaDriverVersion = 0, cudaRuntimeVersion = 0;  // 0 = unknown
@@ -32,7 +41,7 @@ struct Overlay {
   bool sceneOverwrite = false;
   std::vector<std::string> sceneNames;  // listScenes() when the section was last refreshed
   int selectedScene = 0;
-  std::string sceneStatus;              // last save or load outcome, one line
+  std::string sceneStatus;  // last save or load outcome, one line
   // Record section: a capture of recordFrames frames into recordPath.
   char recordPath[256] = "";  // empty: capture-<date>-<time>.csv in the working directory
   int recordFrames = 600;
@@ -40,40 +49,54 @@ struct Overlay {
   bool hasDrawData = false;             // ImGui::Render ran this frame and the overlay is visible
 };
 
-// Creates the ImGui context and both backends for app.renderPass (the
-// swapchain's or the offscreen target's), a descriptor pool of its own, and
-// uploads the font texture (blocking, on device.queue). Needs app.device,
-// app.renderPass and, windowed, app.window and app.swapchain. Writes no
-// imgui.ini. Throws RuntimeFailure when a backend does not initialise.
-void createOverlay(App& app);
+// Creates the ImGui context and both backends for renderPass (the
+// swapchain's or the offscreen target's: the overlay draws in the mesh's pass),
+// a descriptor pool of its own, and uploads the font texture (blocking, on
+// device.queue). `window` is the GLFW window of a windowed run, nullptr
+// headless; swapchainMinImages and swapchainImages are the swapchain's (0
+// headless). `startScene` is the --scene the run began with (empty if none):
+// the Scenes section then offers "<name>-copy" as the name to save under.
+// Writes no imgui.ini. Throws RuntimeFailure when a backend does not initialise.
+void createOverlay(Overlay& overlay, const Instance& instance, const Device& device, VkRenderPass renderPass,
+                   GLFWwindow* window, uint32_t swapchainMinImages, uint32_t swapchainImages,
+                   const std::string& startScene);
 
-// After the device has finished every frame that drew the overlay.
-void destroyOverlay(App& app);
+// After the device has finished every frame that drew the overlay. Safe on an
+// overlay that was never (or only partly) created.
+void destroyOverlay(Overlay& overlay, const Device& device);
 
-// Once per frame at the frame boundary, before runFrame records it: starts an
-// ImGui frame, builds the widgets (when visible) and ends it with
-// ImGui::Render. Controls act through requestSyncMode and the requests in
-// app/input.h, or Simulation::setParams for the parameters that need no new
-// resources. No-op without an overlay.
-void buildOverlay(App& app);
+// Starts an ImGui frame at the frame boundary; returns whether the caller
+// should build the widgets now (the overlay exists and is visible), which it
+// does before endOverlayFrame. swapchainMinImages is the swapchain's now (0
+// headless): a new swapchain may want another count. Headless, ImGui gets
+// the display size, the last frame's duration (lastFrameMilliseconds, < 0
+// when none has run yet) and the mouse as `input` recorded it; the presses of the
+// last frame are consumed. No-op (false) without an overlay.
+bool beginOverlayFrame(Overlay& overlay, InputState& input, VkExtent2D displaySize,
+                       double lastFrameMilliseconds, uint32_t swapchainMinImages);
 
-// Inside the render pass, after the mesh: draws what buildOverlay produced
-// (nothing when hidden or absent). Records into commandBuffer only.
-void recordOverlay(const App& app, VkCommandBuffer commandBuffer);
+// Ends what beginOverlayFrame started (ImGui::Render), so that recordOverlay
+// has the frame's draw data. No-op without an overlay.
+void endOverlayFrame(Overlay& overlay);
 
-// Input events for ImGui, from app/input.cpp's callbacks (with a window:
-// ImGui's GLFW backend callbacks; headless: the same updates of ImGuiIO).
-void overlayKeyEvent(App& app, int key, int scancode, int action, int mods);
-void overlayCharEvent(App& app, unsigned int codepoint);
-void overlayMouseButtonEvent(App& app, int button, int action, int mods);
-void overlayScrollEvent(App& app, double xOffset, double yOffset);
-void overlayFocusEvent(App& app, int focused);
-void overlayCursorEnterEvent(App& app, int entered);
+// Inside the render pass, after the mesh: draws what the last ImGui frame
+// produced (nothing when hidden or absent). Records into commandBuffer only.
+void recordOverlay(const Overlay& overlay, VkCommandBuffer commandBuffer);
+
+// Input events for ImGui, with GLFW's arguments (with a window: ImGui's GLFW
+// backend callbacks; headless: the same updates of ImGuiIO). No-ops without
+// an overlay.
+void overlayKeyEvent(Overlay& overlay, int key, int scancode, int action, int mods);
+void overlayCharEvent(Overlay& overlay, unsigned int codepoint);
+void overlayMouseButtonEvent(Overlay& overlay, int button, int action, int mods);
+void overlayScrollEvent(Overlay& overlay, double xOffset, double yOffset);
+void overlayFocusEvent(Overlay& overlay, int focused);
+void overlayCursorEnterEvent(Overlay& overlay, int entered);
 
 // Whether ImGui claims the mouse (WantCaptureMouse) or a text field is being
 // edited (WantTextInput), as of ImGui's last frame: the app then leaves the
 // event to ImGui. False without an overlay or while hidden.
-bool overlayWantsMouse(const App& app);
-bool overlayWantsKeyboard(const App& app);
+bool overlayWantsMouse(const Overlay& overlay);
+bool overlayWantsKeyboard(const Overlay& overlay);
 
 }  // namespace vksim

@@ -1,17 +1,19 @@
 #include "app/ui/overlay_panels.h"
 
+#include <fmt/chrono.h>
+#include <fmt/format.h>
 #include <imgui.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <ctime>
+#include <string>
 
-#include "app/app.h"
 #include "app/capture/capture_session.h"
 #include "app/frame_loop.h"
-#include "app/ui/input.h"
-#include "app/scene.h"
 #include "app/interop/value_schedule.h"
+#include "app/scene.h"
+#include "app/ui/controls.h"
+#include "app/ui/overlay.h"
 
 namespace vksim {
 namespace {
@@ -40,7 +42,6 @@ void changeParams(App& app, const ModelParams& params) {
     app.shared.simulation->setParams(params);
 }
 
-
 void drawSyncSection(App& app) {
   if (!ImGui::CollapsingHeader("Sync mode and value schedule", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const ScheduleState& schedule = app.schedule;
@@ -64,30 +65,26 @@ void drawSyncSection(App& app) {
   // functions runFrame asks, so the table is the schedule, not a copy of it.
   const RenderSync render = nextRenderSync(schedule);
   const StepSync sim = simSyncForFrame(k, schedule.mode);
-  char renderWait[64], renderSignal[64], simWait[64], simSignal[64];
+  std::string renderWait = "nothing (no signal outstanding)";
   if (render.wait == RenderSync::Wait::timeline)
-    std::snprintf(renderWait, sizeof renderWait, "timeline >= %llu", u64(render.waitValue));
+    renderWait = fmt::format("timeline >= {}", render.waitValue);
   else if (render.wait == RenderSync::Wait::simDone)
-    std::snprintf(renderWait, sizeof renderWait, "simDone (binary)");
-  else
-    std::snprintf(renderWait, sizeof renderWait, "nothing (no signal outstanding)");
-  if (render.signal == RenderSync::Signal::timeline)
-    std::snprintf(renderSignal, sizeof renderSignal, "timeline = %llu", u64(render.signalValue));
-  else
-    std::snprintf(renderSignal, sizeof renderSignal, "renderDone (binary)");
-  if (sim.mode == SyncMode::timeline) {
-    std::snprintf(simWait, sizeof simWait, "timeline >= %llu", u64(sim.waitValue));
-    std::snprintf(simSignal, sizeof simSignal, "timeline = %llu", u64(sim.signalValue));
-  } else {
-    std::snprintf(simWait, sizeof simWait, "renderDone (binary)");
-    std::snprintf(simSignal, sizeof simSignal, "simDone (binary)");
-  }
+    renderWait = "simDone (binary)";
+  const std::string renderSignal = render.signal == RenderSync::Signal::timeline
+                                       ? fmt::format("timeline = {}", render.signalValue)
+                                       : "renderDone (binary)";
+  const bool simTimeline = sim.mode == SyncMode::timeline;
+  const std::string simWait =
+      simTimeline ? fmt::format("timeline >= {}", sim.waitValue) : "renderDone (binary)";
+  const std::string simSignal =
+      simTimeline ? fmt::format("timeline = {}", sim.signalValue) : "simDone (binary)";
   if (ImGui::BeginTable("schedule", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("this frame");
     ImGui::TableSetupColumn("waits for");
     ImGui::TableSetupColumn("signals");
     ImGui::TableHeadersRow();
-    const char* rows[2][3] = {{"render k", renderWait, renderSignal}, {"sim k", simWait, simSignal}};
+    const char* rows[2][3] = {{"render k", renderWait.c_str(), renderSignal.c_str()},
+                              {"sim k", simWait.c_str(), simSignal.c_str()}};
     for (const auto& row : rows) {
       ImGui::TableNextRow();
       for (int column = 0; column < 3; ++column) {
@@ -117,14 +114,11 @@ void drawSimulationSection(App& app) {
   if (ImGui::RadioButton("sinewave (M switches)", params.model == ModelKind::sinewave))
     requestModel(app, ModelKind::sinewave);
 
-  char gridLabel[32];
-  std::snprintf(gridLabel, sizeof gridLabel, "%u x %u", params.grid, params.grid);
+  const auto gridLabel = [](uint32_t grid) { return fmt::format("{} x {}", grid, grid); };
   ImGui::SetNextItemWidth(120.0f);
-  if (ImGui::BeginCombo("grid ([ and ] halve, double)", gridLabel)) {
+  if (ImGui::BeginCombo("grid ([ and ] halve, double)", gridLabel(params.grid).c_str())) {
     for (const uint32_t grid : kGridChoices) {
-      char label[32];
-      std::snprintf(label, sizeof label, "%u x %u", grid, grid);
-      if (ImGui::Selectable(label, grid == params.grid)) requestGrid(app, grid);
+      if (ImGui::Selectable(gridLabel(grid).c_str(), grid == params.grid)) requestGrid(app, grid);
     }
     ImGui::EndCombo();
   }
@@ -180,9 +174,9 @@ void drawViewSection(App& app) {
   }
   bool vsync = app.options.vsync;
   if (ImGui::Checkbox("vsync (V)", &vsync)) requestVsync(app, vsync);
-  ImGui::Text("swapchain %u x %u, %zu images, %s (%s)", app.swapchain.extent.width, app.swapchain.extent.height,
-              app.swapchain.images.size(), presentModeName(app.swapchain.presentMode).c_str(),
-              app.swapchain.vsync ? "vsync" : "no vsync");
+  ImGui::Text("swapchain %u x %u, %zu images, %s (%s)", app.swapchain.extent.width,
+              app.swapchain.extent.height, app.swapchain.images.size(),
+              presentModeName(app.swapchain.presentMode).c_str(), app.swapchain.vsync ? "vsync" : "no vsync");
 }
 
 void drawStatisticsSection(App& app) {
@@ -208,9 +202,8 @@ void drawStatisticsSection(App& app) {
   ImGui::Text("%.1f FPS   frame %.2f ms last, %.2f ms mean (1 s)", fps, last,
               lastSecondFrames ? lastSecond / double(lastSecondFrames) : 0.0);
   const float peak = plot.empty() ? 1.0f : *std::max_element(plot.begin(), plot.end());
-  char caption[64];
-  std::snprintf(caption, sizeof caption, "last %.1f s, peak %.1f ms", covered / 1000.0, double(peak));
-  ImGui::PlotLines("##frametimes", plot.data(), int(plot.size()), 0, caption, 0.0f,
+  const std::string caption = fmt::format("last {:.1f} s, peak {:.1f} ms", covered / 1000.0, double(peak));
+  ImGui::PlotLines("##frametimes", plot.data(), int(plot.size()), 0, caption.c_str(), 0.0f,
                    std::max(peak * 1.2f, 1.0f), ImVec2(ImGui::GetContentRegionAvail().x, 60.0f));
 
   // GPU times arrive a frame or more late (timestamps and CUDA events are read
@@ -235,11 +228,8 @@ void drawRecordSection(App& app) {
   if (progress.recording) {
     const float done =
         progress.framesWanted ? float(progress.framesRecorded) / float(progress.framesWanted) : 0.0f;
-    char label[96];
-    std::snprintf(label, sizeof label, "%llu / %llu frames",
-                  static_cast<unsigned long long>(progress.framesRecorded),
-                  static_cast<unsigned long long>(progress.framesWanted));
-    ImGui::ProgressBar(done, ImVec2(-1.0f, 0.0f), label);
+    const std::string label = fmt::format("{} / {} frames", progress.framesRecorded, progress.framesWanted);
+    ImGui::ProgressBar(done, ImVec2(-1.0f, 0.0f), label.c_str());
     ImGui::Text("recording to %s", progress.csvPath.c_str());
     if (!progress.stopping && ImGui::Button("Stop")) stopCapture(app);
     return;
@@ -250,12 +240,8 @@ void drawRecordSection(App& app) {
   if (ImGui::Button("Start recording")) {  // not "Record": the header has that ID
     CaptureRequest request;
     request.csvPath = app.overlay.recordPath;
-    if (request.csvPath.empty()) {
-      char name[64];
-      const std::time_t now = std::time(nullptr);
-      std::strftime(name, sizeof name, "capture-%Y%m%d-%H%M%S.csv", std::localtime(&now));
-      request.csvPath = name;
-    }
+    if (request.csvPath.empty())
+      request.csvPath = fmt::format("capture-{:%Y%m%d-%H%M%S}.csv", fmt::localtime(std::time(nullptr)));
     request.frames = uint64_t(app.overlay.recordFrames);
     if (const Result<> started = startCapture(app, request); !started)
       app.capture.lastResult = started.error().message;
@@ -366,8 +352,6 @@ void drawHelpSection() {
   ImGui::TextDisabled("docs/interactive.md has the details and the --input-script format");
 }
 
-}  // namespace
-
 void drawOverlayWindow(App& app) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(kWindowMargin, kWindowMargin), ImGuiCond_FirstUseEver);
@@ -386,6 +370,16 @@ void drawOverlayWindow(App& app) {
     drawHelpSection();
   }
   ImGui::End();
+}
+
+}  // namespace
+
+void buildOverlay(App& app) {
+  const double lastFrame = app.frameMilliseconds.empty() ? -1.0 : app.frameMilliseconds.back();
+  const uint32_t swapchainMinImages = app.headless ? 0 : app.swapchain.minImageCount;
+  if (beginOverlayFrame(app.overlay, app.input, app.offscreen.extent, lastFrame, swapchainMinImages))
+    drawOverlayWindow(app);
+  endOverlayFrame(app.overlay);
 }
 
 }  // namespace vksim

@@ -8,7 +8,7 @@
 
 #include "app/app.h"
 #include "app/files.h"
-#include "app/ui/input.h"
+#include "app/ui/controls.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {
@@ -54,81 +54,67 @@ std::vector<unsigned int> codePoints(const std::string& text) {
 }
 
 void expand(const ScriptCommand& command, std::vector<ScriptEvent>& events) {
-  auto event = [&](uint64_t frame, ScriptEvent::Kind kind) {
-    ScriptEvent e;
+  // Every event carries its command's line, for the messages about it. The
+  // reference is good until the next push.
+  auto push = [&](uint64_t frame, ScriptEvent::Kind kind) -> ScriptEvent& {
+    ScriptEvent& e = events.emplace_back();
     e.frame = frame;
     e.kind = kind;
     e.line = command.line;
     return e;
   };
+  auto pressOrRelease = [&](uint64_t frame, ScriptEvent::Kind kind, int code, int action) {
+    ScriptEvent& e = push(frame, kind);
+    e.code = code;
+    e.action = action;
+  };
+  auto moveCursor = [&](uint64_t frame, double x, double y) {
+    ScriptEvent& e = push(frame, ScriptEvent::Kind::cursor);
+    e.x = x;
+    e.y = y;
+  };
   const uint64_t f = command.frame;
   switch (command.action) {
-    case ScriptAction::key: {
-      ScriptEvent press = event(f, ScriptEvent::Kind::key);
-      press.code = command.key;
-      press.action = GLFW_PRESS;
-      ScriptEvent release = press;
-      release.frame = f + 1;  // held across one ImGui frame, so ImGui sees it down
-      release.action = GLFW_RELEASE;
-      events.push_back(press);
-      events.push_back(release);
+    case ScriptAction::key:
+      pressOrRelease(f, ScriptEvent::Kind::key, command.key, GLFW_PRESS);
+      // Held across one ImGui frame, so ImGui sees it down.
+      pressOrRelease(f + 1, ScriptEvent::Kind::key, command.key, GLFW_RELEASE);
       break;
-    }
     case ScriptAction::type:
-      for (const unsigned int point : codePoints(command.text)) {
-        ScriptEvent character = event(f, ScriptEvent::Kind::character);
-        character.code = int(point);
-        events.push_back(character);
-      }
+      for (const unsigned int point : codePoints(command.text))
+        push(f, ScriptEvent::Kind::character).code = int(point);
       break;
     case ScriptAction::click:
     case ScriptAction::drag: {
       // The cursor arrives one frame before the press: ImGui decides whether
       // a press is its own by what it saw hovered in its last frame.
-      ScriptEvent move = event(f, ScriptEvent::Kind::cursor);
-      move.x = command.x0;
-      move.y = command.y0;
-      events.push_back(move);
-      ScriptEvent press = event(f + 1, ScriptEvent::Kind::button);
-      press.code = glfwButton(command.button);
-      press.action = GLFW_PRESS;
-      events.push_back(press);
+      const int button = glfwButton(command.button);
+      moveCursor(f, command.x0, command.y0);
+      pressOrRelease(f + 1, ScriptEvent::Kind::button, button, GLFW_PRESS);
       uint64_t releaseFrame = f + 2;
       if (command.action == ScriptAction::drag) {
         for (int step = 1; step <= kDragSteps; ++step) {
-          ScriptEvent along = event(f + 1 + uint64_t(step), ScriptEvent::Kind::cursor);
           const double t = double(step) / kDragSteps;
-          along.x = command.x0 + t * (command.x1 - command.x0);
-          along.y = command.y0 + t * (command.y1 - command.y0);
-          events.push_back(along);
+          moveCursor(f + 1 + uint64_t(step), command.x0 + t * (command.x1 - command.x0),
+                     command.y0 + t * (command.y1 - command.y0));
         }
-        releaseFrame = f + 1 + kDragSteps;
+        releaseFrame = f + 1 + kDragSteps;  // after the last move of the same frame
       }
-      ScriptEvent release = press;
-      release.frame = releaseFrame;
-      release.action = GLFW_RELEASE;
-      events.push_back(release);
+      pressOrRelease(releaseFrame, ScriptEvent::Kind::button, button, GLFW_RELEASE);
       break;
     }
-    case ScriptAction::scroll: {
-      ScriptEvent scroll = event(f, ScriptEvent::Kind::scroll);
-      scroll.y = command.y0;
-      events.push_back(scroll);
+    case ScriptAction::scroll:
+      push(f, ScriptEvent::Kind::scroll).y = command.y0;
       break;
-    }
     case ScriptAction::resize: {
-      ScriptEvent resize = event(f, ScriptEvent::Kind::resize);
+      ScriptEvent& resize = push(f, ScriptEvent::Kind::resize);
       resize.width = command.width;
       resize.height = command.height;
-      events.push_back(resize);
       break;
     }
-    case ScriptAction::screenshot: {
-      ScriptEvent shot = event(f, ScriptEvent::Kind::screenshot);
-      shot.path = command.text;
-      events.push_back(shot);
+    case ScriptAction::screenshot:
+      push(f, ScriptEvent::Kind::screenshot).path = command.text;
       break;
-    }
   }
 }
 

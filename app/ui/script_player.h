@@ -1,8 +1,11 @@
-// Plays an --input-script (app/input_script.h) into the running app: each
+// Plays an --input-script (app/ui/input_script.h) into the running app: each
 // command becomes the GLFW-style events a user would cause, delivered through
-// app/input.h's on* functions, which hand them to ImGui first, exactly as the
-// callbacks GLFW calls do. Nothing here assigns app state itself; a resize
+// app/ui/controls.h's on* functions, which hand them to ImGui first, exactly as
+// the callbacks GLFW calls do. Nothing here assigns app state itself; a resize
 // asks GLFW for a new window size, which comes back as real window events.
+//
+// Layering: ABOVE app/app.h, like app/ui/controls.h (it drives the whole
+// App); only the run loop includes this header.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -79,45 +79,44 @@ TEST(Controls, KeyMSwitchesTheModelAndRestartsItAtStepZero) {
   EXPECT_TRUE(readFile(dir + "/m.bin") == reference) << "not the vertices of 8 sinewave steps";
 }
 
+// A scripted kRippleOverlay run of `frames` frames, checked clean, whose
+// simulation took `steps` steps since its last (re)start: the summary line
+// says so, and the vertices are those of a plain run of that many steps.
+AppResult runRippleExpectingSteps(const std::string& dir, const std::string& name, const std::string& script,
+                                  const std::string& frames, const std::string& steps) {
+  AppResult result = runScripted(dir, name, script, frames, kRippleOverlay);
+  expectCleanRun(result);
+  EXPECT_EQ(summaryField(result.out, "frames"), frames) << name;
+  EXPECT_EQ(summaryField(result.out, "steps"), steps) << name;
+  EXPECT_TRUE(isRippleAfterSteps(dir, name, steps)) << name << ": not the vertices of " << steps << " steps";
+  return result;
+}
+
 TEST(Controls, SpacePausesTheSimulationAndSpaceAgainResumesIt) {
   const std::string dir = makeTempDir("controls-space");
   // Paused from frame 4 to frame 7: frames 0..3 and 8..11 step, 8 steps in 12 frames.
-  const AppResult result = runScripted(dir, "space", "at 4 key SPACE\nat 8 key SPACE\n", "12", kRippleOverlay);
-  expectCleanRun(result);
-  EXPECT_EQ(summaryField(result.out, "frames"), "12");
-  EXPECT_EQ(summaryField(result.out, "steps"), "8");
+  const AppResult result =
+      runRippleExpectingSteps(dir, "space", "at 4 key SPACE\nat 8 key SPACE\n", "12", "8");
   EXPECT_EQ(summaryField(result.out, "timeline_value"), "24")
       << "rendering and the schedule go on while paused";
-  EXPECT_TRUE(isRippleAfterSteps(dir, "space", "8"));
-
   // Paused and never resumed: 4 steps.
-  const AppResult paused = runScripted(dir, "paused", "at 4 key SPACE\n", "12", kRippleOverlay);
-  expectCleanRun(paused);
-  EXPECT_EQ(summaryField(paused.out, "steps"), "4");
-  EXPECT_TRUE(isRippleAfterSteps(dir, "paused", "4"));
+  runRippleExpectingSteps(dir, "paused", "at 4 key SPACE\n", "12", "4");
 }
 
 TEST(Controls, NStepsOnceWhilePaused) {
   const std::string dir = makeTempDir("controls-n");
   // Paused after 2 steps; N twice: 2 + 1 + 1 = 4 steps in 14 frames.
-  const AppResult result = runScripted(dir, "n", "at 2 key SPACE\nat 5 key N\nat 9 key N\n", "14", kRippleOverlay);
-  expectCleanRun(result);
-  EXPECT_EQ(summaryField(result.out, "frames"), "14");
-  EXPECT_EQ(summaryField(result.out, "steps"), "4");
-  EXPECT_TRUE(isRippleAfterSteps(dir, "n", "4"));
+  runRippleExpectingSteps(dir, "n", "at 2 key SPACE\nat 5 key N\nat 9 key N\n", "14", "4");
 }
 
 TEST(Controls, BackspaceResetsTheSimulationToStepZero) {
   const std::string dir = makeTempDir("controls-backspace");
   // Reset at the boundary of frame 6: frames 6..11 are steps 0..5 again.
-  const AppResult result = runScripted(dir, "reset", "at 6 key BACKSPACE\n", "12", kRippleOverlay);
-  expectCleanRun(result);
-  EXPECT_EQ(summaryField(result.out, "steps"), "6");
+  const AppResult result = runRippleExpectingSteps(dir, "reset", "at 6 key BACKSPACE\n", "12", "6");
   EXPECT_EQ(summaryField(result.out, "model"), "ripple");
   EXPECT_EQ(summaryField(result.out, "grid"), "48");
   // A new timeline: 6 frames since the rebuild, counter 2 * 6.
   EXPECT_EQ(summaryField(result.out, "timeline_value"), "12");
-  EXPECT_TRUE(isRippleAfterSteps(dir, "reset", "6"));
 }
 
 // The rows of a capture CSV after its header, split at commas; `column` maps

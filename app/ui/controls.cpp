@@ -1,13 +1,12 @@
-#include "app/ui/input.h"
+#include "app/ui/controls.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
-#include "app/app.h"
 #include "app/frame_loop.h"
 #include "app/ui/overlay.h"
 #include "renderer/vk_check.h"
@@ -81,6 +80,7 @@ std::span<const KeyBinding> keyBindings() {
 
 void installInputCallbacks(App& app) {
   GLFWwindow* window = app.window.handle;
+  if (!window) return;
   glfwSetWindowUserPointer(window, &app);
   glfwSetKeyCallback(window, keyCallback);
   glfwSetCharCallback(window, charCallback);
@@ -107,14 +107,14 @@ void removeInputCallbacks(App& app) {
 }
 
 void onKey(App& app, int key, int scancode, int action, int mods) {
-  overlayKeyEvent(app, key, scancode, action, mods);
+  overlayKeyEvent(app.overlay, key, scancode, action, mods);
   if (action != GLFW_PRESS) return;
   if (key == GLFW_KEY_F1) {
     app.overlay.visible = !app.overlay.visible;
     return;
   }
   // While a text field has the keyboard, letters are text, not shortcuts.
-  if (overlayWantsKeyboard(app)) return;
+  if (overlayWantsKeyboard(app.overlay)) return;
   const ModelParams params = currentModelParams(app);
   switch (key) {
     case GLFW_KEY_ESCAPE:
@@ -160,14 +160,14 @@ void onKey(App& app, int key, int scancode, int action, int mods) {
 }
 
 void onChar(App& app, unsigned int codepoint) {
-  overlayCharEvent(app, codepoint);
+  overlayCharEvent(app.overlay, codepoint);
 }
 
 void onMouseButton(App& app, int button, int action, int mods) {
   // Decided before ImGui sees the press: WantCaptureMouse is from ImGui's
   // last frame, which is what a press on an overlay window must be judged by.
-  const bool overlayHasMouse = overlayWantsMouse(app);
-  overlayMouseButtonEvent(app, button, action, mods);
+  const bool overlayHasMouse = overlayWantsMouse(app.overlay);
+  overlayMouseButtonEvent(app.overlay, button, action, mods);
   InputState& input = app.input;
   if (button >= 0 && button < kMouseButtons) {
     input.buttonDown[button] = action == GLFW_PRESS;
@@ -194,17 +194,17 @@ void onCursorPos(App& app, double x, double y) {
 }
 
 void onScroll(App& app, double xOffset, double yOffset) {
-  const bool overlayHasMouse = overlayWantsMouse(app);
-  overlayScrollEvent(app, xOffset, yOffset);
+  const bool overlayHasMouse = overlayWantsMouse(app.overlay);
+  overlayScrollEvent(app.overlay, xOffset, yOffset);
   if (!overlayHasMouse) zoomCamera(app.camera, float(yOffset));
 }
 
 void onWindowFocus(App& app, int focused) {
-  overlayFocusEvent(app, focused);
+  overlayFocusEvent(app.overlay, focused);
 }
 
 void onCursorEnter(App& app, int entered) {
-  overlayCursorEnterEvent(app, entered);
+  overlayCursorEnterEvent(app.overlay, entered);
 }
 
 ModelParams currentModelParams(const App& app) {
@@ -263,9 +263,7 @@ bool dropRippleAt(App& app, double x, double y) {
   drop.radius = params.dropRadius;
   drop.amplitude = params.dropAmplitude;
   app.shared.simulation->addDrop(drop);
-  char text[96];
-  std::snprintf(text, sizeof text, "drop at x %.3f, z %.3f", double(drop.x), double(drop.z));
-  input.lastDrop = text;
+  input.lastDrop = fmt::format("drop at x {:.3f}, z {:.3f}", double(drop.x), double(drop.z));
   return true;
 }
 
