@@ -54,7 +54,7 @@ beginRenderPass(commandBuffer, app.renderPass, framebuffer, extent);
   VK_CHECK(vkEndCommandBuffer(commandBuffer));
 }
 
-// The poll strategy's two host waits (app/wait_strategy.h): each side's wait
+// The poll strategy's two host waits (app/interop/wait_strategy.h): each side's wait
 // is handed over only once the value it waits for is reached. This buys no
 // time on the H200, where a pending and an already-satisfied wait cost the
 // same two GPU context switches a frame; with it the host has seen each
@@ -130,7 +130,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
            : waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs);
   if (!fenceSignalled) stall(app, "render fence of the previous frame");
   // FAULT HOOK (--inject-fault device-lost): from FRAME on the device counts
-  // as lost. This wait reports it, and so do teardown's waits (app.h's seam:
+  // as lost. This wait reports it, and so do teardown's waits (app/interop/teardown.h's seam,
   // after really waiting, so that nothing is destroyed while in use).
   if (faultActive(app.options.faults, FaultKind::deviceLost, schedule.totalFrames)) {
     app.deviceLoss.injectInTeardown = true;

@@ -17,7 +17,7 @@ enum class FrameStatus {
 FrameStatus runFrame(App& app, RgbaImage* capture = nullptr);
 
 // Switch sync mode at the next frame boundary (no frame lost, no binary
-// semaphore left signalled: see app/value_schedule.h).
+// semaphore left signalled: see app/interop/value_schedule.h).
 void requestSyncMode(App& app, SyncMode mode);
 
 }  // namespace vksim

@@ -62,9 +62,10 @@ struct SeenFrameTag {
 // `hostOps` must outlive the simulation. `timeoutNs` bounds the worker's own
 // waits (a step that must end before parameters change, the last step).
 // Throws EnvironmentError when a Vulkan object cannot be created.
-std::unique_ptr<Simulation> createFrameTagSimulation(const Device& device, FrameTags& tags, void* mappedVertices,
-                                                     HostSemaphoreOps& hostOps, const ModelParams& params,
-                                                     bool enqueueStrategy, uint64_t timeoutNs);
+std::unique_ptr<Simulation> createFrameTagSimulation(const Device& device, FrameTags& tags,
+                                                     void* mappedVertices, HostSemaphoreOps& hostOps,
+                                                     const ModelParams& params, bool enqueueStrategy,
+                                                     uint64_t timeoutNs);
 
 // Destroys the result buffer; `tags` is empty afterwards. After the device
 // is idle (the last render's copy may write it until then).

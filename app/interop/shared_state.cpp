@@ -28,19 +28,20 @@ void closeRemainingFds(ExportedHandles& handles) {
 // sets each fd it imported to -1 (the driver's from then on) and leaves the
 // rest to `handles`, whose owner closes them (the opaque-fd rule).
 std::unique_ptr<Simulation> importIntoCuda(const Device& device, const SharedState& shared,
-                                           const FaultPlan& faults, const ModelParams& params, int cudaOrdinal) {
-  return handOverSharedHandles(device, shared.vertices, shared.semaphores, faults, "CUDA backend",
-                               [&](ExportedHandles& handles) {
-                                 return createCudaSimulation(params, cudaOrdinal, handles.buffer,
-                                                             handles.semaphores);
-                               });
+                                           const FaultPlan& faults, const ModelParams& params,
+                                           int cudaOrdinal) {
+  return handOverSharedHandles(
+      device, shared.vertices, shared.semaphores, faults, "CUDA backend", [&](ExportedHandles& handles) {
+        return createCudaSimulation(params, cudaOrdinal, handles.buffer, handles.semaphores);
+      });
 }
 
 // Test facility (--inject-fault import-fails / export-fails with the CPU
 // backend, which imports nothing): the vertex memory is exported as the CUDA
 // backend would have it, and the handoff fails where that backend's import
 // would run, so the fd ownership path runs in CI on lavapipe.
-[[noreturn]] void failInjectedHandoff(const Device& device, const SharedState& shared, const FaultPlan& faults) {
+[[noreturn]] void failInjectedHandoff(const Device& device, const SharedState& shared,
+                                      const FaultPlan& faults) {
   handOverSharedHandles(device, shared.vertices, shared.semaphores, faults, "cpu backend",
                         [](ExportedHandles&) -> Result<std::unique_ptr<Simulation>> {
                           return fail("the CPU backend imports nothing", kExitEnvironment);
@@ -63,7 +64,8 @@ std::unique_ptr<Simulation> createCopySimulation(const DeviceChoice& devices, co
 // VK_QUEUE_FAMILY_EXTERNAL, whatever their sharing mode (the external memory
 // chapter); a Vulkan access without the acquire sees undefined contents (the
 // synchronization chapter's queue family ownership transfer section).
-VkBufferMemoryBarrier externalOwnershipBarrier(const SharedState& shared, uint32_t queueFamily, bool acquire) {
+VkBufferMemoryBarrier externalOwnershipBarrier(const SharedState& shared, uint32_t queueFamily,
+                                               bool acquire) {
   VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
   barrier.srcQueueFamilyIndex = acquire ? VK_QUEUE_FAMILY_EXTERNAL : queueFamily;
   barrier.dstQueueFamilyIndex = acquire ? queueFamily : VK_QUEUE_FAMILY_EXTERNAL;
@@ -99,7 +101,9 @@ ExportedHandles& ExportedHandles::operator=(ExportedHandles&& other) noexcept {
 
 // The one ownership guard of the route: whatever nobody imported is closed
 // when the handles go, whichever way that happens.
-ExportedHandles::~ExportedHandles() { closeRemainingFds(*this); }
+ExportedHandles::~ExportedHandles() {
+  closeRemainingFds(*this);
+}
 
 ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuffer& vertices,
                                     const SyncSemaphores& semaphores, const FaultPlan& faults) {
@@ -124,7 +128,8 @@ ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuff
 
 std::unique_ptr<Simulation> handOverSharedHandles(const Device& device, const SharedVertexBuffer& vertices,
                                                   const SyncSemaphores& semaphores, const FaultPlan& faults,
-                                                  const std::string& who, const SimulationImporter& importer) {
+                                                  const std::string& who,
+                                                  const SimulationImporter& importer) {
   ExportedHandles handles;
   try {
     handles = exportSharedHandles(device, vertices, semaphores, faults);
@@ -135,7 +140,8 @@ std::unique_ptr<Simulation> handOverSharedHandles(const Device& device, const Sh
   // fails. Nothing was imported, so every fd is still ours: `handles` closes
   // them.
   if (hasFault(faults, FaultKind::importFails))
-    throw EnvironmentError(who + ": could not import the vertex buffer's memory (injected fault import-fails)");
+    throw EnvironmentError(who +
+                           ": could not import the vertex buffer's memory (injected fault import-fails)");
   Result<std::unique_ptr<Simulation>> simulation = importer(handles);
   // What the importer took is -1 now; `handles` closes the rest either way.
   if (!simulation) throw EnvironmentError(who + ": " + simulation.error().message);
@@ -158,8 +164,9 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
       device, bytes, cuda || copyPath ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
       /*exportable=*/exported || rehearsedHandoff);
   if (copyPath)
-    shared.staging = createGpuBuffer(device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    shared.staging =
+        createGpuBuffer(device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
   shared.semaphores = createSyncSemaphores(device, /*exportable=*/exported);
   shared.indices = createGridIndexBuffer(device, params.grid);
   if (copyPath) {
@@ -172,8 +179,8 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
     shared.hostOps = std::make_unique<VulkanHostSemaphores>(device, shared.semaphores);
     shared.simulation =
         options.frameTags
-            ? createFrameTagSimulation(device, shared.frameTags, shared.vertices.mapped, *shared.hostOps, params,
-                                       options.waitStrategy == WaitStrategy::enqueue, kWaitTimeoutNs)
+            ? createFrameTagSimulation(device, shared.frameTags, shared.vertices.mapped, *shared.hostOps,
+                                       params, options.waitStrategy == WaitStrategy::enqueue, kWaitTimeoutNs)
             : createCpuSimulation(params, shared.vertices.mapped, *shared.hostOps);
   }
   // CUDA writes the initial state into memory that Vulkan has not used yet:
@@ -186,7 +193,8 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
   const StepResult initial = shared.simulation->writeInitialState();
   restartSchedule(schedule, initial, copyPath);
   if (!copyPath && hooks.initialWriteDone) hooks.initialWriteDone(initial.signalEnqueued);
-  if (initial.status != StepStatus::ok) throw RuntimeFailure("the simulation could not write its initial state");
+  if (initial.status != StepStatus::ok)
+    throw RuntimeFailure("the simulation could not write its initial state");
 }
 
 std::vector<uint8_t> readSharedVertices(const Device& device, const SharedState& shared) {
@@ -210,8 +218,8 @@ void recordAcquireFromExternal(const SharedState& shared, uint32_t queueFamily, 
   VkBufferMemoryBarrier barrier = externalOwnershipBarrier(shared, queueFamily, true);
   barrier.srcAccessMask = 0;
   barrier.dstAccessMask = dstAccess;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, dstStage, 0, 0, nullptr, 1, &barrier,
-                       0, nullptr);
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, dstStage, 0, 0, nullptr, 1,
+                       &barrier, 0, nullptr);
 }
 
 // The first scope is the stage that accessed the buffer (VERTEX_INPUT; reads
@@ -224,8 +232,8 @@ void recordReleaseToExternal(const SharedState& shared, uint32_t queueFamily, Vk
   VkBufferMemoryBarrier barrier = externalOwnershipBarrier(shared, queueFamily, false);
   barrier.srcAccessMask = 0;
   barrier.dstAccessMask = 0;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0,
-                       0, nullptr, 1, &barrier, 0, nullptr);
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
+                       VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 1, &barrier, 0, nullptr);
 }
 
 // Sim k-1's copy to host memory must be complete (bounded poll of its

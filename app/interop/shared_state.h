@@ -1,7 +1,8 @@
-// Step 2 of the walkthrough: the shared state, the resources that Vulkan and
-// the simulation share for one grid size. Its creation is where the exported
-// fds cross from Vulkan to the simulation, and only there: export -> the fds
-// cross -> import, with ONE owner of every fd on the way (ExportedHandles).
+// Steps 2 to 4 of docs/interop-walkthrough.md: the shared state, the
+// resources that Vulkan and the simulation share for one grid size. Its
+// creation is where the exported fds cross from Vulkan to the simulation, and
+// only there: export -> the fds cross -> import, with ONE owner of every fd
+// on the way (ExportedHandles).
 //
 // The rule for opaque POSIX fds: an fd whose import succeeded belongs to the
 // importer from then on (closing it is undefined); an fd that was not
@@ -80,11 +81,6 @@ struct SharedStateHooks {
   // frames' timings are all there will be.
   std::function<void()> workFinished;
 };
-
-// Reads back the frame tag of the last render (--frame-tags), once its fence
-// has signalled, and hands it to hooks.frameTagSeen. Nothing when no tag
-// copy is outstanding.
-void reportFrameTag(FrameTags& tags, const SharedStateHooks& hooks);
 
 // The fds of one shared state on their way from Vulkan to the simulation,
 // and their one owner on that way: every fd still >= 0 when an
@@ -180,5 +176,10 @@ bool stageSimulationOutput(SharedState& shared, ScheduleState& schedule);
 // vertex buffer, ordered after the previous frame's vertex reads and before
 // this frame's.
 void recordVertexUpload(const SharedState& shared, VkCommandBuffer commandBuffer);
+
+// Reads back the frame tag of the last render (--frame-tags), once its fence
+// has signalled, and hands it to hooks.frameTagSeen. Nothing when no tag
+// copy is outstanding.
+void reportFrameTag(FrameTags& tags, const SharedStateHooks& hooks);
 
 }  // namespace vksim

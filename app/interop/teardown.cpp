@@ -20,7 +20,8 @@ void drainCopyPath(const Device& device, FrameResources& frame, SharedState& sha
     throwWaitTimeout(schedule, "render fence before the drain");
   if (loss.lost) return;
   if (!stageSimulationOutput(shared, schedule)) throwWaitTimeout(schedule, "simulation copy to host memory");
-  runOneTimeCommands(device, [&](VkCommandBuffer commandBuffer) { recordVertexUpload(shared, commandBuffer); });
+  runOneTimeCommands(device,
+                     [&](VkCommandBuffer commandBuffer) { recordVertexUpload(shared, commandBuffer); });
 }
 
 }  // namespace
@@ -71,7 +72,8 @@ void drainSchedule(const Device& device, FrameResources& frame, SharedState& sha
   const bool acquires = shared.vertexOwner == VertexOwner::external && plan.simSignal;
   if (plan.empty() && !acquires) return;
 
-  if (!waitForFenceInTeardown(device, frame.inFlight, loss)) throwWaitTimeout(schedule, "render fence before the drain");
+  if (!waitForFenceInTeardown(device, frame.inFlight, loss))
+    throwWaitTimeout(schedule, "render fence before the drain");
   if (loss.lost) return;
   reportFrameTag(shared.frameTags, hooks);
   finishFrameTagStep(shared.frameTags, *shared.simulation);
@@ -115,8 +117,8 @@ void drainSchedule(const Device& device, FrameResources& frame, SharedState& sha
     throwWaitTimeout(schedule, "drain of the last simulation signal");
 }
 
-void destroySharedState(const Device& device, FrameResources& frame, SharedState& shared, ScheduleState& schedule,
-                        DeviceLoss& loss, const SharedStateHooks& hooks) {
+void destroySharedState(const Device& device, FrameResources& frame, SharedState& shared,
+                        ScheduleState& schedule, DeviceLoss& loss, const SharedStateHooks& hooks) {
   if (shared.simulation) {
     // FAULT HOOK (--inject-fault sim-stalls): let a stalled step finish, so
     // that the drain and finish() below see the work end.

@@ -61,8 +61,8 @@ void drainSchedule(const Device& device, FrameResources& frame, SharedState& sha
 // Vulkan objects. A lost device counts as idle (loss.lost is set) and
 // everything is still destroyed. `shared` is empty afterwards. Throws
 // RuntimeFailure when the simulation does not finish in time.
-void destroySharedState(const Device& device, FrameResources& frame, SharedState& shared, ScheduleState& schedule,
-                        DeviceLoss& loss, const SharedStateHooks& hooks);
+void destroySharedState(const Device& device, FrameResources& frame, SharedState& shared,
+                        ScheduleState& schedule, DeviceLoss& loss, const SharedStateHooks& hooks);
 
 // destroySharedState, then createSharedState (app/interop/shared_state.h) for
 // new params (grid or model change) at a frame boundary; the schedule
