@@ -97,8 +97,8 @@ std::unique_ptr<Simulation> createCopySimulation(App& app, const ModelParams& pa
 
 // A capture that finished during the run (the overlay's Record with a frame
 // count) says so in one line; one that failed too, without stopping the run.
-void reportCapture(const FileResult& finished) {
-  if (!finished) std::fprintf(stderr, "vkcuda-sim: %s\n", finished.message.c_str());
+void reportCapture(const Result<>& finished) {
+  if (!finished) std::fprintf(stderr, "vkcuda-sim: %s\n", finished.error().message.c_str());
 }
 
 std::string summaryLine(const App& app, double seconds) {
@@ -141,6 +141,37 @@ void waitForDeviceIdleInTeardown(App& app) {
 }
 
 }  // namespace
+
+CaptureEnvironment captureEnvironment(const App& app) {
+  CaptureEnvironment environment;
+  const PhysicalDeviceInfo& info = app.device.info;
+  environment.gpu = info.name;
+  environment.driver = describeDriver(info);
+  environment.vulkanVersion = formatVersion(info.apiVersion);
+  if (app.devices.useCuda) {
+    const CudaDeviceList cuda = listCudaDevices();
+    environment.cudaVersion = formatCudaVersion(cuda.driverVersion);
+  }
+  environment.presentMode = app.headless ? "headless" : presentModeName(app.swapchain.presentMode);
+  const VkExtent2D extent = app.headless ? app.offscreen.extent : app.swapchain.extent;
+  environment.width = extent.width;
+  environment.height = extent.height;
+  environment.presentPoint = app.headless
+                                 ? "end of the frame's vkQueueSubmit (headless: nothing is presented)"
+                                 : "vkQueuePresentKHR call";
+  environment.gpuTimeBase = describe(app.timing.timeBase);
+  environment.backend = app.devices.useCuda ? "cuda" : "cpu";
+  environment.transfer = toString(app.options.transfer);
+  environment.waitStrategy =
+      app.options.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy);
+  return environment;
+}
+
+Result<> recordCapturedFrames(App& app, bool flush) {
+  return recordFinishedFrames(
+      app.capture, app.timing, app.scheduleLog, app.schedule.totalFrames,
+      [&app] { return captureEnvironment(app); }, flush);
+}
 
 std::vector<uint8_t> readSharedVertices(App& app) {
   // A read of memory that another API wrote is defined only after an acquire
@@ -249,7 +280,8 @@ void createSharedState(App& app, const ModelParams& params) {
   // what the write reports having enqueued, and restarts at frame 0.
   const StepResult initial = shared.simulation->writeInitialState();
   restartSchedule(app.schedule, initial, copyPath);
-  if (!copyPath) recordInitialWrite(app, initial.signalEnqueued);
+  if (!copyPath && scheduleRecording(app.capture, app.schedule))
+    recordInitialWrite(app.scheduleLog, app.schedule, initial.signalEnqueued);
   if (initial.status != StepStatus::ok) throw RuntimeFailure("the simulation could not write its initial state");
 }
 
@@ -270,7 +302,7 @@ void destroySharedState(App& app) {
       throw RuntimeFailure("timeout: the simulation did not finish");
     // Everything has completed: the last frames' timings are all there is.
     // (A lost device has none to give.)
-    if (!app.deviceLost) settleFrameTimings(app);
+    if (!app.deviceLost) settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
     shared.simulation.reset();
   }
   shared.hostOps.reset();
@@ -335,8 +367,8 @@ void finishCaptureAfterFailure(App& app) {
     app.shared.simulation->releaseInjectedStall();
     drainSchedule(app);
     if (!app.shared.simulation->finish(kWaitTimeoutNs)) return;
-    settleFrameTimings(app);
-    if (recordFinishedFrames(app, /*flush=*/true)) std::printf("%s\n", app.capture.lastResult.c_str());
+    settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
+    if (recordCapturedFrames(app, /*flush=*/true)) std::printf("%s\n", app.capture.lastResult.c_str());
   } catch (const std::exception&) {
   }
 }
@@ -406,8 +438,10 @@ int runApplication(const Options& options) {
     if (!options.capturePath.empty() || !options.tracePath.empty()) {
       // The whole run, warm-up rows included (the summary leaves them out).
       const CaptureRequest request{options.capturePath, options.tracePath, options.warmupFrames, 0};
-      if (const FileResult started = startCapture(app, request); !started)
-        throw RuntimeFailure(started.message);
+      if (const Result<> started = startCapture(app.capture, request, app.schedule.totalFrames,
+                                                app.devices.useCuda ? "cuda" : "cpu");
+          !started)
+        throw RuntimeFailure(started.error().message);
     }
     RgbaImage screenshot;
     const bool wantScreenshot = !options.screenshotPath.empty();
@@ -441,7 +475,7 @@ int runApplication(const Options& options) {
                                                     : nullptr;
       const FrameStatus status = runFrame(app, capture);
       if (status == FrameStatus::rendered && screenshotDue(script)) writeDueScreenshots(script, *capture);
-      if (status == FrameStatus::rendered) reportCapture(recordFinishedFrames(app, /*flush=*/false));
+      if (status == FrameStatus::rendered) reportCapture(recordCapturedFrames(app, /*flush=*/false));
       if (status == FrameStatus::skipped) {
         if (!app.headless) glfwWaitEventsTimeout(0.05);
         if (closing) break;
@@ -462,9 +496,9 @@ int runApplication(const Options& options) {
     if (!app.shared.simulation->finish(kWaitTimeoutNs))
       throw RuntimeFailure("timeout: the simulation did not finish");
     // Nothing is in flight now: every frame's timings are in, or never will be.
-    settleFrameTimings(app);
-    if (const FileResult finished = recordFinishedFrames(app, /*flush=*/true); !finished)
-      throw RuntimeFailure(finished.message);
+    settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
+    if (const Result<> finished = recordCapturedFrames(app, /*flush=*/true); !finished)
+      throw RuntimeFailure(finished.error().message);
     if (!app.capture.lastResult.empty()) std::printf("%s\n", app.capture.lastResult.c_str());
     if (!options.dumpVerticesPath.empty()) {
       const auto bytes = readSharedVertices(app);

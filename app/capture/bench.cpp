@@ -94,7 +94,7 @@ void applyConfiguration(App& app, const BenchConfiguration& configuration, bool 
   app.schedule.mode = configuration.sync;
   app.schedule.pendingMode.reset();
   app.schedule.switchEvery = 0;
-  while (takeFinishedFrame(app, /*flush=*/true)) {
+  while (takeFinishedFrame(app.timing, /*flush=*/true)) {
   }
 }
 
@@ -103,7 +103,7 @@ BenchSamples measureConfiguration(App& app, const BenchOptions& bench, Progress&
   BenchSamples samples;
   const uint64_t firstMeasured = app.schedule.totalFrames + bench.warmupFrames;
   const auto takeFinished = [&](bool flush) {
-    while (std::optional<FrameTiming> timing = takeFinishedFrame(app, flush))
+    while (std::optional<FrameTiming> timing = takeFinishedFrame(app.timing, flush))
       if (timing->frame >= firstMeasured) addSample(samples, *timing);
   };
   for (uint64_t frame = 0; frame < uint64_t(bench.warmupFrames) + bench.frames; ++frame) {
@@ -114,7 +114,7 @@ BenchSamples measureConfiguration(App& app, const BenchOptions& bench, Progress&
   drainSchedule(app);
   if (!app.shared.simulation->finish(kWaitTimeoutNs))
     throw RuntimeFailure("timeout: the simulation did not finish");
-  settleFrameTimings(app);
+  settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
   takeFinished(true);
   return samples;
 }

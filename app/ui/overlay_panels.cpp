@@ -231,7 +231,7 @@ void drawStatisticsSection(App& app) {
 // made here at the frame boundary.
 void drawRecordSection(App& app) {
   if (!ImGui::CollapsingHeader("Record")) return;
-  const CaptureProgress progress = captureProgress(app);
+  const CaptureProgress progress = captureProgress(app.capture);
   if (progress.recording) {
     const float done =
         progress.framesWanted ? float(progress.framesRecorded) / float(progress.framesWanted) : 0.0f;
@@ -241,7 +241,7 @@ void drawRecordSection(App& app) {
                   static_cast<unsigned long long>(progress.framesWanted));
     ImGui::ProgressBar(done, ImVec2(-1.0f, 0.0f), label);
     ImGui::Text("recording to %s", progress.csvPath.c_str());
-    if (!progress.stopping && ImGui::Button("Stop")) stopCapture(app);
+    if (!progress.stopping && ImGui::Button("Stop")) stopCapture(app.capture, app.schedule.totalFrames);
     return;
   }
   ImGui::InputInt("frames", &app.overlay.recordFrames);
@@ -257,8 +257,10 @@ void drawRecordSection(App& app) {
       request.csvPath = name;
     }
     request.frames = uint64_t(app.overlay.recordFrames);
-    if (const FileResult started = startCapture(app, request); !started)
-      app.capture.lastResult = started.message;
+    if (const Result<> started = startCapture(app.capture, request, app.schedule.totalFrames,
+                                              app.devices.useCuda ? "cuda" : "cpu");
+        !started)
+      app.capture.lastResult = started.error().message;
   }
   if (!progress.lastResult.empty()) ImGui::TextWrapped("%s", progress.lastResult.c_str());
 }
