@@ -23,8 +23,15 @@ bool environmentSwitch(const char* name) {
 // timings once all work is done.
 SharedStateHooks captureHooks(App& app) {
   SharedStateHooks hooks;
-  hooks.initialWriteDone = [&app](bool signalledSimDone) { recordInitialWrite(app, signalledSimDone); };
-  hooks.drainSubmitted = [&app](std::span<const SemaphoreWait> waits) { recordDrainSubmission(app, waits); };
+  hooks.initialWriteDone = [&app](bool signalledSimDone) {
+    if (scheduleRecording(app.capture, app.schedule))
+      recordInitialWrite(app.scheduleLog, app.schedule, signalledSimDone);
+  };
+  hooks.drainSubmitted = [&app](std::span<const SemaphoreWait> waits) {
+    if (scheduleRecording(app.capture, app.schedule))
+      recordDrainSubmission(app.scheduleLog, app.schedule, {app.shared.semaphores, app.frame.imageAvailable},
+                            waits);
+  };
   hooks.frameTagSeen = [&app](const SeenFrameTag& seen) {
     for (auto event = app.scheduleLog.events.rbegin(); event != app.scheduleLog.events.rend(); ++event)
       if (event->side == ScheduleSide::render && event->frame == seen.frame) {
@@ -32,11 +39,44 @@ SharedStateHooks captureHooks(App& app) {
         break;
       }
   };
-  hooks.workFinished = [&app] { settleFrameTimings(app); };
+  hooks.workFinished = [&app] {
+    settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
+  };
   return hooks;
 }
 
 }  // namespace
+
+CaptureEnvironment captureEnvironment(const App& app) {
+  CaptureEnvironment environment;
+  const PhysicalDeviceInfo& info = app.device.info;
+  environment.gpu = info.name;
+  environment.driver = describeDriver(info);
+  environment.vulkanVersion = formatVersion(info.apiVersion);
+  if (app.devices.useCuda) {
+    const CudaDeviceList cuda = listCudaDevices();
+    environment.cudaVersion = formatCudaVersion(cuda.driverVersion);
+  }
+  environment.presentMode = app.headless ? "headless" : presentModeName(app.swapchain.presentMode);
+  const VkExtent2D extent = app.headless ? app.offscreen.extent : app.swapchain.extent;
+  environment.width = extent.width;
+  environment.height = extent.height;
+  environment.presentPoint = app.headless
+                                 ? "end of the frame's vkQueueSubmit (headless: nothing is presented)"
+                                 : "vkQueuePresentKHR call";
+  environment.gpuTimeBase = describe(app.timing.timeBase);
+  environment.backend = app.devices.useCuda ? "cuda" : "cpu";
+  environment.transfer = toString(app.options.transfer);
+  environment.waitStrategy =
+      app.options.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy);
+  return environment;
+}
+
+Result<> recordCapturedFrames(App& app, bool flush) {
+  return recordFinishedFrames(
+      app.capture, app.timing, app.scheduleLog, app.schedule.totalFrames,
+      [&app] { return captureEnvironment(app); }, flush);
+}
 
 void createApp(App& app, const Options& options) {
   app.options = options;
@@ -153,8 +193,8 @@ void finishCaptureAfterFailure(App& app) {
     app.shared.simulation->releaseInjectedStall();
     drainSchedule(app);
     if (!app.shared.simulation->finish(kWaitTimeoutNs)) return;
-    settleFrameTimings(app);
-    if (recordFinishedFrames(app, /*flush=*/true)) std::printf("%s\n", app.capture.lastResult.c_str());
+    settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
+    if (recordCapturedFrames(app, /*flush=*/true)) std::printf("%s\n", app.capture.lastResult.c_str());
   } catch (const std::exception&) {
   }
 }

@@ -88,6 +88,15 @@ void drainSchedule(App& app);
 // A lost device counts as idle (app.deviceLost) and destruction goes on.
 void destroyApp(App& app);
 
+// The run's environment for a capture's summary (app/capture/capture_writer.h),
+// as it stands now: device, driver, target, backend and options.
+CaptureEnvironment captureEnvironment(const App& app);
+
+// recordFinishedFrames (app/capture/capture_session.h) on this app's capture
+// session, timing queue and schedule log, with captureEnvironment: the frame
+// loop's call after each frame, and with flush at the end of the run.
+Result<> recordCapturedFrames(App& app, bool flush);
+
 // Runs body, then destroyApp, and turns what they throw into the exit code:
 // EnvironmentError 3, RuntimeFailure 4 (the message on stderr, one line). A
 // device lost during teardown after a run that succeeded is exit 4 with one

@@ -139,8 +139,8 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
                          " mode) reported VK_ERROR_DEVICE_LOST (injected fault device-lost)");
   }
   reportFrameTag(app.shared.frameTags, app.sharedHooks);
-  noteRenderSeenDone(app, hostNowNs());
-  collectGpuTimings(app);
+  noteRenderSeenDone(app.timing, hostNowNs());
+  collectGpuTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
 
   // 2. A swapchain image (window only). Nothing has been submitted yet, so
   //    skipping here advances no semaphore value.
@@ -235,8 +235,10 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   else if (acquires)
     app.shared.vertexOwner = VertexOwner::vulkan;
   if (app.shared.simulation) noteWaitSubmitted(app.shared.frameTags, *app.shared.simulation);
-  recordRenderSubmission(app, k, schedule.mode, std::span(waits.data(), waitCount),
-                         std::span(signals.data(), signalCount));
+  if (scheduleRecording(app.capture, schedule))
+    recordRenderSubmission(app.scheduleLog, schedule, {app.shared.semaphores, app.frame.imageAvailable}, k,
+                           schedule.mode, std::span(waits.data(), waitCount),
+                           std::span(signals.data(), signalCount));
   // Headless there is no present: the end of the submission stands in for it
   // (docs/captures.md).
   timing.present.beginNs = timing.present.endNs = hostNowNs();
@@ -278,7 +280,8 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   // the next render must not run unordered after its writes (render k+1).
   if (!copyPath && step.status == StepStatus::ok && !step.signalEnqueued)
     schedule.skippedSimSignal = SimSignal{simSync.mode, simSync.signalValue};
-  if (!copyPath) recordSimStep(app, k, simSync, step.waitEnqueued, step.signalEnqueued);
+  if (!copyPath && scheduleRecording(app.capture, schedule))
+    recordSimStep(app.scheduleLog, schedule, k, simSync, step.waitEnqueued, step.signalEnqueued);
   if (copyPath && step.status == StepStatus::ok) schedule.hostOutputUnstaged = true;
   if (step.status == StepStatus::timeout)
     stall(app, schedule.mode == SyncMode::timeline
@@ -300,7 +303,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   }
   if (!copyPath && schedule.mode == SyncMode::timeline) timing.timelineValue = simSync.signalValue;
   timing.hostFrame.endNs = hostNowNs();
-  addFrameTiming(app, timing);
+  addFrameTiming(app.timing, app.gpuTimer, timing);
 
   // 5. Frame boundary: the only place the mode may change.
   advanceFrame(schedule);

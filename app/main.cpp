@@ -115,7 +115,8 @@ int runApplication(const Options& options) {
     if (!options.capturePath.empty() || !options.tracePath.empty()) {
       // The whole run, warm-up rows included (the summary leaves them out).
       const CaptureRequest request{options.capturePath, options.tracePath, options.warmupFrames, 0};
-      if (const Result<> started = startCapture(app, request); !started)
+      if (const Result<> started = startCapture(app.capture, request, app.schedule.totalFrames,
+                                                app.devices.useCuda ? "cuda" : "cpu"); !started)
         throw RuntimeFailure(started.error().message);
     }
     RgbaImage screenshot;
@@ -150,7 +151,7 @@ int runApplication(const Options& options) {
                                                     : nullptr;
       const FrameStatus status = runFrame(app, capture);
       if (status == FrameStatus::rendered && screenshotDue(script)) writeDueScreenshots(script, *capture);
-      if (status == FrameStatus::rendered) reportCapture(recordFinishedFrames(app, /*flush=*/false));
+      if (status == FrameStatus::rendered) reportCapture(recordCapturedFrames(app, /*flush=*/false));
       if (status == FrameStatus::skipped) {
         if (!app.headless) glfwWaitEventsTimeout(0.05);
         if (closing) break;
@@ -171,8 +172,8 @@ int runApplication(const Options& options) {
     if (!app.shared.simulation->finish(kWaitTimeoutNs))
       throw RuntimeFailure("timeout: the simulation did not finish");
     // Nothing is in flight now: every frame's timings are in, or never will be.
-    settleFrameTimings(app);
-    if (const Result<> finished = recordFinishedFrames(app, /*flush=*/true); !finished)
+    settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
+    if (const Result<> finished = recordCapturedFrames(app, /*flush=*/true); !finished)
       throw RuntimeFailure(finished.error().message);
     if (!app.capture.lastResult.empty()) std::printf("%s\n", app.capture.lastResult.c_str());
     if (!options.dumpVerticesPath.empty()) {

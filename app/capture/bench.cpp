@@ -1,5 +1,6 @@
 #include "app/capture/bench.h"
 
+#include <fmt/format.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -10,8 +11,8 @@
 
 #include "app/app.h"
 #include "app/capture/capture_stats.h"
-#include "app/frame_loop.h"
 #include "app/capture/frame_timing.h"
+#include "app/frame_loop.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {
@@ -42,20 +43,20 @@ class Progress {
     lastDrawNs_ = now;
     constexpr int kWidth = 30;
     const int filled = int(double(framesDone_) / double(totalFrames_) * kWidth);
-    std::printf("\r[%s%s] %zu/%zu %-48s", std::string(filled, '#').c_str(),
-                std::string(kWidth - filled, '.').c_str(), configuration + 1, configurations_, label.c_str());
+    fmt::print("\r[{}{}] {}/{} {:<48}", std::string(filled, '#'), std::string(kWidth - filled, '.'),
+               configuration + 1, configurations_, label);
     std::fflush(stdout);
   }
 
   void configurationDone(size_t configuration, const std::string& label, const BenchResult& result) {
     if (terminal_) return;
-    std::printf("bench %zu/%zu: %s: mean %.3f ms over %u frames\n", configuration + 1, configurations_,
-                label.c_str(), result.meanMs, result.frames);
+    fmt::print("bench {}/{}: {}: mean {:.3f} ms over {} frames\n", configuration + 1, configurations_, label,
+               result.meanMs, result.frames);
     std::fflush(stdout);
   }
 
   void finish() {
-    if (terminal_) std::printf("\n");
+    if (terminal_) fmt::print("\n");
   }
 
  private:
@@ -94,7 +95,7 @@ void applyConfiguration(App& app, const BenchConfiguration& configuration, bool 
   app.schedule.mode = configuration.sync;
   app.schedule.pendingMode.reset();
   app.schedule.switchEvery = 0;
-  while (takeFinishedFrame(app, /*flush=*/true)) {
+  while (takeFinishedFrame(app.timing, /*flush=*/true)) {
   }
 }
 
@@ -103,7 +104,7 @@ BenchSamples measureConfiguration(App& app, const BenchOptions& bench, Progress&
   BenchSamples samples;
   const uint64_t firstMeasured = app.schedule.totalFrames + bench.warmupFrames;
   const auto takeFinished = [&](bool flush) {
-    while (std::optional<FrameTiming> timing = takeFinishedFrame(app, flush))
+    while (std::optional<FrameTiming> timing = takeFinishedFrame(app.timing, flush))
       if (timing->frame >= firstMeasured) addSample(samples, *timing);
   };
   for (uint64_t frame = 0; frame < uint64_t(bench.warmupFrames) + bench.frames; ++frame) {
@@ -114,7 +115,7 @@ BenchSamples measureConfiguration(App& app, const BenchOptions& bench, Progress&
   drainSchedule(app);
   if (!app.shared.simulation->finish(kWaitTimeoutNs))
     throw RuntimeFailure("timeout: the simulation did not finish");
-  settleFrameTimings(app);
+  settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
   takeFinished(true);
   return samples;
 }
@@ -183,28 +184,20 @@ BenchResult summarizeBench(const BenchConfiguration& configuration, const std::s
 }
 
 std::string formatBenchTable(const std::vector<BenchResult>& results) {
-  std::string table;
-  char line[256];
-  std::snprintf(line, sizeof line, "%6s  %-8s  %-9s  %-7s  %9s  %9s  %10s  %13s  %14s\n", "grid", "sync",
-                "transfer", "wait", "mean ms", "P99 ms", "sim GPU ms", "render GPU ms", "unexplained ms");
-  table += line;
+  fmt::memory_buffer table;
+  fmt::format_to(std::back_inserter(table),
+                 "{:>6}  {:<8}  {:<9}  {:<7}  {:>9}  {:>9}  {:>10}  {:>13}  {:>14}\n", "grid", "sync",
+                 "transfer", "wait", "mean ms", "P99 ms", "sim GPU ms", "render GPU ms", "unexplained ms");
   const auto cell = [](const std::optional<double>& value) {
-    char text[32];
-    if (value)
-      std::snprintf(text, sizeof text, "%.3f", *value);
-    else
-      std::snprintf(text, sizeof text, "NA");
-    return std::string(text);
+    return value ? fmt::format("{:.3f}", *value) : std::string("NA");
   };
-  for (const BenchResult& result : results) {
-    std::snprintf(line, sizeof line, "%6u  %-8s  %-9s  %-7s  %9.3f  %9.3f  %10s  %13s  %14.3f\n",
-                  result.configuration.grid, syncName(result.configuration),
-                  toString(result.configuration.transfer), waitName(result.configuration), result.meanMs,
-                  result.p99Ms, cell(result.simGpuMs).c_str(), cell(result.renderGpuMs).c_str(),
-                  result.unexplainedMs);
-    table += line;
-  }
-  return table;
+  for (const BenchResult& result : results)
+    fmt::format_to(std::back_inserter(table),
+                   "{:>6}  {:<8}  {:<9}  {:<7}  {:>9.3f}  {:>9.3f}  {:>10}  {:>13}  {:>14.3f}\n",
+                   result.configuration.grid, syncName(result.configuration),
+                   toString(result.configuration.transfer), waitName(result.configuration), result.meanMs,
+                   result.p99Ms, cell(result.simGpuMs), cell(result.renderGpuMs), result.unexplainedMs);
+  return fmt::to_string(table);
 }
 
 nlohmann::ordered_json benchJson(const nlohmann::ordered_json& machine,
@@ -255,7 +248,7 @@ int runBenchmark(const Options& options) {
   const BenchOptions& bench = *options.bench;
   const std::vector<BenchConfiguration> matrix = benchMatrix(bench);
   if (matrix.empty()) {
-    std::fprintf(stderr, "vkcuda-sim: bench: the matrix is empty\n");
+    fmt::print(stderr, "vkcuda-sim: bench: the matrix is empty\n");
     return kExitUsage;
   }
   App app;
@@ -269,9 +262,9 @@ int runBenchmark(const Options& options) {
     first.switchSyncEvery = 0;
     createApp(app, first);
     const std::string backend = app.devices.useCuda ? "cuda" : "cpu";
-    std::printf(
-        "bench: %zu configurations, %u frames each after %u warm-up frames, %s backend, %s model, %ux%u\n",
-        matrix.size(), bench.frames, bench.warmupFrames, backend.c_str(), toString(options.model.model),
+    fmt::print(
+        "bench: {} configurations, {} frames each after {} warm-up frames, {} backend, {} model, {}x{}\n",
+        matrix.size(), bench.frames, bench.warmupFrames, backend, toString(options.model.model),
         options.width, options.height);
     std::fflush(stdout);
 
@@ -285,7 +278,7 @@ int runBenchmark(const Options& options) {
       progress.configurationDone(i, label, results.back());
     }
     progress.finish();
-    std::printf("%s", formatBenchTable(results).c_str());
+    fmt::print("{}", formatBenchTable(results));
 
     if (!bench.jsonPath.empty()) {
       nlohmann::ordered_json settings;
@@ -300,11 +293,11 @@ int runBenchmark(const Options& options) {
         throw RuntimeFailure(opened.error().message);
       file.stream() << benchJson(machineDescription(app), settings, results).dump(2) << '\n';
       if (Result<> committed = file.commit(); !committed) throw RuntimeFailure(committed.error().message);
-      std::printf("wrote %s (%zu results)\n", bench.jsonPath.c_str(), results.size());
+      fmt::print("wrote {} ({} results)\n", bench.jsonPath, results.size());
     }
-    std::printf("vkcuda-sim: bench configurations=%zu %s validation_warnings=%u validation_errors=%u\n",
-                results.size(), describeValidation(app.instance).c_str(), validationCounts().warnings.load(),
-                validationCounts().errors.load());
+    fmt::print("vkcuda-sim: bench configurations={} {} validation_warnings={} validation_errors={}\n",
+               results.size(), describeValidation(app.instance), validationCounts().warnings.load(),
+               validationCounts().errors.load());
   });
   std::fflush(stdout);
   return exitCode;

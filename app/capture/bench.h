@@ -2,7 +2,7 @@
 // configuration rebuilds the shared state (rebuildSharedState: new buffers,
 // semaphores and simulation, the schedule back at frame 0), runs its warm-up
 // frames, then measures its frames through the same frame records as a
-// capture (app/frame_timing.h). One table on stdout, and the same as JSON in
+// capture (app/capture/frame_timing.h). One table on stdout, and the same as JSON in
 // the schema scripts/plot-bench reads (docs/benchmarks.md, docs/captures.md).
 #pragma once
 #include <nlohmann/json.hpp>

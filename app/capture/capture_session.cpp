@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "app/app.h"
-#include "app/interop/wait_strategy.h"
+#include "base/host_clock.h"
 
 namespace vksim {
 namespace {
@@ -16,9 +15,9 @@ double microsecondsSince(int64_t startNs, int64_t ns) {
   return double(ns - startNs) * 1.0e-3;
 }
 
-FrameRecord csvRow(const CaptureSession& session, const FrameTiming& timing, const char* backend) {
+FrameRecord csvRow(const CaptureSession& session, const FrameTiming& timing) {
   FrameRecord row;
-  row.backend = backend;
+  row.backend = session.backend;
   row.frame = timing.frame;
   row.swapchainHandle = timing.swapchainHandle;
   row.syncInterval = timing.syncInterval;
@@ -60,11 +59,10 @@ void addTraceSpans(CaptureSession& session, const FrameTiming& timing) {
   if (timing.simWait) add(TraceTrack::simWait, *timing.simWait);
 }
 
-// The value schedule's submissions made during `frame` (app/schedule_log.h),
+// The value schedule's submissions made during `frame` (schedule_log.h),
 // each on the track of the side that submitted it; they leave the log.
-void addScheduleEvents(App& app, uint64_t frame) {
-  CaptureSession& session = app.capture;
-  std::vector<ScheduleEvent>& events = app.scheduleLog.events;
+void addScheduleEvents(CaptureSession& session, ScheduleLog& log, uint64_t frame) {
+  std::vector<ScheduleEvent>& events = log.events;
   for (const ScheduleEvent& event : events) {
     if (event.frame != frame) continue;
     const bool simSide = event.side == ScheduleSide::sim || event.side == ScheduleSide::initial;
@@ -75,24 +73,24 @@ void addScheduleEvents(App& app, uint64_t frame) {
   std::erase_if(events, [&](const ScheduleEvent& event) { return event.frame == frame; });
 }
 
-Result<> finishSession(App& app) {
-  CaptureSession& session = app.capture;
+Result<> finishSession(CaptureSession& session, ScheduleLog& log,
+                       const CaptureEnvironmentSource& environment) {
   // What is left belongs to no frame record: the drain after the last frame.
   if (session.trace.isOpen()) {
     std::vector<uint64_t> frames;
-    for (const ScheduleEvent& event : app.scheduleLog.events)
+    for (const ScheduleEvent& event : log.events)
       if (event.frame >= session.startFrame && (!session.lastFrame || event.frame <= *session.lastFrame))
         frames.push_back(event.frame);
     std::sort(frames.begin(), frames.end());
     frames.erase(std::unique(frames.begin(), frames.end()), frames.end());
-    for (uint64_t frame : frames) addScheduleEvents(app, frame);
+    for (uint64_t frame : frames) addScheduleEvents(session, log, frame);
   }
-  app.scheduleLog.events.clear();
+  log.events.clear();
   session.recording = false;
   Result<> result;
   std::string written;
   if (session.csv.isOpen()) {
-    result = session.csv.finish(captureEnvironment(app));
+    result = session.csv.finish(environment());
     if (result)
       written = session.request.csvPath + " (" + std::to_string(session.framesRecorded) + " frames)";
   }
@@ -107,12 +105,13 @@ Result<> finishSession(App& app) {
 
 }  // namespace
 
-Result<> startCapture(App& app, const CaptureRequest& request) {
-  CaptureSession& session = app.capture;
+Result<> startCapture(CaptureSession& session, const CaptureRequest& request, uint64_t framesRun,
+                      std::string_view backend) {
   if (session.recording) return fail("a capture is already recording");
   if (request.csvPath.empty() && request.tracePath.empty()) return fail("no capture file was named");
   session = CaptureSession{};
   session.request = request;
+  session.backend = backend;
   if (!request.csvPath.empty()) {
     CaptureOptions options;
     options.csvPath = request.csvPath;
@@ -128,21 +127,19 @@ Result<> startCapture(App& app, const CaptureRequest& request) {
     }
   }
   session.recording = true;
-  session.startFrame = app.schedule.totalFrames;
+  session.startFrame = framesRun;
   session.startNs = hostNowNs();
   return {};
 }
 
-void stopCapture(App& app) {
-  CaptureSession& session = app.capture;
+void stopCapture(CaptureSession& session, uint64_t framesRun) {
   if (!session.recording || session.lastFrame) return;
   // Frames up to the last one run are recorded; none after. With nothing run
   // since the start, the next boundary finishes an empty capture.
-  session.lastFrame = app.schedule.totalFrames;  // exclusive
+  session.lastFrame = framesRun;  // exclusive
 }
 
-CaptureProgress captureProgress(const App& app) {
-  const CaptureSession& session = app.capture;
+CaptureProgress captureProgress(const CaptureSession& session) {
   CaptureProgress progress;
   progress.recording = session.recording;
   progress.stopping = session.recording && session.lastFrame.has_value();
@@ -154,63 +151,35 @@ CaptureProgress captureProgress(const App& app) {
   return progress;
 }
 
-Result<> recordFinishedFrames(App& app, bool flush) {
-  CaptureSession& session = app.capture;
+Result<> recordFinishedFrames(CaptureSession& session, FrameTimingQueue& timing, ScheduleLog& log,
+                              uint64_t framesRun, const CaptureEnvironmentSource& environment, bool flush) {
   Result<> finished;
-  while (std::optional<FrameTiming> timing = takeFinishedFrame(app, flush)) {
-    if (timing->renderGpu || timing->simWork) session.latest = *timing;
-    if (!session.recording || timing->frame < session.startFrame) continue;
-    if (session.lastFrame && timing->frame >= *session.lastFrame) continue;
-    if (session.csv.isOpen())
-      session.csv.addFrame(csvRow(session, *timing, app.devices.useCuda ? "cuda" : "cpu"));
+  while (std::optional<FrameTiming> record = takeFinishedFrame(timing, flush)) {
+    if (record->renderGpu || record->simWork) session.latest = *record;
+    if (!session.recording || record->frame < session.startFrame) continue;
+    if (session.lastFrame && record->frame >= *session.lastFrame) continue;
+    if (session.csv.isOpen()) session.csv.addFrame(csvRow(session, *record));
     if (session.trace.isOpen()) {
-      addTraceSpans(session, *timing);
-      addScheduleEvents(app, timing->frame);
+      addTraceSpans(session, *record);
+      addScheduleEvents(session, log, record->frame);
     }
     ++session.framesRecorded;
     if (session.request.frames > 0 && session.framesRecorded >= session.request.frames)
-      finished = finishSession(app);
+      finished = finishSession(session, log, environment);
   }
   // Submissions of frames that were taken without being written (before the
   // start, after the stop) are of no further use.
-  const uint64_t oldestPending =
-      app.timing.pending.empty() ? app.schedule.totalFrames : app.timing.pending.front().frame;
-  std::erase_if(app.scheduleLog.events, [&](const ScheduleEvent& event) {
+  const uint64_t oldestPending = timing.pending.empty() ? framesRun : timing.pending.front().frame;
+  std::erase_if(log.events, [&](const ScheduleEvent& event) {
     return event.frame < oldestPending && event.side != ScheduleSide::drain;
   });
   // A stopped capture is complete once every frame before its end has left
   // the queue (written, or run before the capture started).
   const bool stoppedAndWritten =
       session.recording && session.lastFrame &&
-      (app.timing.pending.empty() || app.timing.pending.front().frame >= *session.lastFrame);
-  if (session.recording && (flush || stoppedAndWritten)) finished = finishSession(app);
+      (timing.pending.empty() || timing.pending.front().frame >= *session.lastFrame);
+  if (session.recording && (flush || stoppedAndWritten)) finished = finishSession(session, log, environment);
   return finished;
-}
-
-CaptureEnvironment captureEnvironment(const App& app) {
-  CaptureEnvironment environment;
-  const PhysicalDeviceInfo& info = app.device.info;
-  environment.gpu = info.name;
-  environment.driver =
-describeDriver(info);
-  environment.vulkanVersion = formatVersion(info.apiVersion);
-  if (app.devices.useCuda) {
-    const CudaDeviceList cuda = listCudaDevices();
-    environment.cudaVersion = formatCudaVersion(cuda.driverVersion);
-  }
-  environment.presentMode = app.headless ? "headless" : presentModeName(app.swapchain.presentMode);
-  const VkExtent2D extent = app.headless ? app.offscreen.extent : app.swapchain.extent;
-  environment.width = extent.width;
-  environment.height = extent.height;
-  environment.presentPoint = app.headless
-                                 ? "end of the frame's vkQueueSubmit (headless: nothing is presented)"
-                                 : "vkQueuePresentKHR call";
-  environment.gpuTimeBase = describe(app.timing.timeBase);
-  environment.backend = app.devices.useCuda ? "cuda" : "cpu";
-  environment.transfer = toString(app.options.transfer);
-  environment.waitStrategy =
-      app.options.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy);
-  return environment;
 }
 
 }  // namespace vksim

@@ -1,24 +1,31 @@
 // Recording a run: `--capture PATH.csv` (one CSV row per frame and
-// PATH.summary.json, through app/capture_writer.h) and `--trace PATH.json`
-// (a Chrome trace, through app/trace_writer.h), fed from the frame records of
-// app/frame_timing.h. The command line starts a session before the first
-// frame and finishes it after the last; the overlay's Record button uses the
-// same three calls (startCapture, stopCapture, captureProgress) at frame
+// PATH.summary.json, through app/capture/capture_writer.h) and `--trace
+// PATH.json` (a Chrome trace, through app/capture/trace_writer.h), fed from
+// the frame records of app/capture/frame_timing.h and the submissions of
+// app/capture/schedule_log.h. The command line starts a session before the
+// first frame and finishes it after the last; the overlay's Record button uses
+// the same three calls (startCapture, stopCapture, captureProgress) at frame
 // boundaries. docs/captures.md describes the files.
+//
+// A session knows the run only through what each call is given: the frame
+// count so far (ScheduleState::totalFrames), the timing queue, the schedule
+// log, and, when a capture finishes, the run's environment.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "app/capture/capture_writer.h"
-#include "app/cli.h"
 #include "app/capture/frame_timing.h"
+#include "app/capture/schedule_log.h"
 #include "app/capture/trace_writer.h"
+#include "app/cli.h"
+#include "base/result.h"
 
 namespace vksim {
-
-struct App;
 
 struct CaptureRequest {
   std::string csvPath;    // empty: no CSV (and no summary)
@@ -38,11 +45,12 @@ struct CaptureProgress {
 
 struct CaptureSession {
   CaptureRequest request;
+  std::string backend;  // the Backend column: "cuda" or "cpu", as given to startCapture
   CaptureWriter csv;
   TraceWriter trace;
   bool recording = false;
   std::optional<uint64_t> firstFrame;  // the first frame recorded (frames before the start are skipped)
-  uint64_t startFrame = 0;             // app.schedule.totalFrames when startCapture ran
+  uint64_t startFrame = 0;             // the frame count when startCapture ran
   std::optional<uint64_t> lastFrame;   // set by stopCapture: record up to this frame, then finish
   uint64_t framesRecorded = 0;
   int64_t startNs = 0;  // host clock at startCapture: time 0 of the CSV and the trace
@@ -53,27 +61,33 @@ struct CaptureSession {
 };
 
 // Opens the files (each PATH.tmp-<pid> until finished) and starts recording
-// with the next frame run. Fails (nothing left on disk) when a path cannot be
-// written or a capture is already recording. Call at a frame boundary.
-Result<> startCapture(App& app, const CaptureRequest& request);
+// with the next frame run: the one numbered `framesRun` (the frames run so
+// far). `backend` ("cuda" or "cpu") fills the CSV's Backend column. Fails
+// (nothing left on disk) when a path cannot be written or a capture is
+// already recording. Call at a frame boundary.
+Result<> startCapture(CaptureSession& session, const CaptureRequest& request, uint64_t framesRun,
+                      std::string_view backend);
 
-// Records the frames run so far and finishes once their GPU results have
-// arrived (a frame or two later, at a frame boundary); captureProgress says
-// when. No-op when not recording.
-void stopCapture(App& app);
+// Records the frames run so far (`framesRun` of them) and finishes once their
+// GPU results have arrived (a frame or two later, at a frame boundary);
+// captureProgress says when. No-op when not recording.
+void stopCapture(CaptureSession& session, uint64_t framesRun);
 
-CaptureProgress captureProgress(const App& app);
+CaptureProgress captureProgress(const CaptureSession& session);
 
-// The frame loop's call after each frame: writes every frame record that is
-// complete (app/frame_timing.h) and finishes the capture when its last frame
-// is written. With flush (the end of the run, after the schedule is drained
-// and the timings settled), writes everything left and finishes. Returns the
-// outcome of a finish that happened in this call (ok when none did); the
-// message is also in captureProgress().lastResult.
-Result<> recordFinishedFrames(App& app, bool flush);
+// The run's environment for the summary JSON; asked for only when a capture
+// finishes, so that it describes the run as it stands then.
+using CaptureEnvironmentSource = std::function<CaptureEnvironment()>;
 
-// The run's environment for the summary JSON, from the device, the target,
-// the backend and the options.
-CaptureEnvironment captureEnvironment(const App& app);
+// The frame loop's call after each frame: takes every frame record that is
+// complete out of `timing` and writes it, with its submissions from `log`
+// (which it drops once no frame record will claim them), and finishes the
+// capture when its last frame is written. `framesRun` is the frame count so
+// far. With flush (the end of the run, after the schedule is drained and the
+// timings settled), writes everything left and finishes. Returns the outcome
+// of a finish that happened in this call (success when none did); the message
+// is also in captureProgress().lastResult.
+Result<> recordFinishedFrames(CaptureSession& session, FrameTimingQueue& timing, ScheduleLog& log,
+                              uint64_t framesRun, const CaptureEnvironmentSource& environment, bool flush);
 
 }  // namespace vksim

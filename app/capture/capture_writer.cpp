@@ -1,33 +1,28 @@
 #include "app/capture/capture_writer.h"
 
-#include <cerrno>
-#include <charconv>
+#include <unistd.h>
+
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <locale>
+#include <iterator>
 #include <nlohmann/json.hpp>
-#include <system_error>
 #include <utility>
 
 namespace vksim {
 namespace {
 namespace fs = std::filesystem;
 
-// Appends CSV fields to a fixed buffer so that a row costs no allocation; the
-// buffer goes to the (itself buffered) stream when it would overflow, so a
-// long string field is still written whole.
+// Appends CSV fields to a row buffer. The buffer is the writer's and keeps
+// its capacity from row to row (fmt::memory_buffer: 500 bytes inline, grown
+// only by an unusually long text field and kept grown), so that a row costs no
+// allocation once the first rows are written.
 class RowBuilder {
  public:
-  explicit RowBuilder(std::ostream& out) : out_(out) {}
-  ~RowBuilder() { flush(); }
-  RowBuilder(const RowBuilder&) = delete;
-  RowBuilder& operator=(const RowBuilder&) = delete;
+  explicit RowBuilder(fmt::memory_buffer& row) : row_(row) { row_.clear(); }
 
   // Ends the row; the next field starts a new one.
   void end() {
-    put('\n');
+    row_.push_back('\n');
     first_ = true;
   }
 
@@ -35,41 +30,28 @@ class RowBuilder {
     startField();
     // RFC 4180 quoting, only when needed: the usual values are bare words.
     if (value.find_first_of(",\"\r\n") == std::string_view::npos) {
-      raw(value);
+      append(value);
       return;
     }
-    put('"');
+    row_.push_back('"');
     for (char c : value) {
-      if (c == '"') put('"');
-      put(c);
+      if (c == '"') row_.push_back('"');
+      row_.push_back(c);
     }
-    put('"');
+    row_.push_back('"');
   }
 
-  void unsignedInteger(uint64_t value) {
-    startField();
-    formatted([&](char* first, char* last) { return std::to_chars(first, last, value); });
-  }
-  void signedInteger(int64_t value) {
-    startField();
-    formatted([&](char* first, char* last) { return std::to_chars(first, last, value); });
-  }
-  void notAvailable() {
-    startField();
-    raw("NA");
-  }
+  void unsignedInteger(uint64_t value) { format("{}", value); }
+  void signedInteger(int64_t value) { format("{}", value); }
+  void notAvailable() { word("NA"); }
 
   // Fixed notation (PresentMon's style); NA for a value that is not finite,
   // so that no "nan" or "inf" reaches a parser.
   void fixed(double value, int decimals) {
-    startField();
-    if (!std::isfinite(value)) {
-      raw("NA");
-      return;
-    }
-    formatted([&](char* first, char* last) {
-      return std::to_chars(first, last, value, std::chars_format::fixed, decimals);
-    });
+    if (std::isfinite(value))
+      format("{:.{}f}", value, decimals);
+    else
+      notAvailable();
   }
   void fixed(const std::optional<double>& value, int decimals) {
     if (value)
@@ -78,61 +60,29 @@ class RowBuilder {
       notAvailable();
   }
 
-  void hex16(uint64_t value) {
-    startField();
-    static constexpr char kDigits[] = "0123456789ABCDEF";
-    char text[18] = {'0', 'x'};
-    for (int i = 0; i < 16; ++i) text[17 - i] = kDigits[(value >> (4 * i)) & 0xF];
-    raw(std::string_view(text, sizeof text));
-  }
+  void hex16(uint64_t value) { format("0x{:016X}", value); }
 
   // A field whose text needs neither quoting nor formatting.
   void word(std::string_view value) {
     startField();
-    raw(value);
+    append(value);
   }
 
  private:
-  static constexpr std::size_t kNumberRoom = 64;  // any integer or fixed double we write
-
   void startField() {
-    if (!first_) put(',');
+    if (!first_) row_.push_back(',');
     first_ = false;
   }
 
-  void raw(std::string_view value) {
-    if (used_ + value.size() > sizeof buffer_) flush();
-    if (value.size() > sizeof buffer_) {
-      out_.write(value.data(), std::streamsize(value.size()));
-      return;
-    }
-    std::memcpy(buffer_ + used_, value.data(), value.size());
-    used_ += value.size();
+  void append(std::string_view value) { row_.append(value.data(), value.data() + value.size()); }
+
+  template <typename... Args>
+  void format(fmt::format_string<Args...> pattern, Args&&... args) {
+    startField();
+    fmt::format_to(std::back_inserter(row_), pattern, std::forward<Args>(args)...);
   }
 
-  template <typename Format>
-  void formatted(Format format) {
-    if (used_ + kNumberRoom > sizeof buffer_) flush();
-    const std::to_chars_result result = format(buffer_ + used_, buffer_ + sizeof buffer_);
-    if (result.ec == std::errc())
-      used_ = std::size_t(result.ptr - buffer_);
-    else
-      raw("NA");
-  }
-
-  void put(char c) {
-    if (used_ == sizeof buffer_) flush();
-    buffer_[used_++] = c;
-  }
-
-  void flush() {
-    out_.write(buffer_, std::streamsize(used_));
-    used_ = 0;
-  }
-
-  std::ostream& out_;
-  char buffer_[1024];
-  std::size_t used_ = 0;
+  fmt::memory_buffer& row_;
   bool first_ = true;
 };
 
@@ -206,16 +156,17 @@ Result<> CaptureWriter::open(const CaptureOptions& options) {
   frameTimesMs_.clear();
   frameTimesMs_.reserve(options_.expectedFrames);
   if (Result<> result = csv_.open(options_.csvPath, "capture"); !result) return result;
-  RowBuilder row(csv_.stream());
+  RowBuilder row(row_);
   for (std::string_view column : kCaptureColumns) row.word(column);
   row.end();
+  writeRow();
   return {};
 }
 
 void CaptureWriter::addFrame(const FrameRecord& frame) {
   if (!csv_.isOpen()) return;
   // Column order must match kCaptureColumns.
-  RowBuilder row(csv_.stream());
+  RowBuilder row(row_);
   row.text(options_.application);
   row.unsignedInteger(options_.processId);
   row.hex16(frame.swapchainHandle);
@@ -245,8 +196,13 @@ void CaptureWriter::addFrame(const FrameRecord& frame) {
   else
     row.notAvailable();
   row.end();
+  writeRow();
   frameTimesMs_.push_back(frame.msBetweenPresents);
   ++rowCount_;
+}
+
+void CaptureWriter::writeRow() {
+  csv_.stream().write(row_.data(), std::streamsize(row_.size()));
 }
 
 Result<> CaptureWriter::finish(const CaptureEnvironment& environment) {

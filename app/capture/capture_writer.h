@@ -4,6 +4,8 @@
 // Plain C++: no Vulkan, no CUDA. Not thread-safe: one thread (the frame loop)
 // owns a writer.
 #pragma once
+#include <fmt/format.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -13,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "app/files.h"
 #include "app/capture/capture_stats.h"
+#include "app/files.h"
 
 namespace vksim {
 
@@ -97,7 +99,8 @@ class CaptureWriter {
   bool isOpen() const { return csv_.isOpen(); }
 
   // Appends one row. No allocation once the expected frame count is reserved
-  // (the row is formatted into a fixed buffer). Ignored when not open.
+  // (the row is formatted into a buffer that the writer keeps and reuses).
+  // Ignored when not open.
   void addFrame(const FrameRecord& frame);
 
   // Writes the summary, then renames the CSV and the summary into place.
@@ -113,11 +116,14 @@ class CaptureWriter {
   std::size_t rowCount() const { return rowCount_; }
 
  private:
+  void writeRow();  // row_ to the CSV
+
   CaptureOptions options_;
   AtomicFile csv_;
   std::vector<double> frameTimesMs_;
   std::size_t rowCount_ = 0;
   FrameStats stats_;
+  fmt::memory_buffer row_;  // the row being formatted; its capacity stays from row to row
 };
 
 }  // namespace vksim

@@ -1,7 +1,7 @@
 #include "app/capture/frame_timing.h"
 
-#include "app/app.h"
-#include "app/interop/wait_strategy.h"
+#include "base/host_clock.h"
+#include "sim/simulation.h"
 
 namespace vksim {
 namespace {
@@ -22,21 +22,22 @@ FrameTiming* findFrame(FrameTimingQueue& queue, uint64_t frame) {
 // keeps its GPU-measured length and ends where the host first saw the render
 // complete, which is later than the true end by the host's reaction time
 // (tens of microseconds when polling, a blocking wait's wake-up otherwise).
-std::optional<TimeSpan> renderSpanOnHostClock(App& app, const GpuTicks& ticks, int64_t seenDoneNs) {
-  FrameTimingQueue& queue = app.timing;
+std::optional<TimeSpan> renderSpanOnHostClock(FrameTimingQueue& queue, const Device& device,
+                                              const GpuTimer& timer, const GpuTicks& ticks,
+                                              int64_t seenDoneNs) {
   const int64_t now = hostNowNs();
-  if (app.gpuTimer.calibrated && (!queue.calibration || now - queue.calibratedAtNs > kRecalibrateAfterNs)) {
-    queue.calibration = calibrateGpuClock(app.device, app.gpuTimer);
+  if (timer.calibrated && (!queue.calibration || now - queue.calibratedAtNs > kRecalibrateAfterNs)) {
+    queue.calibration = calibrateGpuClock(device, timer);
     queue.calibratedAtNs = now;
   }
   if (queue.calibration) {
     queue.timeBase = GpuTimeBase::calibrated;
-    return TimeSpan{gpuTicksToHostNanoseconds(app.gpuTimer, *queue.calibration, ticks.begin),
-                    gpuTicksToHostNanoseconds(app.gpuTimer, *queue.calibration, ticks.end)};
+    return TimeSpan{gpuTicksToHostNanoseconds(timer, *queue.calibration, ticks.begin),
+                    gpuTicksToHostNanoseconds(timer, *queue.calibration, ticks.end)};
   }
   if (seenDoneNs == 0) return std::nullopt;
   queue.timeBase = GpuTimeBase::anchoredAtCompletion;
-  const int64_t length = int64_t(gpuTicksToNanoseconds(app.gpuTimer, ticks.begin, ticks.end));
+  const int64_t length = int64_t(gpuTicksToNanoseconds(timer, ticks.begin, ticks.end));
   return TimeSpan{seenDoneNs - length, seenDoneNs};
 }
 
@@ -58,40 +59,39 @@ const char* describe(GpuTimeBase base) {
   return "?";
 }
 
-void addFrameTiming(App& app, const FrameTiming& timing) {
-  FrameTimingQueue& queue = app.timing;
+void addFrameTiming(FrameTimingQueue& queue, const GpuTimer& timer, const FrameTiming& timing) {
   // Bounded even when nobody takes records (a test driving runFrame itself).
   if (queue.pending.size() >= kMaxQueuedFrames) queue.pending.pop_front();
   queue.pending.push_back(timing);
   FrameTiming& added = queue.pending.back();
   added.previousPresentNs = queue.lastPresentNs;
   queue.lastPresentNs = timing.present.beginNs;
-  added.renderPending = gpuTimerSupported(app.gpuTimer);
+  added.renderPending = gpuTimerSupported(timer);
   added.simPending = true;
   if (added.renderPending) queue.timerSlotFrame = timing.frame;
 }
 
-void noteRenderSeenDone(App& app, int64_t hostNs) {
-  if (app.timing.pending.empty()) return;
-  FrameTiming& last = app.timing.pending.back();
+void noteRenderSeenDone(FrameTimingQueue& queue, int64_t hostNs) {
+  if (queue.pending.empty()) return;
+  FrameTiming& last = queue.pending.back();
   if (last.renderSeenDoneNs == 0) last.renderSeenDoneNs = hostNs;
 }
 
-void collectGpuTimings(App& app) {
-  FrameTimingQueue& queue = app.timing;
+void collectGpuTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer,
+                       Simulation* simulation) {
   // One frame in flight, one timer slot: it holds the frame rendered last,
   // whose fence the caller has seen signalled.
   if (queue.timerSlotFrame) {
     if (FrameTiming* timing = findFrame(queue, *queue.timerSlotFrame)) {
-      if (const std::optional<GpuTicks> ticks = readGpuTimer(app.device, app.gpuTimer, 0)) {
-        timing->renderGpu = renderSpanOnHostClock(app, *ticks, timing->renderSeenDoneNs);
+      if (const std::optional<GpuTicks> ticks = readGpuTimer(device, timer, 0)) {
+        timing->renderGpu = renderSpanOnHostClock(queue, device, timer, *ticks, timing->renderSeenDoneNs);
         timing->renderPending = false;
       }
     }
   }
-  if (!app.shared.simulation) return;
+  if (!simulation) return;
   StepTiming step;
-  while (app.shared.simulation->takeStepTiming(&step)) {
+  while (simulation->takeStepTiming(&step)) {
     for (FrameTiming& timing : queue.pending) {
       // A step's sequence is its frame's k: both restart with a new shared state.
       if (!timing.simPending || timing.scheduleFrame != step.sequence) continue;
@@ -103,14 +103,14 @@ void collectGpuTimings(App& app) {
   }
 }
 
-void settleFrameTimings(App& app) {
-  collectGpuTimings(app);
-  for (FrameTiming& timing : app.timing.pending) timing.renderPending = timing.simPending = false;
-  app.timing.timerSlotFrame.reset();
+void settleFrameTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer,
+                        Simulation* simulation) {
+  collectGpuTimings(queue, device, timer, simulation);
+  for (FrameTiming& timing : queue.pending) timing.renderPending = timing.simPending = false;
+  queue.timerSlotFrame.reset();
 }
 
-std::optional<FrameTiming> takeFinishedFrame(App& app, bool flush) {
-  FrameTimingQueue& queue = app.timing;
+std::optional<FrameTiming> takeFinishedFrame(FrameTimingQueue& queue, bool flush) {
   if (queue.pending.empty()) return std::nullopt;
   const FrameTiming& oldest = queue.pending.front();
   const bool complete = !oldest.renderPending && !oldest.simPending;

@@ -14,11 +14,12 @@
 
 #include "base/config.h"
 #include "renderer/gpu_timer.h"
+#include "renderer/vulkan_context.h"
 #include "sim/sim_types.h"
 
 namespace vksim {
 
-struct App;
+class Simulation;
 
 // [beginNs, endNs) on steady_clock, nanoseconds since its epoch.
 struct TimeSpan {
@@ -27,7 +28,7 @@ struct TimeSpan {
 };
 
 struct FrameTiming {
-  uint64_t frame = 0;          // app.schedule.totalFrames when the frame ran (0-based over the run)
+  uint64_t frame = 0;          // ScheduleState::totalFrames when the frame ran (0-based over the run)
   uint64_t scheduleFrame = 0;  // k of the value schedule: also the sequence of the frame's sim step
   SyncMode syncMode = SyncMode::timeline;
   bool copyPath = false;  // transfer "copy": no semaphores, the host orders everything
@@ -64,20 +65,25 @@ struct FrameTimingQueue {
   GpuTimeBase timeBase = GpuTimeBase::none;
 };
 
-// The frame loop's calls. addFrameTiming queues a frame that was rendered;
-// collectGpuTimings attaches what has arrived (call it once the previous
-// frame's fence is known signalled: its timestamps are then available); it
-// never waits. settleFrameTimings collects once more and gives up on anything
-// still missing: before the simulation or the timer goes away.
-void addFrameTiming(App& app, const FrameTiming& timing);
+// The frame loop's calls, on the queue it owns. addFrameTiming queues a frame
+// that was rendered (`timer` says whether render timestamps will come);
+// collectGpuTimings attaches what has arrived: the render timestamps in
+// `timer`'s slot 0, read on `device`, and the step timings `simulation` has
+// (null: none). Call it once the previous frame's fence is known signalled:
+// its timestamps are then available; it never waits. settleFrameTimings
+// collects once more and gives up on anything still missing: before the
+// simulation or the timer goes away.
+void addFrameTiming(FrameTimingQueue& queue, const GpuTimer& timer, const FrameTiming& timing);
 // The host has just seen the last queued frame's render complete (its fence
 // waited for): kept as that frame's renderSeenDoneNs unless it has one.
-void noteRenderSeenDone(App& app, int64_t hostNs);
-void collectGpuTimings(App& app);
-void settleFrameTimings(App& app);
+void noteRenderSeenDone(FrameTimingQueue& queue, int64_t hostNs);
+void collectGpuTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer,
+                       Simulation* simulation);
+void settleFrameTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer,
+                        Simulation* simulation);
 
 // The oldest record that is complete (or has waited kMaxPendingFrames, or
 // everything when flush is set), removed from the queue; nothing otherwise.
-std::optional<FrameTiming> takeFinishedFrame(App& app, bool flush);
+std::optional<FrameTiming> takeFinishedFrame(FrameTimingQueue& queue, bool flush);
 
 }  // namespace vksim

@@ -1,5 +1,6 @@
 #include "app/capture/schedule_log.h"
 
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 namespace vksim {
@@ -7,36 +8,21 @@ namespace {
 bool isTimeline(ScheduleSemaphore semaphore) {
   return semaphore == ScheduleSemaphore::timeline;
 }
+
+// The names, in the order of each enum's values.
+constexpr const char* kSemaphoreNames[] = {"timeline", "renderDone", "simDone", "imageAvailable",
+                                           "renderFinished"};
+constexpr const char* kSideNames[] = {"initial", "render", "sim", "drain"};
+static_assert(std::size(kSemaphoreNames) == std::size_t(ScheduleSemaphore::renderFinished) + 1);
+static_assert(std::size(kSideNames) == std::size_t(ScheduleSide::drain) + 1);
 }  // namespace
 
 const char* toString(ScheduleSemaphore semaphore) {
-  switch (semaphore) {
-    case ScheduleSemaphore::timeline:
-      return "timeline";
-    case ScheduleSemaphore::renderDone:
-      return "renderDone";
-    case ScheduleSemaphore::simDone:
-      return "simDone";
-    case ScheduleSemaphore::imageAvailable:
-      return "imageAvailable";
-    case ScheduleSemaphore::renderFinished:
-      return "renderFinished";
-  }
-  return "?";
+  return std::size_t(semaphore) < std::size(kSemaphoreNames) ? kSemaphoreNames[std::size_t(semaphore)] : "?";
 }
 
 const char* toString(ScheduleSide side) {
-  switch (side) {
-    case ScheduleSide::initial:
-      return "initial";
-    case ScheduleSide::render:
-      return "render";
-    case ScheduleSide::sim:
-      return "sim";
-    case ScheduleSide::drain:
-      return "drain";
-  }
-  return "?";
+  return std::size_t(side) < std::size(kSideNames) ? kSideNames[std::size_t(side)] : "?";
 }
 
 std::string scheduleEventName(ScheduleSide side) {

@@ -4,7 +4,7 @@
 // trace (`--trace`) carries them as instant events (docs/captures.md,
 // "Schedule events"), so that a reader sees what each frame waited for and a
 // test can check it against the schedule's rule without trusting
-// app/value_schedule.cpp. Plain data: no Vulkan types; the frame loop names
+// app/interop/value_schedule.cpp. Plain data: no Vulkan types; the frame loop names
 // each semaphore and stage before it records.
 #pragma once
 #include <cstddef>
@@ -23,8 +23,8 @@ const char* toString(ScheduleSemaphore semaphore);  // "timeline", "renderDone",
 
 struct ScheduleWait {
   ScheduleSemaphore semaphore = ScheduleSemaphore::timeline;
-  uint64_t value = 0;       // timeline: the counter value waited for; binary: 0
-  std::string stage;        // the wait's stage mask, e.g. "VERTEX_INPUT|TRANSFER"; empty on the sim side
+  uint64_t value = 0;  // timeline: the counter value waited for; binary: 0
+  std::string stage;   // the wait's stage mask, e.g. "VERTEX_INPUT|TRANSFER"; empty on the sim side
 };
 
 struct ScheduleSignal {
@@ -37,7 +37,7 @@ struct ScheduleSignal {
 enum class ScheduleSide { initial, render, sim, drain };
 const char* toString(ScheduleSide side);  // "initial", "render", "sim", "drain"
 
-// One submission. `frame` is app.schedule.totalFrames when it was made (the
+// One submission. `frame` is ScheduleState::totalFrames when it was made (the
 // drain's is the number of frames run); `scheduleFrame` is k of the value
 // schedule (it restarts at 0 with every new shared state).
 struct ScheduleEvent {
@@ -49,13 +49,14 @@ struct ScheduleEvent {
   std::vector<ScheduleSignal> signals;
   int64_t hostNs = 0;  // host clock (hostNowNs) when it was handed over
   // Render only, with --frame-tags: the tag of the simulation state this
-  // render read (app/frame_tags.h). Empty otherwise.
+  // render read (app/interop/frame_tags.h). Empty otherwise.
   std::optional<uint64_t> sawTag;
 };
 
-// Events waiting to be written into a trace, oldest first. app/capture_session.cpp
-// takes what it writes and drops what no frame record will claim; the
-// recording calls keep it within kMaxScheduleEvents when nobody takes any.
+// Events waiting to be written into a trace, oldest first.
+// app/capture/capture_session.cpp takes what it writes and drops what no frame
+// record will claim; the recording calls keep it within kMaxScheduleEvents
+// when nobody takes any.
 inline constexpr size_t kMaxScheduleEvents = 512;
 struct ScheduleLog {
   std::vector<ScheduleEvent> events;

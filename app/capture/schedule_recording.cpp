@@ -1,54 +1,63 @@
 #include "app/capture/schedule_recording.h"
 
-#include <cstdio>
-#include <string>
+#include <fmt/format.h>
 
-#include "app/app.h"
-#include "app/interop/wait_strategy.h"
+#include <string>
+#include <utility>
+
+#include "base/host_clock.h"
 
 namespace vksim {
 namespace {
 
-ScheduleSemaphore semaphoreName(const App& app, VkSemaphore semaphore) {
-  const SyncSemaphores& shared = app.shared.semaphores;
-  if (semaphore == shared.timeline) return ScheduleSemaphore::timeline;
-  if (semaphore == shared.renderDone) return ScheduleSemaphore::renderDone;
-  if (semaphore == shared.simDone) return ScheduleSemaphore::simDone;
-  if (semaphore == app.frame.imageAvailable) return ScheduleSemaphore::imageAvailable;
+ScheduleSemaphore semaphoreName(const ScheduleSemaphoreHandles& handles, VkSemaphore semaphore) {
+  if (semaphore == handles.shared.timeline) return ScheduleSemaphore::timeline;
+  if (semaphore == handles.shared.renderDone) return ScheduleSemaphore::renderDone;
+  if (semaphore == handles.shared.simDone) return ScheduleSemaphore::simDone;
+  if (semaphore == handles.imageAvailable) return ScheduleSemaphore::imageAvailable;
   return ScheduleSemaphore::renderFinished;  // the swapchain image's own
 }
 
-bool isTimeline(const App& app, VkSemaphore semaphore) {
-  return semaphore == app.shared.semaphores.timeline;
+// A binary semaphore's value means nothing: it is logged as 0.
+uint64_t loggedValue(const ScheduleSemaphoreHandles& handles, VkSemaphore semaphore, uint64_t value) {
+  return semaphore == handles.shared.timeline ? value : 0;
 }
 
-ScheduleEvent newEvent(const App& app, ScheduleSide side, uint64_t scheduleFrame, SyncMode mode) {
+void addWaits(ScheduleEvent& event, const ScheduleSemaphoreHandles& handles,
+              std::span<const SemaphoreWait> waits) {
+  for (const SemaphoreWait& wait : waits)
+    event.waits.push_back({semaphoreName(handles, wait.semaphore),
+                           loggedValue(handles, wait.semaphore, wait.value), stageMaskName(wait.stage)});
+}
+
+ScheduleEvent newEvent(const ScheduleState& schedule, ScheduleSide side, uint64_t scheduleFrame,
+                       SyncMode mode) {
   ScheduleEvent event;
   event.side = side;
-  event.frame = app.schedule.totalFrames;
+  event.frame = schedule.totalFrames;
   event.scheduleFrame = scheduleFrame;
   event.mode = mode;
   event.hostNs = hostNowNs();
   return event;
 }
 
-void addEvent(App& app, ScheduleEvent event) {
-  std::vector<ScheduleEvent>& events = app.scheduleLog.events;
-  if (events.size() >= kMaxScheduleEvents) events.erase(events.begin(), events.begin() + kMaxScheduleEvents / 2);
+void addEvent(ScheduleLog& log, ScheduleEvent event) {
+  std::vector<ScheduleEvent>& events = log.events;
+  if (events.size() >= kMaxScheduleEvents)
+    events.erase(events.begin(), events.begin() + kMaxScheduleEvents / 2);
   events.push_back(std::move(event));
 }
 
 }  // namespace
 
-bool scheduleRecording(const App& app) {
-  return app.capture.trace.isOpen() || app.schedule.totalFrames == 0;
+bool scheduleRecording(const CaptureSession& capture, const ScheduleState& schedule) {
+  return capture.trace.isOpen() || schedule.totalFrames == 0;
 }
 
-void recordInitialWrite(App& app, bool signalledSimDone) {
-  if (!scheduleRecording(app)) return;
-  ScheduleEvent event = newEvent(app, ScheduleSide::initial, 0, app.schedule.mode);
+void recordInitialWrite(ScheduleLog& log, const ScheduleState& schedule, bool signalledSimDone) {
+  ScheduleEvent event = newEvent(schedule, ScheduleSide::initial, 0, schedule.mode);
   if (signalledSimDone) event.signals.push_back({ScheduleSemaphore::simDone, 0});
-  addEvent(app, std::move(event));
+  addEvent(log, std::move(event));
 }
 
 std::string stageMaskName(VkPipelineStageFlags stages) {
@@ -63,35 +72,33 @@ std::string stageMaskName(VkPipelineStageFlags stages) {
                 {VK_PIPELINE_STAGE_ALL_GRAPHICS_BIT, "ALL_GRAPHICS"},
                 {VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, "ALL_COMMANDS"}};
   std::string name;
+  const auto append = [&name](std::string_view part) {
+    if (!name.empty()) name += '|';
+    name += part;
+  };
   for (const auto& entry : kNames) {
     if (!(stages & entry.bit)) continue;
-    name += (name.empty() ? "" : "|") + std::string(entry.name);
+    append(entry.name);
     stages &= ~entry.bit;
   }
-  if (stages != 0) {
-    char hex[16];
-    std::snprintf(hex, sizeof hex, "0x%x", unsigned(stages));
-    name += (name.empty() ? "" : "|") + std::string(hex);
-  }
+  if (stages != 0) append(fmt::format("{:#x}", stages));
   return name;
 }
 
-void recordRenderSubmission(App& app, uint64_t scheduleFrame, SyncMode mode,
+void recordRenderSubmission(ScheduleLog& log, const ScheduleState& schedule,
+                            const ScheduleSemaphoreHandles& handles, uint64_t scheduleFrame, SyncMode mode,
                             std::span<const SemaphoreWait> waits, std::span<const SemaphoreSignal> signals) {
-  if (!scheduleRecording(app)) return;
-  ScheduleEvent event = newEvent(app, ScheduleSide::render, scheduleFrame, mode);
-  for (const SemaphoreWait& wait : waits)
-    event.waits.push_back({semaphoreName(app, wait.semaphore), isTimeline(app, wait.semaphore) ? wait.value : 0,
-                           stageMaskName(wait.stage)});
+  ScheduleEvent event = newEvent(schedule, ScheduleSide::render, scheduleFrame, mode);
+  addWaits(event, handles, waits);
   for (const SemaphoreSignal& signal : signals)
     event.signals.push_back(
-        {semaphoreName(app, signal.semaphore), isTimeline(app, signal.semaphore) ? signal.value : 0});
-  addEvent(app, std::move(event));
+        {semaphoreName(handles, signal.semaphore), loggedValue(handles, signal.semaphore, signal.value)});
+  addEvent(log, std::move(event));
 }
 
-void recordSimStep(App& app, uint64_t scheduleFrame, const StepSync& sync, bool waited, bool signalled) {
-  if (!scheduleRecording(app)) return;
-  ScheduleEvent event = newEvent(app, ScheduleSide::sim, scheduleFrame, sync.mode);
+void recordSimStep(ScheduleLog& log, const ScheduleState& schedule, uint64_t scheduleFrame,
+                   const StepSync& sync, bool waited, bool signalled) {
+  ScheduleEvent event = newEvent(schedule, ScheduleSide::sim, scheduleFrame, sync.mode);
   const bool timeline = sync.mode == SyncMode::timeline;
   if (waited)
     event.waits.push_back(timeline ? ScheduleWait{ScheduleSemaphore::timeline, sync.waitValue, {}}
@@ -99,16 +106,14 @@ void recordSimStep(App& app, uint64_t scheduleFrame, const StepSync& sync, bool 
   if (signalled)
     event.signals.push_back(timeline ? ScheduleSignal{ScheduleSemaphore::timeline, sync.signalValue}
                                      : ScheduleSignal{ScheduleSemaphore::simDone, 0});
-  addEvent(app, std::move(event));
+  addEvent(log, std::move(event));
 }
 
-void recordDrainSubmission(App& app, std::span<const SemaphoreWait> waits) {
-  if (!scheduleRecording(app)) return;
-  ScheduleEvent event = newEvent(app, ScheduleSide::drain, app.schedule.scheduleFrame, app.schedule.mode);
-  for (const SemaphoreWait& wait : waits)
-    event.waits.push_back({semaphoreName(app, wait.semaphore), isTimeline(app, wait.semaphore) ? wait.value : 0,
-                           stageMaskName(wait.stage)});
-  addEvent(app, std::move(event));
+void recordDrainSubmission(ScheduleLog& log, const ScheduleState& schedule,
+                           const ScheduleSemaphoreHandles& handles, std::span<const SemaphoreWait> waits) {
+  ScheduleEvent event = newEvent(schedule, ScheduleSide::drain, schedule.scheduleFrame, schedule.mode);
+  addWaits(event, handles, waits);
+  addEvent(log, std::move(event));
 }
 
 }  // namespace vksim

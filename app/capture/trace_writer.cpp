@@ -1,10 +1,11 @@
 #include "app/capture/trace_writer.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -15,59 +16,54 @@ uint32_t threadId(TraceTrack track) {
   return uint32_t(track) + 1;
 }
 
-// Writes nanoseconds as microseconds with three decimals, from the integer,
+// Nanoseconds written as microseconds with three decimals, from the integer,
 // so that a span's written end (ts + dur) equals the next span's written
 // start exactly: rounding start and duration separately could make
 // neighbours overlap by a nanosecond in the file.
-void writeMicroseconds(std::ostream& out, int64_t ns) {
-  char text[32];
-  char* p = text;
-  if (ns < 0) {
-    *p++ = '-';
-    ns = -ns;
-  }
-  p = std::to_chars(p, text + sizeof text, ns / 1000).ptr;
-  const int64_t fraction = ns % 1000;
-  *p++ = '.';
-  *p++ = char('0' + fraction / 100);
-  *p++ = char('0' + fraction / 10 % 10);
-  *p++ = char('0' + fraction % 10);
-  out.write(text, p - text);
-}
+struct Microseconds {
+  int64_t ns = 0;
+};
 
-void writeInteger(std::ostream& out, uint64_t value) {
-  char text[24];
-  const char* end = std::to_chars(text, text + sizeof text, value).ptr;
-  out.write(text, end - text);
+// A name from the caller, as a JSON string: the JSON library escapes it.
+std::string jsonString(std::string_view text) {
+  return nlohmann::json(std::string(text)).dump();
 }
+}  // namespace
+}  // namespace vksim
+
+template <>
+struct fmt::formatter<vksim::Microseconds> {
+  constexpr auto parse(format_parse_context& context) { return context.begin(); }
+  template <typename Context>
+  auto format(const vksim::Microseconds& time, Context& context) const {
+    const uint64_t magnitude = time.ns < 0 ? uint64_t(0) - uint64_t(time.ns) : uint64_t(time.ns);
+    return fmt::format_to(context.out(), "{}{}.{:03}", time.ns < 0 ? "-" : "", magnitude / 1000,
+                          magnitude % 1000);
+  }
+};
+
+namespace vksim {
+
+namespace {
+// Each track's name in the viewer and the name of its spans, in TraceTrack's order.
+struct TrackNames {
+  const char* track;
+  const char* span;
+};
+constexpr TrackNames kTrackNames[kTraceTrackCount] = {
+    {"Host frame", "frame"},
+    {"Render GPU", "render"},
+    {"Sim GPU", "sim step"},
+    {"Sim external wait", "sim wait"},
+};
 }  // namespace
 
 const char* trackName(TraceTrack track) {
-  switch (track) {
-    case TraceTrack::hostFrame:
-      return "Host frame";
-    case TraceTrack::renderGpu:
-      return "Render GPU";
-    case TraceTrack::simGpu:
-      return "Sim GPU";
-    case TraceTrack::simWait:
-      return "Sim external wait";
-  }
-  return "?";
+  return std::size_t(track) < kTraceTrackCount ? kTrackNames[std::size_t(track)].track : "?";
 }
 
 const char* spanName(TraceTrack track) {
-  switch (track) {
-    case TraceTrack::hostFrame:
-      return "frame";
-    case TraceTrack::renderGpu:
-      return "render";
-    case TraceTrack::simGpu:
-      return "sim step";
-    case TraceTrack::simWait:
-      return "sim wait";
-  }
-  return "?";
+  return std::size_t(track) < kTraceTrackCount ? kTrackNames[std::size_t(track)].span : "?";
 }
 
 Result<> TraceWriter::open(const std::string& path) {
@@ -79,24 +75,35 @@ Result<> TraceWriter::open(const std::string& path) {
     track.openEndsNs.reserve(8);
   }
   if (Result<> result = file_.open(path, "trace"); !result) return result;
-  std::ostream& out = file_.stream();
+  event_.clear();
+  const auto out = std::back_inserter(event_);
   // displayTimeUnit only changes how the viewer labels times; ts and dur are
   // always microseconds in this format.
-  out << "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n";
-  out << R"({"name":"process_name","ph":"M","pid":)" << processId_ << R"(,"args":{"name":"vkcuda-sim"}})";
+  fmt::format_to(out, "{{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
+  fmt::format_to(out, R"({{"name":"process_name","ph":"M","pid":{},"args":{{"name":"vkcuda-sim"}}}})",
+                 processId_);
   for (std::size_t i = 0; i < kTraceTrackCount; ++i) {
     const auto track = TraceTrack(i);
-    out << ",\n"
-        << R"({"name":"thread_name","ph":"M","pid":)" << processId_ << ",\"tid\":" << threadId(track)
-        << R"(,"args":{"name":")" << trackName(track) << "\"}},\n"
-        << R"({"name":"thread_sort_index","ph":"M","pid":)" << processId_ << ",\"tid\":" << threadId(track)
-        << R"(,"args":{"sort_index":)" << i << "}}";
+    beginEvent();
+    fmt::format_to(out, R"({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":"{}"}}}})",
+                   processId_, threadId(track), trackName(track));
+    beginEvent();
+    fmt::format_to(out,
+                   R"({{"name":"thread_sort_index","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})",
+                   processId_, threadId(track), i);
   }
+  writeEvent();
   return {};
 }
 
 void TraceWriter::beginEvent() {
-  file_.stream().write(",\n", 2);
+  constexpr std::string_view kSeparator = ",\n";
+  event_.append(kSeparator.data(), kSeparator.data() + kSeparator.size());
+}
+
+void TraceWriter::writeEvent() {
+  file_.stream().write(event_.data(), std::streamsize(event_.size()));
+  event_.clear();
 }
 
 void TraceWriter::addSpan(TraceTrack track, uint64_t frame, double startUs, double durationUs) {
@@ -126,40 +133,31 @@ void TraceWriter::addSpan(TraceTrack track, uint64_t frame, double startUs, doub
   state.lastStartNs = startNs;
   if (adjusted) ++adjustedSpans_;
 
-  std::ostream& out = file_.stream();
   beginEvent();
-  out << R"({"name":")" << spanName(track) << R"(","ph":"X","pid":)" << processId_
-      << ",\"tid\":" << threadId(track) << ",\"ts\":";
-  writeMicroseconds(out, startNs);
-  out << ",\"dur\":";
-  writeMicroseconds(out, endNs - startNs);
-  out << ",\"args\":{\"frame\":";
-  writeInteger(out, frame);
-  out << "}}";
+  fmt::format_to(std::back_inserter(event_),
+                 R"({{"name":"{}","ph":"X","pid":{},"tid":{},"ts":{},"dur":{},"args":{{"frame":{}}}}})",
+                 spanName(track), processId_, threadId(track), Microseconds{startNs},
+                 Microseconds{endNs - startNs}, frame);
+  writeEvent();
 }
 
 void TraceWriter::addInstant(std::string_view name, double timeUs) {
   if (!file_.isOpen() || !std::isfinite(timeUs)) return;
-  std::ostream& out = file_.stream();
   beginEvent();
-  // The name comes from the caller: let the JSON library escape it.
-  out << R"({"name":)" << nlohmann::json(std::string(name)).dump() << R"(,"ph":"i","s":"g","pid":)"
-      << processId_ << ",\"tid\":" << threadId(TraceTrack::hostFrame) << ",\"ts\":";
-  writeMicroseconds(out, std::llround(timeUs * 1000.0));
-  out << "}";
+  fmt::format_to(std::back_inserter(event_), R"({{"name":{},"ph":"i","s":"g","pid":{},"tid":{},"ts":{}}})",
+                 jsonString(name), processId_, threadId(TraceTrack::hostFrame),
+                 Microseconds{std::llround(timeUs * 1000.0)});
+  writeEvent();
 }
 
 void TraceWriter::addTrackInstant(TraceTrack track, std::string_view name, double timeUs,
                                   std::string_view argsJson) {
   if (!file_.isOpen() || !std::isfinite(timeUs)) return;
-  std::ostream& out = file_.stream();
   beginEvent();
-  out << R"({"name":)" << nlohmann::json(std::string(name)).dump() << R"(,"ph":"i","s":"t","pid":)"
-      << processId_ << ",\"tid\":" << threadId(track) << ",\"ts\":";
-  writeMicroseconds(out, std::llround(timeUs * 1000.0));
-  out << ",\"args\":";
-  out.write(argsJson.data(), std::streamsize(argsJson.size()));
-  out << "}";
+  fmt::format_to(std::back_inserter(event_),
+                 R"({{"name":{},"ph":"i","s":"t","pid":{},"tid":{},"ts":{},"args":{}}})", jsonString(name),
+                 processId_, threadId(track), Microseconds{std::llround(timeUs * 1000.0)}, argsJson);
+  writeEvent();
 }
 
 Result<> TraceWriter::finish() {

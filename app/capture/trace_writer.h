@@ -3,6 +3,8 @@
 // events for mode switches. docs/captures.md describes the tracks.
 // Plain C++: no Vulkan, no CUDA. Not thread-safe: the frame loop owns it.
 #pragma once
+#include <fmt/format.h>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -53,7 +55,7 @@ class TraceWriter {
 
   // An instant event on one track ("ph": "i", "s": "t") with `argsJson` (a
   // JSON object, written as given) as its args: the value schedule's
-  // submissions (app/schedule_log.h). Ignored when not open.
+  // submissions (app/capture/schedule_log.h). Ignored when not open.
   void addTrackInstant(TraceTrack track, std::string_view name, double timeUs, std::string_view argsJson);
 
   // Closes the JSON and renames the file into place; on failure removes the
@@ -68,9 +70,16 @@ class TraceWriter {
     int64_t lastStartNs = INT64_MIN;
     std::vector<int64_t> openEndsNs;  // ends of the spans that enclose the next start
   };
+  // Every event after the first starts with the comma that separates it
+  // from the one before: beginEvent puts it into event_.
   void beginEvent();
+  // Writes event_ (one or more formatted events) to the file and empties it.
+  void writeEvent();
 
   AtomicFile file_;
+  // Each event is formatted here first: the buffer keeps its capacity, so
+  // after the first events a span costs no allocation.
+  fmt::memory_buffer event_;
   uint32_t processId_ = 0;
   std::array<TrackState, kTraceTrackCount> tracks_;
   std::size_t adjustedSpans_ = 0;

@@ -224,14 +224,14 @@ void drawStatisticsSection(App& app) {
 // made here at the frame boundary.
 void drawRecordSection(App& app) {
   if (!ImGui::CollapsingHeader("Record")) return;
-  const CaptureProgress progress = captureProgress(app);
+  const CaptureProgress progress = captureProgress(app.capture);
   if (progress.recording) {
     const float done =
         progress.framesWanted ? float(progress.framesRecorded) / float(progress.framesWanted) : 0.0f;
     const std::string label = fmt::format("{} / {} frames", progress.framesRecorded, progress.framesWanted);
     ImGui::ProgressBar(done, ImVec2(-1.0f, 0.0f), label.c_str());
     ImGui::Text("recording to %s", progress.csvPath.c_str());
-    if (!progress.stopping && ImGui::Button("Stop")) stopCapture(app);
+    if (!progress.stopping && ImGui::Button("Stop")) stopCapture(app.capture, app.schedule.totalFrames);
     return;
   }
   ImGui::InputInt("frames", &app.overlay.recordFrames);
@@ -243,7 +243,9 @@ void drawRecordSection(App& app) {
     if (request.csvPath.empty())
       request.csvPath = fmt::format("capture-{:%Y%m%d-%H%M%S}.csv", fmt::localtime(std::time(nullptr)));
     request.frames = uint64_t(app.overlay.recordFrames);
-    if (const Result<> started = startCapture(app, request); !started)
+    if (const Result<> started = startCapture(app.capture, request, app.schedule.totalFrames,
+                                              app.devices.useCuda ? "cuda" : "cpu");
+        !started)
       app.capture.lastResult = started.error().message;
   }
   if (!progress.lastResult.empty()) ImGui::TextWrapped("%s", progress.lastResult.c_str());

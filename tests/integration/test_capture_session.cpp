@@ -34,8 +34,12 @@ class CaptureSessionTest : public ::testing::Test {
   void runFrames(int count) {
     for (int i = 0; i < count; ++i) {
       ASSERT_EQ(runFrame(app_), FrameStatus::rendered);
-      ASSERT_TRUE(recordFinishedFrames(app_, /*flush=*/false));
+      ASSERT_TRUE(recordCapturedFrames(app_, /*flush=*/false));
     }
+  }
+
+  Result<> start(const CaptureRequest& request) {
+    return startCapture(app_.capture, request, app_.schedule.totalFrames, "cpu");
   }
 
   App app_;
@@ -45,12 +49,12 @@ TEST_F(CaptureSessionTest, AFixedFrameCountFinishesByItselfAndWritesEveryFile) {
   const std::string dir = testing::makeTempDir("session-count");
   runFrames(3);  // frames before the start are not recorded
   const CaptureRequest request{dir + "/a.csv", dir + "/a.json", 2, 10};
-  ASSERT_TRUE(startCapture(app_, request));
-  EXPECT_FALSE(startCapture(app_, request)) << "one capture at a time";
-  EXPECT_TRUE(captureProgress(app_).recording);
-  EXPECT_EQ(captureProgress(app_).framesWanted, 10u);
+  ASSERT_TRUE(start(request));
+  EXPECT_FALSE(start(request)) << "one capture at a time";
+  EXPECT_TRUE(captureProgress(app_.capture).recording);
+  EXPECT_EQ(captureProgress(app_.capture).framesWanted, 10u);
   runFrames(15);
-  const CaptureProgress progress = captureProgress(app_);
+  const CaptureProgress progress = captureProgress(app_.capture);
   EXPECT_FALSE(progress.recording);
   EXPECT_EQ(progress.framesRecorded, 10u);
   EXPECT_EQ(progress.lastResult.rfind("wrote ", 0), 0u) << progress.lastResult;
@@ -64,11 +68,11 @@ TEST_F(CaptureSessionTest, AFixedFrameCountFinishesByItselfAndWritesEveryFile) {
 
 TEST_F(CaptureSessionTest, StopRecordsTheFramesRunSoFarOnceTheirResultsArrive) {
   const std::string dir = testing::makeTempDir("session-stop");
-  ASSERT_TRUE(startCapture(app_, {dir + "/b.csv", "", 0, 0}));
+  ASSERT_TRUE(start({dir + "/b.csv", "", 0, 0}));
   runFrames(6);
-  stopCapture(app_);
+  stopCapture(app_.capture, app_.schedule.totalFrames);
   runFrames(4);  // the last frames' GPU results arrive; the session finishes
-  const CaptureProgress progress = captureProgress(app_);
+  const CaptureProgress progress = captureProgress(app_.capture);
   EXPECT_FALSE(progress.recording);
   EXPECT_FALSE(progress.stopping);
   EXPECT_EQ(progress.framesRecorded, 6u);
@@ -77,10 +81,10 @@ TEST_F(CaptureSessionTest, StopRecordsTheFramesRunSoFarOnceTheirResultsArrive) {
 }
 
 TEST_F(CaptureSessionTest, AnUnwritablePathFailsAndLeavesTheSessionIdle) {
-  const Result<> started = startCapture(app_, {"/proc/no/such/dir/c.csv", "", 0, 0});
+  const Result<> started = start({"/proc/no/such/dir/c.csv", "", 0, 0});
   ASSERT_FALSE(started);
   EXPECT_FALSE(started.error().message.empty());
-  EXPECT_FALSE(captureProgress(app_).recording);
+  EXPECT_FALSE(captureProgress(app_.capture).recording);
   runFrames(2);
 }
 

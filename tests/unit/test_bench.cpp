@@ -72,6 +72,27 @@ TEST(BenchSummary, MissingGpuSpansAreNullAndCountAsZero) {
   EXPECT_NE(table.find("NA"), std::string::npos);
 }
 
+// The table's exact text: right-aligned numbers with three decimals, NA for
+// a span the path does not have.
+TEST(BenchTable, ColumnsLineUpAndMissingSpansAreNa) {
+  BenchResult zeroCopy;
+  zeroCopy.configuration = {4096, TransferMode::zeroCopy, SyncMode::timeline, WaitStrategy::enqueue};
+  zeroCopy.meanMs = 2.5;
+  zeroCopy.p99Ms = 3.97;
+  zeroCopy.simGpuMs = 0.25;
+  zeroCopy.renderGpuMs = 0.5;
+  zeroCopy.unexplainedMs = 1.75;
+  BenchResult copy;
+  copy.configuration = {64, TransferMode::copy, SyncMode::timeline, WaitStrategy::poll};
+  copy.meanMs = 2.0;
+  copy.p99Ms = 2.0;
+  copy.unexplainedMs = -0.0004;
+  EXPECT_EQ(formatBenchTable({zeroCopy, copy}),
+            "  grid  sync      transfer   wait       mean ms     P99 ms  sim GPU ms  render GPU ms  unexplained ms\n"
+            "  4096  timeline  zero-copy  enqueue      2.500      3.970       0.250          0.500           1.750\n"
+            "    64  none      copy       none         2.000      2.000          NA             NA          -0.000\n");
+}
+
 // A fake clock that moves 1 ms each time it is read: the loop's timeout is
 // then a matter of counting reads, not of how fast this machine is.
 struct FakeClock {

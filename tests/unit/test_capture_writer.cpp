@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -18,9 +20,43 @@
 #include "app/capture/capture_writer.h"
 #include "app/capture/trace_writer.h"
 
+// Global allocations made by the thread that counts them (countAllocations
+// below): this test binary's operator new counts, then allocates as usual.
+namespace {
+thread_local bool countingAllocations = false;
+thread_local std::size_t allocationCount = 0;
+}  // namespace
+
+void* operator new(std::size_t size) {
+  if (countingAllocations) ++allocationCount;
+  if (void* memory = std::malloc(size == 0 ? 1 : size)) return memory;
+  throw std::bad_alloc();
+}
+// GCC takes new-expressions for the library's allocator and warns when a
+// delete it inlines frees with free(); here both sides are malloc's.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void operator delete(void* memory) noexcept {
+  std::free(memory);
+}
+void operator delete(void* memory, std::size_t) noexcept {
+  std::free(memory);
+}
+#pragma GCC diagnostic pop
+
 namespace vksim {
 namespace {
 namespace fs = std::filesystem;
+
+// How many global allocations `work` made on this thread.
+template <typename Work>
+std::size_t countAllocations(Work&& work) {
+  allocationCount = 0;
+  countingAllocations = true;
+  work();
+  countingAllocations = false;
+  return allocationCount;
+}
 
 // A fresh directory per test, removed afterwards.
 class TempDir {
@@ -509,6 +545,119 @@ TEST(TraceWriter, UnwritablePathFailsAndUnfinishedTraceLeavesNoFile) {
     writer.addSpan(TraceTrack::hostFrame, 0, 0.0, 1.0);
   }
   EXPECT_TRUE(dir.entries().empty());
+}
+
+// The exact text of the CSV: column order, fixed decimals, NA, the
+// swapchain's hexadecimal, RFC 4180 quoting (docs/captures.md).
+TEST(CaptureWriter, RowsHaveTheirExactText) {
+  TempDir dir;
+  CaptureWriter writer;
+  ASSERT_TRUE(writer.open({.csvPath = dir.file("rows.csv"), .processId = 4242}));
+  FrameRecord first;
+  first.frame = 7;
+  first.swapchainHandle = 0xABCDEF12u;
+  first.syncInterval = 1;
+  first.dropped = false;
+  first.timeInSeconds = 1.0 / 3.0;
+  first.msBetweenPresents = 16.66666;
+  first.msInPresentApi = 0.25;
+  first.msUntilRenderComplete = 3.5;
+  first.syncMode = "timeline";
+  first.backend = "cuda";
+  first.model = "ripple";
+  first.grid = 512;
+  first.msCpuFrame = 1.5;
+  first.msRenderGpu = 2.0;
+  first.msSimGpu = 1.25;
+  first.msSimWait = 0.5;
+  first.timelineValue = 16;
+  FrameRecord second;
+  second.frame = 8;
+  second.timeInSeconds = 0.5;
+  second.msBetweenPresents = std::nan("");
+  second.syncMode = "binary";
+  second.backend = "a,b";
+  second.model = "say \"hi\"";
+  second.grid = 64;
+  second.msCpuFrame = -0.00004;
+  writer.addFrame(first);
+  writer.addFrame(second);
+  ASSERT_TRUE(writer.finish({}));
+  EXPECT_EQ(readFile(dir.file("rows.csv")),
+            "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,"
+            "MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,Frame,SyncMode,"
+            "Backend,Model,Grid,MsCpuFrame,MsRenderGpu,MsSimGpu,MsSimWait,TimelineValue\n"
+            "vkcuda-sim,4242,0x00000000ABCDEF12,Vulkan,1,0,0,0.333333,16.6667,NA,0.2500,3.5000,7,timeline,cuda,"
+            "ripple,512,1.5000,2.0000,1.2500,0.5000,16\n"
+            "vkcuda-sim,4242,0x0000000000000000,Vulkan,0,0,NA,0.500000,NA,NA,0.0000,NA,8,binary,\"a,b\","
+            "\"say \"\"hi\"\"\",64,-0.0000,NA,NA,NA,NA\n");
+}
+
+// A row costs no allocation once the writer is running (CaptureWriter's
+// contract): the frame loop calls addFrame every frame.
+TEST(CaptureWriter, RowsAfterTheFirstAllocateNothing) {
+  TempDir dir;
+  CaptureWriter writer;
+  ASSERT_TRUE(writer.open({.csvPath = dir.file("quiet.csv"), .expectedFrames = 100}));
+  std::vector<FrameRecord> frames;
+  double timeSeconds = 0.0;
+  for (uint64_t k = 0; k < 100; ++k) frames.push_back(syntheticFrame(k, timeSeconds));
+  writer.addFrame(frames[0]);
+  const std::size_t allocations = countAllocations([&] {
+    for (std::size_t k = 1; k < frames.size(); ++k) writer.addFrame(frames[k]);
+  });
+  EXPECT_EQ(allocations, 0u);
+  ASSERT_TRUE(writer.finish({}));
+  EXPECT_EQ(writer.rowCount(), 100u);
+}
+
+// The exact text of the trace's events (the Chrome trace format): times in
+// microseconds with three decimals, negative ones too; names escaped.
+TEST(TraceWriter, EventsHaveTheirExactText) {
+  TempDir dir;
+  TraceWriter writer;
+  ASSERT_TRUE(writer.open(dir.file("t.json")));
+  writer.addSpan(TraceTrack::renderGpu, 3, -12.3456, 1.0004);
+  writer.addInstant("a\"b", 0.0005);
+  writer.addTrackInstant(TraceTrack::simGpu, "sim submit", 3.25, R"({"frame":1})");
+  ASSERT_TRUE(writer.finish());
+  std::string expected = R"({"displayTimeUnit":"ms","traceEvents":[
+{"name":"process_name","ph":"M","pid":PID,"args":{"name":"vkcuda-sim"}},
+{"name":"thread_name","ph":"M","pid":PID,"tid":1,"args":{"name":"Host frame"}},
+{"name":"thread_sort_index","ph":"M","pid":PID,"tid":1,"args":{"sort_index":0}},
+{"name":"thread_name","ph":"M","pid":PID,"tid":2,"args":{"name":"Render GPU"}},
+{"name":"thread_sort_index","ph":"M","pid":PID,"tid":2,"args":{"sort_index":1}},
+{"name":"thread_name","ph":"M","pid":PID,"tid":3,"args":{"name":"Sim GPU"}},
+{"name":"thread_sort_index","ph":"M","pid":PID,"tid":3,"args":{"sort_index":2}},
+{"name":"thread_name","ph":"M","pid":PID,"tid":4,"args":{"name":"Sim external wait"}},
+{"name":"thread_sort_index","ph":"M","pid":PID,"tid":4,"args":{"sort_index":3}},
+{"name":"render","ph":"X","pid":PID,"tid":2,"ts":-12.346,"dur":1.000,"args":{"frame":3}},
+{"name":"a\"b","ph":"i","s":"g","pid":PID,"tid":1,"ts":0.001},
+{"name":"sim submit","ph":"i","s":"t","pid":PID,"tid":3,"ts":3.250,"args":{"frame":1}}
+]}
+)";
+  const std::string pid = std::to_string(::getpid());
+  for (std::size_t at = expected.find("PID"); at != std::string::npos; at = expected.find("PID", at))
+    expected.replace(at, 3, pid);
+  EXPECT_EQ(readFile(dir.file("t.json")), expected);
+}
+
+// A span costs no allocation once the trace is running: one is written for
+// every track every frame.
+TEST(TraceWriter, SpansAfterTheFirstAllocateNothing) {
+  TempDir dir;
+  TraceWriter writer;
+  ASSERT_TRUE(writer.open(dir.file("quiet.json")));
+  writer.addSpan(TraceTrack::hostFrame, 0, 0.0, 100.0);
+  const std::size_t allocations = countAllocations([&] {
+    for (uint64_t k = 1; k < 100; ++k) {
+      const double start = double(k) * 100.0;
+      writer.addSpan(TraceTrack::hostFrame, k, start, 100.0);
+      writer.addSpan(TraceTrack::renderGpu, k, start + 10.0, 40.0);
+    }
+  });
+  EXPECT_EQ(allocations, 0u);
+  ASSERT_TRUE(writer.finish());
 }
 
 }  // namespace
