@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "renderer/frame_sync.h"
 #include "renderer/gpu_buffer.h"
 #include "renderer/shared_resources.h"
@@ -387,19 +389,13 @@ std::string formatDriverVersion(const PhysicalDeviceInfo& info) {
   if (info.vendorId == kNvidiaVendorId) {
     // NVIDIA packs 10.8.8.6 bits (e.g. 535.104.05 -> 535.104.5.0); the
     // third part is conventionally printed with two digits.
-    char text[32];
     const unsigned tertiary = v & 0x3fu;
-    if (tertiary != 0)
-      std::snprintf(text, sizeof(text), "%u.%u.%02u.%u", (v >> 22) & 0x3ffu, (v >> 14) & 0xffu,
-                    (v >> 6) & 0xffu, tertiary);
-    else
-      std::snprintf(text, sizeof(text), "%u.%u.%02u", (v >> 22) & 0x3ffu, (v >> 14) & 0xffu,
-                    (v >> 6) & 0xffu);
+    std::string text = fmt::format("{}.{}.{:02}", (v >> 22) & 0x3ffu, (v >> 14) & 0xffu, (v >> 6) & 0xffu);
+    if (tertiary != 0) text += fmt::format(".{}", tertiary);
     return text;
   }
   // Mesa and most others use the Vulkan version macros.
-  return std::to_string(VK_VERSION_MAJOR(v)) + "." + std::to_string(VK_VERSION_MINOR(v)) + "." +
-         std::to_string(VK_VERSION_PATCH(v));
+  return fmt::format("{}.{}.{}", VK_VERSION_MAJOR(v), VK_VERSION_MINOR(v), VK_VERSION_PATCH(v));
 }
 
 Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, const DeviceOptions& options) {
