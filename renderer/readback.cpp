@@ -17,6 +17,14 @@ bool isRgba(VkFormat format) {
   return format == VK_FORMAT_R8G8B8A8_UNORM || format == VK_FORMAT_R8G8B8A8_SRGB;
 }
 
+// Where a read-back lands: host-visible and coherent, cached when the device
+// offers it (the host reads every byte once, and uncached reads are slow).
+GpuBuffer createReadbackStaging(const Device& device, VkDeviceSize bytes) {
+  return createGpuBuffer(device, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                         VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+}
+
 // The copy's writes are made visible to the host by this barrier plus the
 // fence wait (a HOST-stage barrier is how device writes reach host reads);
 // the staging memory is coherent, so no invalidate is needed.
@@ -48,10 +56,7 @@ RgbaImage readColorImage(const Device& device, VkImage image, VkImageLayout layo
   result.width = extent.width;
   result.height = extent.height;
   const VkDeviceSize bytes = VkDeviceSize{extent.width} * extent.height * 4;
-  GpuBuffer staging =
-      createGpuBuffer(device, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                      VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+  GpuBuffer staging = createReadbackStaging(device, bytes);
 
   runOneTimeCommands(device, [&](VkCommandBuffer commandBuffer) {
     // Into TRANSFER_SRC after whatever wrote the image earlier in submission
@@ -99,10 +104,7 @@ RgbaImage readColorImage(const Device& device, VkImage image, VkImageLayout layo
 }
 
 std::vector<uint8_t> readBuffer(const Device& device, VkBuffer buffer, VkDeviceSize size) {
-  GpuBuffer staging =
-      createGpuBuffer(device, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                      VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                      VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
+  GpuBuffer staging = createReadbackStaging(device, size);
   runOneTimeCommands(device, [&](VkCommandBuffer commandBuffer) {
     // After any earlier device write to the buffer in submission order.
     VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};

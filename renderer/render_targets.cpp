@@ -401,26 +401,36 @@ void destroySwapchainTarget(const Device& device, SwapchainTarget& target) {
   target = SwapchainTarget{};
 }
 
+namespace {
+
+// What acquire and present report alike. SUBOPTIMAL: the image was acquired
+// (or queued), so the frame goes on and the swapchain is rebuilt afterwards.
+// OUT_OF_DATE: acquire took nothing and left its semaphore untouched; present
+// still executed its semaphore wait (VK_KHR_swapchain), so nothing is left
+// signalled. Anything else is a failure.
+SwapchainStatus swapchainStatus(const char* call, VkResult result) {
+  switch (result) {
+    case VK_SUCCESS:
+      return SwapchainStatus::ok;
+    case VK_SUBOPTIMAL_KHR:
+      return SwapchainStatus::suboptimal;
+    case VK_ERROR_OUT_OF_DATE_KHR:
+      return SwapchainStatus::outOfDate;
+    default:
+      failVulkanCall(call, result, __FILE__, __LINE__);
+  }
+}
+
+}  // namespace
+
 SwapchainStatus acquireSwapchainImage(const Device& device, const SwapchainTarget& target,
                                       VkSemaphore imageAvailable, uint64_t timeoutNs, uint32_t* imageIndex) {
   const VkResult result = vkAcquireNextImageKHR(device.device, target.swapchain, timeoutNs, imageAvailable,
                                                 VK_NULL_HANDLE, imageIndex);
-  switch (result) {
-    case VK_SUCCESS:
-      return SwapchainStatus::ok;
-    // An image was acquired and imageAvailable will be signalled: the frame
-    // must still be rendered and presented (or the semaphore waited on).
-    case VK_SUBOPTIMAL_KHR:
-      return SwapchainStatus::suboptimal;
-    // Nothing acquired, imageAvailable untouched.
-    case VK_ERROR_OUT_OF_DATE_KHR:
-      return SwapchainStatus::outOfDate;
-    case VK_TIMEOUT:
-    case VK_NOT_READY:  // timeoutNs == 0 and no image ready
-      return SwapchainStatus::timeout;
-    default:
-      failVulkanCall("vkAcquireNextImageKHR", result, __FILE__, __LINE__);
-  }
+  // Nothing acquired, imageAvailable untouched (VK_NOT_READY: timeoutNs == 0
+  // and no image ready).
+  if (result == VK_TIMEOUT || result == VK_NOT_READY) return SwapchainStatus::timeout;
+  return swapchainStatus("vkAcquireNextImageKHR", result);
 }
 
 SwapchainStatus presentSwapchainImage(const Device& device, const SwapchainTarget& target,
@@ -434,17 +444,7 @@ SwapchainStatus presentSwapchainImage(const Device& device, const SwapchainTarge
   // Even when present reports OUT_OF_DATE the semaphore wait still executes
   // (VK_KHR_swapchain: the queue operations are still enqueued), so
   // renderFinished is never left signalled.
-  const VkResult result = vkQueuePresentKHR(device.queue, &presentInfo);
-  switch (result) {
-    case VK_SUCCESS:
-      return SwapchainStatus::ok;
-    case VK_SUBOPTIMAL_KHR:
-      return SwapchainStatus::suboptimal;
-    case VK_ERROR_OUT_OF_DATE_KHR:
-      return SwapchainStatus::outOfDate;
-    default:
-      failVulkanCall("vkQueuePresentKHR", result, __FILE__, __LINE__);
-  }
+  return swapchainStatus("vkQueuePresentKHR", vkQueuePresentKHR(device.queue, &presentInfo));
 }
 
 }  // namespace vksim
