@@ -16,7 +16,7 @@ namespace vksim {
 inline constexpr uint64_t kDefaultWaitTimeoutNs = 5'000'000'000ull;
 // Test facility: the environment variable that replaces that bound, in whole
 // milliseconds from 1 to kMaxWaitTimeoutMs, so that fault tests end quickly.
-// Read once per process (app/app.h, kWaitTimeoutNs); the command line refuses
+// Read once per process (app/interop/value_schedule.h, kWaitTimeoutNs); the command line refuses
 // a bad value with exit 2 before anything runs.
 inline constexpr const char* kWaitTimeoutVariable = "VKSIM_WAIT_TIMEOUT_MS";
 // An hour: longer is no bound at all, and seven digits cannot overflow.

@@ -4,12 +4,15 @@
 
 #include <cstdio>
 
+#include "base/config.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {
 namespace {
-// How long the destructor waits for a waitRenderDone submission that timed out.
-constexpr uint64_t kDestructorTimeoutNs = 5'000'000'000ull;
+// How long the destructor waits for a waitRenderDone submission that timed
+// out: the program's bound on any wait (base/config.h), not the
+// VKSIM_WAIT_TIMEOUT_MS override, which may be shorter than the submission.
+constexpr uint64_t kDestructorTimeoutNs = kDefaultWaitTimeoutNs;
 }  // namespace
 
 VulkanHostSemaphores::VulkanHostSemaphores(const Device& device, const SyncSemaphores& semaphores)

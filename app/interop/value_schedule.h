@@ -30,7 +30,8 @@
 namespace vksim {
 
 // How long any single wait of the schedule may take before the run is
-// declared stalled (exit 4): 5 s, or VKSIM_WAIT_TIMEOUT_MS (app/cli.h), fixed
+// declared stalled (exit 4): kDefaultWaitTimeoutNs, or VKSIM_WAIT_TIMEOUT_MS
+// (both in base/config.h; parsed in app/cli.cpp), fixed
 // for the process.
 inline const uint64_t kWaitTimeoutNs = waitTimeoutFromEnvironment();
 

@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/config.h"
 #include "sim/cuda/cuda_check.h"
 #include "sim/cuda/cuda_kernels.cuh"
 #include "sim/cuda/cuda_simulation.h"
@@ -31,10 +32,10 @@ namespace {
 
 // The teardown's bound on finishing outstanding work: generous against a
 // slow frame, short enough that a wait nobody will signal ends in a message.
-constexpr uint64_t kTeardownTimeoutNs = 5'000'000'000ull;
+constexpr uint64_t kTeardownTimeoutNs = kDefaultWaitTimeoutNs;
 // The bound on the initial write (kernels, a copy or a signal; no wait):
 // far above its cost at the largest grid, so reaching it means a stuck device.
-constexpr uint64_t kInitialStateTimeoutNs = 5'000'000'000ull;
+constexpr uint64_t kInitialStateTimeoutNs = kDefaultWaitTimeoutNs;
 
 // Test facility (--inject-fault sim-stalls, sim/fault_plan.h): a step that
 // never completes until the host says so. It spins on a flag in mapped pinned
