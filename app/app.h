@@ -65,9 +65,9 @@ struct App {
   InputState input;  // app/ui/input.h: mouse state and the requests for the next frame boundary
   Overlay overlay;   // app/ui/overlay.h: ImGui (windowed runs, or headless with --overlay)
   GpuTimer gpuTimer;        // render timestamps, one slot per frame in flight (renderer/gpu_timer.h)
-  FrameTimingQueue timing;  // frames waiting for their GPU results (app/frame_timing.h)
-  CaptureSession capture;   // --capture / --trace, or the overlay's Record (app/capture_session.h)
-  ScheduleLog scheduleLog;  // submissions waiting to be written into the trace (app/schedule_log.h)
+  FrameTimingQueue timing;  // frames waiting for their GPU results (app/capture/frame_timing.h)
+  CaptureSession capture;   // --capture / --trace, or the overlay's Record (app/capture/capture_session.h)
+  ScheduleLog scheduleLog;  // submissions waiting to be written into the trace (app/capture/schedule_log.h)
 };
 
 // Creates instance, device, target, pipeline, frame resources and the shared

@@ -65,7 +65,7 @@ struct Options {
   uint32_t warmupFrames = kDefaultWarmupFrames;    // --warmup: of the capture's statistics
   std::optional<BenchOptions> bench;               // the bench subcommand was given
   FaultPlan faults;                                // --inject-fault (a test facility, docs/testing.md)
-  bool frameTags = false;  // --frame-tags: a test facility (app/frame_tags.h); headless, CPU, zero-copy
+  bool frameTags = false;  // --frame-tags: a test facility (app/interop/frame_tags.h); headless, CPU, zero-copy
 };
 
 // The options to run with, or what to print before exiting instead: a usage

@@ -343,7 +343,7 @@ std::vector<PhysicalDeviceInfo> listPhysicalDevices(const Instance& instance) {
   for (uint32_t i = 0; i < handles.size(); ++i) devices.push_back(describePhysicalDevice(handles[i], i));
 
   // The CUDA guide allows importing Vulkan memory only from a device group of
-  // one physical device (app/devices.cpp checks it); core since Vulkan 1.1.
+  // one physical device (app/interop/device_pairing.cpp checks it); core since Vulkan 1.1.
   const std::vector<VkPhysicalDeviceGroupProperties> groups = enumerate<VkPhysicalDeviceGroupProperties>(
       "vkEnumeratePhysicalDeviceGroups",
       [&](uint32_t* count, VkPhysicalDeviceGroupProperties* data) {

@@ -81,7 +81,7 @@ enum class StepStatus { ok, timeout, failed };
 
 // What one simulation turn (a step, or the initial write) did, as recorded at
 // the moment each part was enqueued: the frame loop's bookkeeping of
-// outstanding signals (app/value_schedule.h) trusts these, never the status
+// outstanding signals (app/interop/value_schedule.h) trusts these, never the status
 // alone, because a failed turn may have enqueued its wait but not its signal.
 struct StepResult {
   StepStatus status = StepStatus::ok;

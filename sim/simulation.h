@@ -39,7 +39,7 @@ class Simulation {
   // is submitted) and, on a path that shares the vertex buffer, ends it with a
   // signal of the binary semaphore simDone, which render 0 waits on: the
   // initial writes reach Vulkan through a dependency it can see
-  // (app/value_schedule.h). signalEnqueued says whether that signal was
+  // (app/interop/value_schedule.h). signalEnqueued says whether that signal was
   // handed over; waitEnqueued is always false. The copy path signals nothing
   // (its output is ready for hostVertices() when this returns). Also resets
   // the step count to 0.

@@ -1,6 +1,6 @@
 // --input-script: a small text file of timed keyboard and mouse commands, a
 // test and demo facility (docs/interactive.md gives the format). This header
-// only parses; app/script_player.h delivers the commands through the same
+// only parses; app/ui/script_player.h delivers the commands through the same
 // input callbacks that GLFW calls, so that ImGui and the camera see them as
 // they would see a user.
 //

@@ -220,7 +220,7 @@ void drawStatisticsSection(App& app) {
   }
 }
 
-// A capture from the overlay: the same calls as --capture (app/capture_session.h),
+// A capture from the overlay: the same calls as --capture (app/capture/capture_session.h),
 // made here at the frame boundary.
 void drawRecordSection(App& app) {
   if (!ImGui::CollapsingHeader("Record")) return;

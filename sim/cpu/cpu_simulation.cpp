@@ -41,7 +41,7 @@ class CpuSimulation final : public Simulation {
     if (ripple_) ripple_->reset();
     writeVertices();
     StepResult result;
-    // Render 0 waits on simDone (app/value_schedule.h): a queue submission
+    // Render 0 waits on simDone (app/interop/value_schedule.h): a queue submission
     // that Vulkan can see, ordered after these host writes by the host write
     // ordering guarantee of vkQueueSubmit. The copy path has no semaphores:
     // the frame loop copies hostVertices() itself.

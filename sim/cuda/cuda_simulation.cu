@@ -4,7 +4,7 @@
 // on one non-blocking stream, so the host never waits inside a frame. The copy
 // path (createCudaCopySimulation) is the same step without interop: kernels
 // into memory of its own, then a copy to pinned host memory, no semaphores.
-// Events around each step (sim/cuda_step_timer.cuh) time it. The
+// Events around each step (sim/cuda/cuda_step_timer.cuh) time it. The
 // per-vertex arithmetic is sim/model_math.h, the same as the CPU reference's;
 // the host side of each step (time, coefficients, drops) is sim/models.h.
 #include <cuda_runtime.h>
@@ -254,7 +254,7 @@ class CudaSimulation final : public Simulation {
       // No semaphores: the host reads hostVertices() once the copy is done.
       if (!written || !enqueueCopyToHost()) return result;
     } else {
-      // Render 0 waits on simDone (app/value_schedule.h), so the initial
+      // Render 0 waits on simDone (app/interop/value_schedule.h), so the initial
       // writes reach Vulkan through a dependency it can see. CUDA's external
       // semaphore signal makes every write enqueued before it on the stream
       // visible to the work that waits on it (CUDA Runtime API,

@@ -1,4 +1,4 @@
-// Internal to sim/cuda_simulation.cu: CUDA events around each step's external
+// Internal to sim/cuda/cuda_simulation.cu: CUDA events around each step's external
 // wait and its work, read a frame or more later without ever blocking
 // (cudaEventQuery, then cudaEventElapsedTime), and placed on the host's
 // steady_clock through an anchor event recorded on an idle stream at a known

@@ -1,6 +1,6 @@
 // Checks the value schedule as a run submitted it (the "... submit" events of
 // a --trace file, docs/captures.md) against the schedule's rule, written out
-// here on its own rather than taken from app/value_schedule.cpp, so that a
+// here on its own rather than taken from app/interop/value_schedule.cpp, so that a
 // bug in the schedule function fails too:
 //
 //   render k  timeline: signals timeline 2k+1        binary: signals renderDone
