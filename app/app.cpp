@@ -53,10 +53,7 @@ CaptureEnvironment captureEnvironment(const App& app) {
   environment.gpu = info.name;
   environment.driver = describeDriver(info);
   environment.vulkanVersion = formatVersion(info.apiVersion);
-  if (app.devices.useCuda) {
-    const CudaDeviceList cuda = listCudaDevices();
-    environment.cudaVersion = formatCudaVersion(cuda.driverVersion);
-  }
+  if (app.devices.useCuda) environment.cudaVersion = formatCudaVersion(app.cudaDevices.driverVersion);
   environment.presentMode = app.headless ? "headless" : presentModeName(app.swapchain.presentMode);
   const VkExtent2D extent = app.headless ? app.offscreen.extent : app.swapchain.extent;
   environment.width = extent.width;
@@ -92,8 +89,8 @@ void createApp(App& app, const Options& options) {
   if (!app.headless) instanceOptions.extraExtensions = windowInstanceExtensions();
   app.instance = createInstance(instanceOptions);
 
-  app.devices =
-      chooseDevices(listPhysicalDevices(app.instance), listCudaDevices(), options.backend, options.device);
+  app.cudaDevices = listCudaDevices();
+  app.devices = chooseDevices(listPhysicalDevices(app.instance), app.cudaDevices, options.backend, options.device);
   std::printf("%s\n", app.devices.reason.c_str());
 
   if (!app.headless) {
@@ -137,7 +134,7 @@ void createApp(App& app, const Options& options) {
   if (!app.headless || options.overlay)
     createOverlay(app.overlay, app.instance, app.device, app.renderPass, app.window.handle,
                   app.headless ? 0 : app.swapchain.minImageCount, uint32_t(app.swapchain.images.size()),
-                  options.sceneName);
+                  app.cudaDevices, options.sceneName);
 }
 
 void rebuildSharedState(App& app, const ModelParams& params) {

@@ -39,6 +39,9 @@ namespace vksim {
 struct App {
   Options options;
   bool headless = true;
+  // What listCudaDevices found at start-up (asked once: the driver loads on
+  // first use and the list does not change during a run).
+  CudaDeviceList cudaDevices;
   DeviceChoice devices;
   Instance instance;
   Device device;

@@ -129,10 +129,7 @@ nlohmann::ordered_json machineDescription(const App& app) {
   const std::string cpu = cpuModelName();
   machine["cpu"] = cpu.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(cpu);
   machine["cpuThreads"] = std::thread::hardware_concurrency();
-  if (app.devices.useCuda) {
-    const CudaDeviceList cuda = listCudaDevices();
-    machine["cudaDriver"] = formatCudaVersion(cuda.driverVersion);
-  }
+  if (app.devices.useCuda) machine["cudaDriver"] = formatCudaVersion(app.cudaDevices.driverVersion);
   utsname system{};
   if (uname(&system) == 0) machine["os"] = std::string(system.sysname) + " " + system.release;
   return machine;

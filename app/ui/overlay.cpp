@@ -98,7 +98,7 @@ void newHeadlessFrame(InputState& input, VkExtent2D displaySize, double lastFram
 
 void createOverlay(Overlay& overlay, const Instance& instance, const Device& device, VkRenderPass renderPass,
                    GLFWwindow* window, uint32_t swapchainMinImages, uint32_t swapchainImages,
-                   const std::string& startScene) {
+                   const CudaDeviceList& cuda, const std::string& startScene) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   overlay.created = true;
@@ -154,7 +154,6 @@ void createOverlay(Overlay& overlay, const Instance& instance, const Device& dev
   });
   ImGui_ImplVulkan_DestroyFontUploadObjects();  // the staging buffer; the upload has completed
 
-  const CudaDeviceList cuda = listCudaDevices();
   overlay.cudaDriverVersion = cuda.driverVersion;
   overlay.cudaRuntimeVersion = cuda.runtimeVersion;
   overlay.cudaUnavailableReason = cuda.unavailableReason;

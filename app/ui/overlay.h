@@ -20,6 +20,7 @@
 
 #include "app/ui/input.h"
 #include "renderer/vulkan_context.h"
+#include "sim/cuda/cuda_simulation.h"
 
 struct GLFWwindow;
 
@@ -54,12 +55,13 @@ struct Overlay {
 // a descriptor pool of its own, and uploads the font texture (blocking, on
 // device.queue). `window` is the GLFW window of a windowed run, nullptr
 // headless; swapchainMinImages and swapchainImages are the swapchain's (0
-// headless). `startScene` is the --scene the run began with (empty if none):
+// headless). `cuda` is the run's CUDA device list (the Devices section shows
+// its driver and runtime versions, or why there is none). `startScene` is the --scene the run began with (empty if none):
 // the Scenes section then offers "<name>-copy" as the name to save under.
 // Writes no imgui.ini. Throws RuntimeFailure when a backend does not initialise.
 void createOverlay(Overlay& overlay, const Instance& instance, const Device& device, VkRenderPass renderPass,
                    GLFWwindow* window, uint32_t swapchainMinImages, uint32_t swapchainImages,
-                   const std::string& startScene);
+                   const CudaDeviceList& cuda, const std::string& startScene);
 
 // After the device has finished every frame that drew the overlay. Safe on an
 // overlay that was never (or only partly) created.
