@@ -29,10 +29,7 @@ VkPipelineStageFlags simulationWaitStage(bool acquires) {
 // it goes back to EXTERNAL after the frame's reads (the other API writes next).
 void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent, bool acquires, bool releases) {
   VkCommandBuffer commandBuffer = app.frame.commandBuffer;
-  VK_CHECK(vkResetCommandBuffer(commandBuffer, 0));
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  VK_CHECK(vkBeginCommandBuffer(commandBuffer, &begin));
+  restartCommandBuffer(commandBuffer);
   // The timed region is the whole command buffer (the copy path's upload
   // included). Slot 0: one frame in flight, whose fence the caller waited for.
   beginGpuTimer(app.device, app.gpuTimer, 0, commandBuffer);

@@ -96,6 +96,16 @@ bool isFenceSignalled(const Device& device, VkFence fence) {
   failVulkanCall("vkGetFenceStatus", result, __FILE__, __LINE__);
 }
 
+namespace {
+
+void beginForOneSubmission(VkCommandBuffer commandBuffer) {
+  VkCommandBufferBeginInfo beginInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  VK_CHECK(vkBeginCommandBuffer(commandBuffer, &beginInfo));
+}
+
+}  // namespace
+
 VkCommandBuffer beginOneTimeCommands(const Device& device) {
   VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   allocateInfo.commandPool = device.commandPool;
@@ -103,10 +113,13 @@ VkCommandBuffer beginOneTimeCommands(const Device& device) {
   allocateInfo.commandBufferCount = 1;
   VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
   VK_CHECK(vkAllocateCommandBuffers(device.device, &allocateInfo, &commandBuffer));
-  VkCommandBufferBeginInfo beginInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  VK_CHECK(vkBeginCommandBuffer(commandBuffer, &beginInfo));
+  beginForOneSubmission(commandBuffer);
   return commandBuffer;
+}
+
+void restartCommandBuffer(VkCommandBuffer commandBuffer) {
+  VK_CHECK(vkResetCommandBuffer(commandBuffer, 0));
+  beginForOneSubmission(commandBuffer);
 }
 
 void endOneTimeCommands(const Device& device, VkCommandBuffer commandBuffer) {

@@ -67,6 +67,9 @@ bool isFenceSignalled(const Device& device, VkFence fence);
 template <typename Record>
 void runOneTimeCommands(const Device& device, Record&& record);
 VkCommandBuffer beginOneTimeCommands(const Device& device);
+// Resets `commandBuffer` (its pool allows resetting, and it must not be
+// pending: its fence has signalled) and begins it for one submission.
+void restartCommandBuffer(VkCommandBuffer commandBuffer);
 void endOneTimeCommands(const Device& device, VkCommandBuffer commandBuffer);  // submits, waits, frees
 
 template <typename Record>

@@ -98,10 +98,7 @@ void drainSchedule(const Device& device, FrameResources& frame, SharedState& sha
   VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
   if (acquires) {
     commandBuffer = frame.commandBuffer;
-    VK_CHECK(vkResetCommandBuffer(commandBuffer, 0));
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    VK_CHECK(vkBeginCommandBuffer(commandBuffer, &begin));
+    restartCommandBuffer(commandBuffer);
     // Whatever comes next (a transfer read-back, a future render) may read
     // or write it: every stage and access is in the second scope.
     recordAcquireFromExternal(shared, device.queueFamily, commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
