@@ -64,6 +64,7 @@ CaptureEnvironment captureEnvironment(const App& app) {
   environment.gpuTimeBase = describe(app.timing.timeBase);
   environment.backend = app.devices.useCuda ? "cuda" : "cpu";
   environment.transfer = toString(app.options.transfer);
+  environment.memoryOwner = app.options.transfer == TransferMode::copy ? "none" : toString(app.options.memoryOwner);
   environment.waitStrategy =
       app.options.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy);
   return environment;
@@ -90,7 +91,7 @@ void createApp(App& app, const Options& options) {
   app.instance = createInstance(instanceOptions);
 
   app.cudaDevices = listCudaDevices();
-  app.devices = chooseDevices(listPhysicalDevices(app.instance), app.cudaDevices, options.backend, options.device);
+  app.devices = chooseDevicesForMemoryOwner(listPhysicalDevices(app.instance), app.cudaDevices, options);
   std::printf("%s\n", app.devices.reason.c_str());
 
   if (!app.headless) {

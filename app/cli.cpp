@@ -37,6 +37,8 @@ const std::map<std::string, ModelKind> kModelChoices = choicesOf(kModelNames);
 const std::map<std::string, SyncMode> kSyncChoices = choicesOf(kSyncModeNames);
 const std::map<std::string, BackendChoice> kBackendChoices =
     choicesOf({BackendChoice::automatic, BackendChoice::cuda, BackendChoice::cpu});
+const std::map<std::string, MemoryOwner> kMemoryOwnerChoices{{"vulkan", MemoryOwner::vulkan},
+                                                             {"cuda", MemoryOwner::cuda}};
 const std::map<std::string, TransferMode> kTransferChoices =
     choicesOf({TransferMode::zeroCopy, TransferMode::copy});
 const std::map<std::string, WaitStrategy> kWaitStrategyChoices =
@@ -184,6 +186,8 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
   command->add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)")
       ->check(deviceSelector());
   command->add_option("--size", size, "Offscreen image size, WxH")->check(sizeValidator());
+  command->add_option("--memory-owner", options.memoryOwner, "Who allocates the shared vertex memory")
+      ->transform(oneOf(kMemoryOwnerChoices));
   return command;
 }
 
@@ -195,6 +199,14 @@ const char* toString(TransferMode transfer) {
       return "zero-copy";
     case TransferMode::copy:
       return "copy";
+  }
+  return "?";
+}
+
+const char* toString(MemoryOwner owner) {
+  switch (owner) {
+    case MemoryOwner::vulkan: return "vulkan";
+    case MemoryOwner::cuda: return "cuda";
   }
   return "?";
 }
@@ -279,6 +291,10 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
             return parsed.ok ? std::string() : parsed.error;
           },
           "NAME[@FRAME]"));
+  app.add_option("--memory-owner", options.memoryOwner,
+                 "Who allocates the shared vertex memory: vulkan (exported to CUDA) or cuda (cuMemCreate, "
+                 "exported to Vulkan); cuda needs the CUDA backend and the zero-copy transfer")
+      ->transform(oneOf(kMemoryOwnerChoices));
   app.add_flag("--frame-tags", options.frameTags,
                "Test facility: the CPU simulation steps on a worker thread and tags each state; each render "
                "records the tag it read into the trace (headless, --backend cpu; docs/value-schedule.md)");
@@ -310,6 +326,20 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
   if (options.frameTags && (!options.headless || options.backend != BackendChoice::cpu ||
                             options.transfer != TransferMode::zeroCopy))
     return usageError("--frame-tags needs --headless, --backend cpu and the zero-copy transfer");
+  // --memory-owner cuda asks for the CUDA backend's own allocation: with the
+  // CPU backend, or on the copy path (which shares no memory), the options
+  // contradict each other, which is a usage error (exit 2), not an
+  // environment that lacks something.
+  if (options.memoryOwner == MemoryOwner::cuda) {
+    if (options.backend == BackendChoice::cpu)
+      return usageError("--memory-owner cuda needs the CUDA backend (--backend cuda or auto), not --backend cpu");
+    const bool copyAsked = options.bench ? std::find(options.bench->transfers.begin(), options.bench->transfers.end(),
+                                                     TransferMode::copy) != options.bench->transfers.end()
+                                         : options.transfer == TransferMode::copy;
+    if (copyAsked)
+      return usageError(
+          "--memory-owner cuda shares memory, which the copy path does not: use --transfer zero-copy");
+  }
   if (!scene.empty()) {
     // The loader's message is one line naming the file and the field.
     const Result<Scene> loaded = loadScene(scene);

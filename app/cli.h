@@ -28,6 +28,14 @@ const char* toString(BackendChoice backend);
 enum class TransferMode { zeroCopy, copy };
 const char* toString(TransferMode transfer);  // "zero-copy", "copy"
 
+// Who allocates the shared vertex memory (docs/interop-walkthrough.md):
+//   vulkan: the renderer allocates and exports it, CUDA imports it;
+//   cuda:   the CUDA simulation allocates it (cuMemCreate) and exports it,
+//           the renderer imports it ("the reverse direction"). Needs the
+//           CUDA backend and the zero-copy transfer.
+enum class MemoryOwner { vulkan, cuda };
+const char* toString(MemoryOwner owner);  // "vulkan", "cuda"
+
 // `vkcuda-sim bench`: the matrix it runs (every combination, headless) and
 // where the table goes as JSON (docs/benchmarks.md).
 struct BenchOptions {
@@ -65,6 +73,7 @@ struct Options {
   uint32_t warmupFrames = kDefaultWarmupFrames;    // --warmup: of the capture's statistics
   std::optional<BenchOptions> bench;               // the bench subcommand was given
   FaultPlan faults;                                // --inject-fault (a test facility, docs/testing.md)
+  MemoryOwner memoryOwner = MemoryOwner::vulkan;  // --memory-owner
   bool frameTags = false;  // --frame-tags: a test facility (app/interop/frame_tags.h); headless, CPU, zero-copy
 };
 

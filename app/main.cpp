@@ -68,13 +68,14 @@ std::string summaryLine(const App& app, double seconds) {
   const Simulation* simulation = app.shared.simulation.get();
   return fmt::format(
       "vkcuda-sim: frames={} seconds={:.3f} mean_frame_ms={:.3f} backend={} sync={} model={} grid={} "
-      "switches={} timeline_value={} steps={} transfer={} wait={} {} validation_warnings={} "
+      "switches={} timeline_value={} steps={} transfer={} wait={} memory_owner={} {} validation_warnings={} "
       "validation_errors={}\n",
       app.schedule.totalFrames, seconds, mean, app.devices.useCuda ? "cuda" : "cpu", toString(app.schedule.mode),
       toString(simulation ? simulation->params().model : app.options.model.model),
       simulation ? simulation->params().grid : app.options.model.grid, app.schedule.switches, timeline,
       simulation ? simulation->stepCount() : 0, toString(app.shared.transfer),
       app.shared.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy),
+      app.shared.transfer == TransferMode::copy ? "none" : toString(app.options.memoryOwner),
       describeValidation(app.instance), validationCounts().warnings.load(), validationCounts().errors.load());
 }
 

@@ -30,6 +30,7 @@ struct SharedVertexBuffer {
   bool exportable = false;          // VkExportMemoryAllocateInfo with opaque fd
   void* mapped = nullptr;           // hostVisible only, mapped for the buffer's life
   uint32_t memoryTypeIndex = 0;     // a Vulkan importer of the fd must allocate from the same type
+  bool imported = false;            // the memory was imported from another API's fd (importSharedVertexBuffer)
 };
 
 // A vertex buffer (usage vertex + transfer src/dst) in its own allocation.
@@ -42,6 +43,20 @@ struct SharedVertexBuffer {
 SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize size, VertexMemory kind,
                                             bool exportable);
 void destroySharedVertexBuffer(const Device& device, SharedVertexBuffer& buffer);
+
+// The reverse direction: a device-local vertex buffer of `size` bytes bound
+// to memory that another API allocated and exported as an opaque fd of
+// `allocationSize` bytes (the exporter's size, which must cover the buffer's
+// VkMemoryRequirements::size). On success the fd belongs to Vulkan from then
+// on and `fd` is set to -1 (never close it); on failure `fd` is left as it
+// was, still the caller's to close, nothing is left created, and the
+// exception is EnvironmentError (the device cannot import, or no memory type
+// fits) or RuntimeFailure (the import call failed). Needs a device created
+// with exportMemory (VK_KHR_external_memory_fd). The exporter's allocation
+// must outlive the returned buffer's memory: destroySharedVertexBuffer first,
+// after the device is idle, then the exporter's release.
+SharedVertexBuffer importSharedVertexBuffer(const Device& device, VkDeviceSize size, int& fd,
+                                            VkDeviceSize allocationSize);
 
 // A new fd for the buffer's memory (vkGetMemoryFdKHR). The caller owns it.
 int exportMemoryFd(const Device& device, const SharedVertexBuffer& buffer);

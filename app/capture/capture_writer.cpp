@@ -114,6 +114,7 @@ nlohmann::ordered_json makeSummary(const CaptureOptions& options, const CaptureE
       {"backend", textOrNull(environment.backend)},
       {"transfer", textOrNull(environment.transfer)},
       {"waitStrategy", textOrNull(environment.waitStrategy)},
+      {"memoryOwner", textOrNull(environment.memoryOwner)},
   };
   summary["frameTimeColumn"] = "MsBetweenPresents";
   summary["rows"] = rows;

@@ -41,6 +41,7 @@ struct CaptureEnvironment {
   std::string backend;       // "cuda" or "cpu"
   std::string transfer;      // "zero-copy" or "copy"
   std::string waitStrategy;  // "poll" or "enqueue" ("none" on the copy path)
+  std::string memoryOwner;   // who allocated the shared vertex memory: "vulkan" or "cuda" ("none" on the copy path)
 };
 
 // One frame, as the frame loop measured it. Times in milliseconds unless the

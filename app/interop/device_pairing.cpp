@@ -254,4 +254,19 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
   return out.str();
 }
 
+DeviceChoice chooseDevicesForMemoryOwner(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
+                                         const Options& options) {
+  if (options.memoryOwner != MemoryOwner::cuda) return chooseDevices(vulkan, cuda, options.backend, options.device);
+  try {
+    return chooseDevices(vulkan, cuda, BackendChoice::cuda, options.device);
+  } catch (const EnvironmentError& error) {
+    // chooseDevices speaks of --backend cuda; the user asked for the memory
+    // owner, and may never have named a backend.
+    std::string reason = error.what();
+    const std::string prefix = "--backend cuda: ";
+    if (reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
+    throw EnvironmentError("--memory-owner cuda needs the CUDA backend, which cannot run here: " + reason);
+  }
+}
+
 }  // namespace vksim

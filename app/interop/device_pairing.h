@@ -55,6 +55,14 @@ std::string firstPairingProblem(const PhysicalDeviceInfo& vulkan, const CudaDevi
 DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
                            BackendChoice backend, const std::string& deviceArgument);
 
+// chooseDevices for options.backend and options.device, except that
+// --memory-owner cuda can only be met by the CUDA backend: auto then means
+// cuda, and no CUDA device that pairs is EnvironmentError (exit 3), one
+// sentence that begins "--memory-owner cuda". (--backend cpu with it was
+// refused by parseCommandLine already.)
+DeviceChoice chooseDevicesForMemoryOwner(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
+                                         const Options& options);
+
 // The --list-devices report: every device, and for each UUID pair every
 // check of checkPairing with what was found.
 std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda);

@@ -36,6 +36,50 @@ std::unique_ptr<Simulation> importIntoCuda(const Device& device, const SharedSta
       });
 }
 
+// The reverse direction (--memory-owner cuda): CUDA allocates the vertex
+// memory and exports it, Vulkan imports it; the semaphores still cross from
+// Vulkan to CUDA. One ExportedHandles guards every fd on the way, as on the
+// other route: the renderer sets the memory fd to -1 once its import
+// succeeded (from then on Vulkan's: VkImportMemoryFdInfoKHR), the
+// simulation each semaphore fd it imported (CUDA's), and whatever is left
+// is closed when `handles` goes. A failed Vulkan import leaves the memory fd
+// with us, so `handles` closes it; closing it never frees CUDA's
+// allocation, which shared.cudaVertices keeps until destroySharedState.
+std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, SharedState& shared,
+                                                  const FaultPlan& faults, const ModelParams& params,
+                                                  int cudaOrdinal) {
+  const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
+  Result<CudaVertexMemory> memory = createCudaVertexMemory(cudaOrdinal, bytes);
+  if (!memory) throw EnvironmentError("CUDA backend: " + memory.error().message);
+  shared.cudaVertices = *memory;
+
+  ExportedHandles handles;
+  handles.bufferExporter = MemoryOwner::cuda;
+  Result<ExternalBuffer> exported = exportCudaVertexMemory(shared.cudaVertices);
+  if (!exported) throw EnvironmentError("CUDA backend: " + exported.error().message);
+  handles.buffer = *exported;
+  handles.semaphores.timelineFd = exportSemaphoreFd(device, shared.semaphores.timeline);
+  handles.semaphores.renderDoneFd = exportSemaphoreFd(device, shared.semaphores.renderDone);
+  handles.semaphores.simDoneFd = exportSemaphoreFd(device, shared.semaphores.simDone);
+
+  // FAULT HOOK (--inject-fault import-fails): Vulkan's import of CUDA's
+  // memory fails. The fd is still ours: `handles` closes it.
+  if (hasFault(faults, FaultKind::importFails))
+    throw EnvironmentError("CUDA backend: could not import CUDA's vertex memory into Vulkan (injected fault import-fails)");
+  // The import names the exporter's size (the granularity-rounded
+  // allocation), and memory of the same physical device: the pairing by
+  // UUID (device_pairing.h) is what makes the opaque fd meaningful here.
+  try {
+    shared.vertices = importSharedVertexBuffer(device, bytes, handles.buffer.fd, handles.buffer.allocationSize);
+  } catch (const EnvironmentError& error) {
+    throw EnvironmentError(std::string("CUDA backend: ") + error.what());
+  }
+  Result<std::unique_ptr<Simulation>> simulation =
+      createCudaSimulationOnCudaMemory(params, cudaOrdinal, shared.cudaVertices, handles.semaphores);
+  if (!simulation) throw EnvironmentError("CUDA backend: " + simulation.error().message);
+  return std::move(*simulation);
+}
+
 // Test facility (--inject-fault import-fails / export-fails with the CPU
 // backend, which imports nothing): the vertex memory is exported as the CUDA
 // backend would have it, and the handoff fails where that backend's import
@@ -88,13 +132,15 @@ bool handoffFaultInjected(const FaultPlan& faults) {
 
 ExportedHandles::ExportedHandles(ExportedHandles&& other) noexcept
     : buffer(std::exchange(other.buffer, ExternalBuffer{})),
-      semaphores(std::exchange(other.semaphores, ExternalSemaphores{})) {}
+      semaphores(std::exchange(other.semaphores, ExternalSemaphores{})),
+      bufferExporter(other.bufferExporter) {}
 
 ExportedHandles& ExportedHandles::operator=(ExportedHandles&& other) noexcept {
   if (this != &other) {
     closeRemainingFds(*this);
     buffer = std::exchange(other.buffer, ExternalBuffer{});
     semaphores = std::exchange(other.semaphores, ExternalSemaphores{});
+    bufferExporter = other.bufferExporter;
   }
   return *this;
 }
@@ -160,9 +206,13 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
   // Zero-copy: CUDA writes exported device-local memory, the CPU backend
   // host-visible memory it maps. Copy: a plain device-local buffer that only
   // the frame's upload writes, fed by a host-visible staging buffer.
-  shared.vertices = createSharedVertexBuffer(
-      device, bytes, cuda || copyPath ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
-      /*exportable=*/exported || rehearsedHandoff);
+  // --memory-owner cuda: the vertex buffer comes later, imported from CUDA's
+  // allocation (importCudaOwnedMemory).
+  const bool cudaOwned = exported && options.memoryOwner == MemoryOwner::cuda;
+  if (!cudaOwned)
+    shared.vertices = createSharedVertexBuffer(
+        device, bytes, cuda || copyPath ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
+        /*exportable=*/exported || rehearsedHandoff);
   if (copyPath)
     shared.staging =
         createGpuBuffer(device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
@@ -172,7 +222,8 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
   if (copyPath) {
     shared.simulation = createCopySimulation(devices, params);
   } else if (cuda) {
-    shared.simulation = importIntoCuda(device, shared, options.faults, params, devices.cuda->ordinal);
+    shared.simulation = cudaOwned ? importCudaOwnedMemory(device, shared, options.faults, params, devices.cuda->ordinal)
+                                  : importIntoCuda(device, shared, options.faults, params, devices.cuda->ordinal);
   } else if (rehearsedHandoff) {
     failInjectedHandoff(device, shared, options.faults);
   } else {

@@ -33,6 +33,7 @@
 #include "renderer/mesh_renderer.h"
 #include "renderer/shared_resources.h"
 #include "renderer/vulkan_context.h"
+#include "sim/cuda/cuda_owned_memory.h"
 #include "sim/fault_plan.h"
 #include "sim/simulation.h"
 
@@ -65,6 +66,11 @@ struct SharedState {
   std::unique_ptr<VulkanHostSemaphores> hostOps;  // CPU backend, zero-copy only
   std::unique_ptr<Simulation> simulation;
   FrameTags frameTags;  // --frame-tags only (app/interop/frame_tags.h)
+  // --memory-owner cuda: the allocation behind `vertices`, which CUDA made
+  // and exported and Vulkan imported. The simulation borrows its mapping. It
+  // goes last, after the simulation and after Vulkan has freed its import
+  // (destroySharedState); empty otherwise.
+  CudaVertexMemory cudaVertices;
 };
 
 // What the rest of the run records of the shared state's life: the capture
@@ -82,14 +88,18 @@ struct SharedStateHooks {
   std::function<void()> workFinished;
 };
 
-// The fds of one shared state on their way from Vulkan to the simulation,
-// and their one owner on that way: every fd still >= 0 when an
+// The fds of one shared state on their way between Vulkan and the
+// simulation, and their one owner on that way: every fd still >= 0 when an
 // ExportedHandles goes (an exception between two exports, an importer that
 // took some of the fds or none) is closed then. An importer sets each fd it
-// imported to -1: from then on it is the importer's. Move-only.
+// imported to -1: from then on it is the importer's. The semaphores always
+// go from Vulkan to the simulation; the memory goes the same way, or, with
+// --memory-owner cuda, from CUDA to Vulkan (bufferExporter says which; the
+// rule for the fd is the same either way). Move-only.
 struct ExportedHandles {
   ExternalBuffer buffer;
   ExternalSemaphores semaphores;
+  MemoryOwner bufferExporter = MemoryOwner::vulkan;  // who exported buffer.fd (the other side imports it)
 
   ExportedHandles() = default;
   ExportedHandles(ExportedHandles&& other) noexcept;
@@ -130,7 +140,9 @@ bool handoffFaultInjected(const FaultPlan& faults);
 
 // Builds `shared` (empty) for `params`: the vertex buffer, the semaphores,
 // the index buffer and the simulation of the backend that `devices` chose,
-// handing the exported fds to CUDA when that backend runs; then the initial
+// handing the exported fds to CUDA when that backend runs (with
+// options.memoryOwner == cuda, CUDA allocates and exports the vertex memory
+// and Vulkan imports it; the semaphores still go from Vulkan to CUDA); then the initial
 // write, after which `schedule` restarts at frame 0 and
 // hooks.initialWriteDone hears of it. With options.transfer == copy nothing
 // is exported: the vertex buffer is a plain device-local one with a staging

@@ -1,6 +1,7 @@
 #include "app/interop/teardown.h"
 
 #include <array>
+#include <cstdio>
 
 #include "renderer/vk_check.h"
 
@@ -116,6 +117,7 @@ void drainSchedule(const Device& device, FrameResources& frame, SharedState& sha
 
 void destroySharedState(const Device& device, FrameResources& frame, SharedState& shared,
                         ScheduleState& schedule, DeviceLoss& loss, const SharedStateHooks& hooks) {
+  bool cudaWorkFinished = true;  // nothing of the simulation's can still write CUDA's vertex memory
   if (shared.simulation) {
     // FAULT HOOK (--inject-fault sim-stalls): let a stalled step finish, so
     // that the drain and finish() below see the work end.
@@ -127,8 +129,8 @@ void destroySharedState(const Device& device, FrameResources& frame, SharedState
     // Vulkan device lost, a CUDA wait on one of its signals never ends: the
     // backend then keeps its imports (it says so), whose payloads outlive
     // Vulkan's objects, and the Vulkan side is destroyed all the same.
-    if (!shared.simulation->finish(kWaitTimeoutNs) && !loss.lost)
-      throw RuntimeFailure("timeout: the simulation did not finish");
+    cudaWorkFinished = shared.simulation->finish(kWaitTimeoutNs);
+    if (!cudaWorkFinished && !loss.lost) throw RuntimeFailure("timeout: the simulation did not finish");
     // Everything has completed: the last frames' timings are all there is.
     // (A lost device has none to give.)
     if (!loss.lost && hooks.workFinished) hooks.workFinished();
@@ -142,6 +144,24 @@ void destroySharedState(const Device& device, FrameResources& frame, SharedState
   destroySyncSemaphores(device, shared.semaphores);
   destroyGpuBuffer(device, shared.staging);
   destroySharedVertexBuffer(device, shared.vertices);
+  // --memory-owner cuda: CUDA's allocation goes last. Vulkan's import holds
+  // a reference to it, so releasing it first would also be allowed
+  // (cuMemRelease frees the memory only when no mapping and no handle,
+  // shareable ones included, is left) and the memory would live on under
+  // the VkDeviceMemory; but then its lifetime would hang on an import that
+  // CUDA cannot see. The order chosen leaves nothing to that rule: the
+  // device idle (above), Vulkan's memory freed, then cuMemUnmap,
+  // cuMemAddressFree, cuMemRelease. A CUDA stream that did not finish may
+  // still write through the mapping: then the allocation is left until the
+  // process ends, as the simulation leaves its imports.
+  if (cudaWorkFinished) {
+    destroyCudaVertexMemory(shared.cudaVertices);
+  } else if (shared.cudaVertices.allocation != 0) {
+    std::fprintf(stderr,
+                 "vkcuda-sim: CUDA's vertex memory is left allocated: a CUDA stream that may write it did not "
+                 "finish\n");
+    shared.cudaVertices = CudaVertexMemory{};
+  }
   shared.externalWriter = false;
   shared.vertexOwner = VertexOwner::vulkan;
 }

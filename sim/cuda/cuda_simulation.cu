@@ -164,6 +164,44 @@ class CudaSimulation final : public Simulation {
     return createOwnState();
   }
 
+  // --memory-owner cuda: the vertices live in CUDA's own allocation, mapped
+  // at vertices.address (createCudaVertexMemory), and only the semaphores
+  // cross from Vulkan. The allocation is borrowed, never released here: the
+  // renderer's import of it must be freed first (app/interop/teardown.cpp).
+  std::string createOnCudaMemory(const CudaVertexMemory& vertices, ExternalSemaphores& semaphores) {
+    if (std::string failure = checkGrid(); !failure.empty()) return failure;
+    if (vertices.address == 0 || !vertices.mapped) return "no mapped CUDA vertex memory was given";
+    if (vertices.ordinal != ordinal_)
+      return "the vertex memory lives on CUDA device " + std::to_string(vertices.ordinal) + ", not " +
+             std::to_string(ordinal_);
+    if (vertices.size < vertexBytes())
+      return "the CUDA vertex memory holds " + std::to_string(vertices.size) + " bytes, less than the " +
+             std::to_string(vertexBytes()) + " that a grid of " + std::to_string(params_.grid) + " needs";
+    if (std::string failure = selectDeviceAndCreateStream(); !failure.empty()) return failure;
+    int timelineSupported = 0;
+    if (cudaError_t result = CUDA_CHECK(cudaDeviceGetAttribute(
+            &timelineSupported, cudaDevAttrTimelineSemaphoreInteropSupported, ordinal_)))
+      return cudaFailure("query timeline semaphore support", result);
+    if (semaphores.timelineFd >= 0 && !timelineSupported)
+      return "CUDA device " + std::to_string(ordinal_) + " (" + deviceName_ +
+             ") cannot import timeline semaphores (cudaDevAttrTimelineSemaphoreInteropSupported is 0)";
+    cudaOwnedVertices_ = reinterpret_cast<void*>(static_cast<uintptr_t>(vertices.address));
+    if (std::string failure = importSemaphore(
+            semaphores.timelineFd, cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd, "timeline", &timeline_);
+        !failure.empty())
+      return failure;
+    if (std::string failure = importSemaphore(semaphores.renderDoneFd, cudaExternalSemaphoreHandleTypeOpaqueFd,
+                                              "renderDone", &renderDone_);
+        !failure.empty())
+      return failure;
+    if (std::string failure =
+            importSemaphore(semaphores.simDoneFd, cudaExternalSemaphoreHandleTypeOpaqueFd, "simDone", &simDone_);
+        !failure.empty())
+      return failure;
+    if (!simDone_) return "no simDone semaphore was given (the initial state's signal needs it)";
+    return createOwnState();
+  }
+
   // The copy path: the vertices go to memory of this backend's own, then to
   // pinned host memory (cudaMallocHost: the only kind a cudaMemcpyAsync to the
   // host is asynchronous with), where the frame loop picks them up.
@@ -429,8 +467,11 @@ class CudaSimulation final : public Simulation {
   // an H200 with CUDA 13.0.)
   static void clearStaleError() { (void)cudaGetLastError(); }
 
-  // Where the kernels write: the imported buffer, or (copy path) our own.
-  float4* vertexPointer() const { return static_cast<float4*>(copyPath_ ? ownVertices_ : mappedVertices_); }
+  // Where the kernels write: the imported buffer, CUDA's own allocation
+  // (--memory-owner cuda), or (copy path) memory of this backend's own.
+  float4* vertexPointer() const {
+    return static_cast<float4*>(copyPath_ ? ownVertices_ : cudaOwnedVertices_ ? cudaOwnedVertices_ : mappedVertices_);
+  }
   uint64_t vertexBytes() const { return uint64_t(params_.grid) * params_.grid * sizeof(Vertex); }
 
   std::string checkGrid() const {
@@ -574,6 +615,7 @@ class CudaSimulation final : public Simulation {
   void* ownVertices_ = nullptr;     // copy path: the kernels' output (cudaMalloc)
   void* pinnedVertices_ = nullptr;  // copy path: its copy in host memory (cudaMallocHost)
   void* readbackBounce_ = nullptr;  // copyVerticesToHost's pinned bounce buffer, made on first use
+  void* cudaOwnedVertices_ = nullptr;  // --memory-owner cuda: the borrowed mapping (CudaVertexMemory::address)
   bool copyPath_ = false;
   CudaStepTimer timer_;
   float* heights_ = nullptr;  // ripple: one allocation holding the three fields
@@ -596,6 +638,15 @@ Result<std::unique_ptr<Simulation>> createCudaSimulation(const ModelParams& para
   // caller to close.
   auto simulation = std::make_unique<CudaSimulation>(params, ordinal);
   if (std::string failure = simulation->create(vertices, semaphores); !failure.empty())
+    return fail(failure, kExitEnvironment);
+  return std::unique_ptr<Simulation>(std::move(simulation));
+}
+
+Result<std::unique_ptr<Simulation>> createCudaSimulationOnCudaMemory(const ModelParams& params, int ordinal,
+                                                                     const CudaVertexMemory& vertices,
+                                                                     ExternalSemaphores& semaphores) {
+  auto simulation = std::make_unique<CudaSimulation>(params, ordinal);
+  if (std::string failure = simulation->createOnCudaMemory(vertices, semaphores); !failure.empty())
     return fail(failure, kExitEnvironment);
   return std::unique_ptr<Simulation>(std::move(simulation));
 }

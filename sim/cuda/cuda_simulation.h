@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "sim/cuda/cuda_owned_memory.h"
 #include "sim/simulation.h"
 
 namespace vksim {
@@ -77,6 +78,18 @@ CudaDeviceList listCudaDevices();
 //   initial write, a failed record).
 Result<std::unique_ptr<Simulation>> createCudaSimulation(const ModelParams& params, int ordinal,
                                                          ExternalBuffer& vertices, ExternalSemaphores& semaphores);
+
+// The CUDA backend on memory that CUDA owns (--memory-owner cuda,
+// sim/cuda/cuda_owned_memory.h): the kernels write through `vertices`'
+// mapping (memory.address) instead of an imported buffer; only the semaphores
+// are imported, with the fd rule of createCudaSimulation. `vertices` is
+// borrowed: the simulation never unmaps or releases it, and it must outlive
+// the simulation (the caller destroys it after Vulkan has freed its import).
+// Otherwise as createCudaSimulation (schedule, initial state, teardown of the
+// stream and semaphores, timing, the Error on failure).
+Result<std::unique_ptr<Simulation>> createCudaSimulationOnCudaMemory(const ModelParams& params, int ordinal,
+                                                                     const CudaVertexMemory& vertices,
+                                                                     ExternalSemaphores& semaphores);
 
 // The copy path's CUDA backend (transfer "copy": what a program without
 // interop does): the kernels write device memory of its own (cudaMalloc), and
