@@ -260,9 +260,10 @@ int runBenchmark(const Options& options) {
     createApp(app, first);
     const std::string backend = app.devices.useCuda ? "cuda" : "cpu";
     fmt::print(
-        "bench: {} configurations, {} frames each after {} warm-up frames, {} backend, {} model, {}x{}\n",
+        "bench: {} configurations, {} frames each after {} warm-up frames, {} backend, {} model, {}x{}, "
+        "memory owner {}\n",
         matrix.size(), bench.frames, bench.warmupFrames, backend, toString(options.model.model),
-        options.width, options.height);
+        options.width, options.height, toString(options.memoryOwner));
     std::fflush(stdout);
 
     Progress progress(uint64_t(matrix.size()) * (uint64_t(bench.warmupFrames) + bench.frames), matrix.size());
@@ -280,6 +281,7 @@ int runBenchmark(const Options& options) {
     if (!bench.jsonPath.empty()) {
       nlohmann::ordered_json settings;
       settings["model"] = toString(options.model.model);
+      settings["memoryOwner"] = toString(options.memoryOwner);
       settings["resolution"] = {{"width", options.width}, {"height", options.height}};
       settings["framesPerConfiguration"] = bench.frames;
       settings["warmupFrames"] = bench.warmupFrames;
