@@ -109,6 +109,7 @@ TEST(Capture, CsvHasEveryColumnAndOneRowPerFrameAndTheSummaryLeavesOutTheWarmup)
             std::string::npos);
   EXPECT_EQ(summary.at("environment").at("transfer"), "zero-copy");
   EXPECT_EQ(summary.at("environment").at("waitStrategy"), "poll");
+  EXPECT_EQ(summary.at("environment").at("memoryOwner"), "vulkan");
   EXPECT_TRUE(summary.at("averageFps").is_number());
   // The plot script reads what the app wrote.
   const AppResult plot = runApp({dir + "/run.csv", "-o", dir + "/run.png"}, {}, 120,
