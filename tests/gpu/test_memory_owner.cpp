@@ -42,7 +42,9 @@ TEST(MemoryOwner, CudaOwnedMemoryGivesTheSameVerticesAsVulkanOwnedInBothSyncMode
     }
     EXPECT_EQ(summaryField(vulkan.out, "memory_owner"), "vulkan") << vulkan.out;
     EXPECT_EQ(summaryField(cuda.out, "memory_owner"), "cuda") << cuda.out;
-    if (sync == "timeline") EXPECT_EQ(summaryField(cuda.out, "timeline_value"), std::to_string(2 * kFrames));
+    if (sync == "timeline") {
+      EXPECT_EQ(summaryField(cuda.out, "timeline_value"), std::to_string(2 * kFrames));
+    }
     const std::string vulkanBytes = readFile(vulkanDump);
     const std::string cudaBytes = readFile(cudaDump);
     ASSERT_EQ(vulkanBytes.size(), size_t(kGrid) * kGrid * 32) << sync;
