@@ -65,6 +65,7 @@ struct Options {
   uint32_t warmupFrames = kDefaultWarmupFrames;    // --warmup: of the capture's statistics
   std::optional<BenchOptions> bench;               // the bench subcommand was given
   FaultPlan faults;                                // --inject-fault (a test facility, docs/testing.md)
+  bool texture = true;     // --texture on|off: the surface texture (renderer/shared_texture.h)
   bool frameTags = false;  // --frame-tags: a test facility (app/interop/frame_tags.h); headless, CPU, zero-copy
 };
 
