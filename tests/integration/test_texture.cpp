@@ -8,6 +8,8 @@
 // the same frame without it).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -158,6 +160,40 @@ TEST(SurfaceTexture, OffAndTheCopyPathBindThePlaceholder) {
     for (int frame = 0; frame < 5; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
     destroyApp(app);
   }
+  EXPECT_EQ(validationCounts().errors.load(), 0u);
+  EXPECT_EQ(validationCounts().warnings.load(), 0u);
+}
+
+// The CUDA path's barriers for the image on a driver without CUDA: an
+// exported texture (GENERAL layout, released to VK_QUEUE_FAMILY_EXTERNAL at
+// creation) stands in for the CPU backend's, and the vertex buffer is treated
+// as written by another API (as test_interop_teardown.cpp does), so every
+// render acquires both from EXTERNAL and releases both back, and the drain
+// acquires both: synchronization validation must stay silent, a read-back
+// before the drain is refused and one after it succeeds.
+TEST(SurfaceTexture, ExternalTexturesOwnershipMovesWithTheVertexBuffer) {
+  enableSynchronizationValidation();
+  App app;
+  app.headless = true;
+  createApp(app, textureOptions(SyncMode::timeline, ModelKind::ripple, 40));
+  if (!textureExportable(app.device)) {
+    destroyApp(app);
+    GTEST_SKIP() << "this Vulkan driver cannot export an RGBA8 storage image as an opaque fd";
+  }
+  destroySharedTexture(app.device, app.shared.texture);
+  app.shared.texture = createSharedTexture(app.device, 40, 40, surfaceTextureLevelCount(40), TextureWriter::external);
+  EXPECT_EQ(app.shared.texture.sampledLayout, VK_IMAGE_LAYOUT_GENERAL);
+  EXPECT_TRUE(app.shared.texture.dedicated);
+  const int fd = exportTextureMemoryFd(app.device, app.shared.texture);
+  EXPECT_GE(fd, 0);
+  if (fd >= 0) close(fd);  // nobody imports it here: still ours
+  app.shared.externalWriter = true;
+  app.shared.vertexOwner = VertexOwner::external;
+  for (int frame = 0; frame < 8; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
+  EXPECT_THROW(readSharedTexture(app.device, app.shared, 0), RuntimeFailure);
+  drainSchedule(app);
+  EXPECT_EQ(readSharedTexture(app.device, app.shared, 1).size(), 20u * 20u * 4u);
+  destroyApp(app);
   EXPECT_EQ(validationCounts().errors.load(), 0u);
   EXPECT_EQ(validationCounts().warnings.load(), 0u);
 }
