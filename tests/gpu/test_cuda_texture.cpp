@@ -158,8 +158,8 @@ INSTANTIATE_TEST_SUITE_P(ModelsAndModes, CudaTexture,
                                            TextureCase{ModelKind::ripple, SyncMode::binary, 2e-6, 1e-3},
                                            TextureCase{ModelKind::sinewave, SyncMode::timeline, 4.8e-8, 3.5e-5},
                                            TextureCase{ModelKind::sinewave, SyncMode::binary, 4.8e-8, 3.5e-5}),
-                         [](const auto& info) {
-                           return std::string(toString(info.param.model)) + "_" + toString(info.param.sync);
+                         [](const auto& testInfo) {
+                           return std::string(toString(testInfo.param.model)) + "_" + toString(testInfo.param.sync);
                          });
 
 // With the texture off, nothing is exported for it and the CUDA run is as

@@ -137,9 +137,9 @@ INSTANTIATE_TEST_SUITE_P(
                       TextureCase{SyncMode::binary, ModelKind::ripple, 64},
                       TextureCase{SyncMode::timeline, ModelKind::sinewave, 48},
                       TextureCase{SyncMode::binary, ModelKind::sinewave, 33}),
-    [](const auto& info) {
-      return std::string(toString(info.param.sync)) + "_" + toString(info.param.model) + "_" +
-             std::to_string(info.param.grid);
+    [](const auto& testInfo) {
+      return std::string(toString(testInfo.param.sync)) + "_" + toString(testInfo.param.model) + "_" +
+             std::to_string(testInfo.param.grid);
     });
 
 // Off, and on the copy path: the 1x1 placeholder is bound, nothing uploads,
