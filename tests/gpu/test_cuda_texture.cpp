@@ -43,7 +43,7 @@ Options textureOptions(BackendChoice backend, ModelKind model, SyncMode sync) {
   return options;
 }
 
-struct Run {
+struct TextureRun {
   std::vector<Vertex> vertices;
   std::vector<uint8_t> texels;  // every level, the packed layout of sim/surface_texture.h
 };
@@ -52,8 +52,8 @@ struct Run {
 // texture from VK_QUEUE_FAMILY_EXTERNAL), then Vulkan's read-backs. The
 // CUDA backend writes the texture in the step that writes the vertices, so
 // both hold the state after the last step.
-Run runCuda(ModelKind model, SyncMode sync) {
-  Run run;
+TextureRun runCuda(ModelKind model, SyncMode sync) {
+  TextureRun run;
   App app;
   app.headless = true;
   createApp(app, textureOptions(BackendChoice::cuda, model, sync));
@@ -87,8 +87,8 @@ Run runCuda(ModelKind model, SyncMode sync) {
 // equal exactly this). Run with the texture off: the backend would read its
 // vertices back from mapped device memory every step, slowly, to make texels
 // that the test computes once here instead.
-Run runCpu(ModelKind model, SyncMode sync) {
-  Run run;
+TextureRun runCpu(ModelKind model, SyncMode sync) {
+  TextureRun run;
   App app;
   app.headless = true;
   Options options = textureOptions(BackendChoice::cpu, model, sync);
@@ -128,7 +128,7 @@ TEST_P(CudaTexture, EveryLevelExactForItsVerticesAndWithinTheBoundOfTheCpuBacken
   VKSIM_REQUIRE_CUDA_DEVICE();
   const TextureCase testCase = GetParam();
   const ValidationWatch watch;
-  const Run cuda = runCuda(testCase.model, testCase.sync);
+  const TextureRun cuda = runCuda(testCase.model, testCase.sync);
   ASSERT_FALSE(HasFailure());
 
   std::vector<uint8_t> ofCudaVertices(surfaceTextureBytes(kGrid));
@@ -140,7 +140,7 @@ TEST_P(CudaTexture, EveryLevelExactForItsVerticesAndWithinTheBoundOfTheCpuBacken
         << "level " << level << " differs from the host's texture of CUDA's own vertices";
   }
 
-  const Run cpu = runCpu(testCase.model, testCase.sync);
+  const TextureRun cpu = runCpu(testCase.model, testCase.sync);
   const int bound = texelBound(testCase.heightBound, testCase.normalBound);
   int worst = 0;
   for (size_t i = 0; i < cuda.texels.size(); ++i) worst = std::max(worst, std::abs(int(cuda.texels[i]) - int(cpu.texels[i])));
