@@ -253,6 +253,10 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
       ->check(wholeNumber(0, kMaxFrames));
   app.add_option("--vsync", options.vsync, "Wait for vertical blank when presenting")
       ->transform(oneOf(onOff));
+  app.add_option("--texture", options.texture,
+                 "The surface texture that the simulation writes and the mesh samples (mip-mapped; zero-copy "
+                 "only: the copy path draws the height colour)")
+      ->transform(oneOf(onOff));
   std::string scene;
   app.add_option("--scene", scene,
                  "Scene preset (a name from assets/scenes, or a .json path): model parameters and camera; "

@@ -74,6 +74,7 @@ struct Options {
   std::optional<BenchOptions> bench;               // the bench subcommand was given
   FaultPlan faults;                                // --inject-fault (a test facility, docs/testing.md)
   MemoryOwner memoryOwner = MemoryOwner::vulkan;  // --memory-owner
+  bool texture = true;     // --texture on|off: the surface texture (renderer/shared_texture.h)
   bool frameTags = false;  // --frame-tags: a test facility (app/interop/frame_tags.h); headless, CPU, zero-copy
 };
 

@@ -21,8 +21,10 @@ namespace {
 // acquire behind the wait: ALL_COMMANDS (see recordAcquireFromExternal).
 // Without one (the CPU backend writes host-visible memory, made visible by
 // the submission itself): the first stage that reads the vertices.
-VkPipelineStageFlags simulationWaitStage(bool acquires) {
-  return acquires ? kExternalAcquireWaitStage : VkPipelineStageFlags{VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
+// The CPU backend's texels are copied at TRANSFER, before the vertex reads.
+VkPipelineStageFlags simulationWaitStage(bool acquires, bool uploadsTexture) {
+  if (acquires) return kExternalAcquireWaitStage;
+  return VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | (uploadsTexture ? VK_PIPELINE_STAGE_TRANSFER_BIT : 0);
 }
 
 // `acquires`: the buffer is EXTERNAL's now and is acquired first; `releases`:
@@ -38,11 +40,14 @@ void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent, bool ac
     recordAcquireFromExternal(app.shared, app.device.queueFamily, commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
                               VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
   if (copyPath) recordVertexUpload(app.shared, commandBuffer);
+  recordSurfaceTextureUpload(app.shared, commandBuffer);  // the CPU backend's texels (nothing otherwise)
   recordFrameTagCopy(app.shared.frameTags, app.shared.vertices.buffer, app.schedule.totalFrames, commandBuffer);
 
 beginRenderPass(commandBuffer, app.renderPass, framebuffer, extent);
-  recordMeshDraw(commandBuffer, app.pipeline, app.shared.vertices.buffer, app.shared.indices,
-                 makeMeshPushConstants(app.camera, extent.width, extent.height), extent);
+  MeshPushConstants constants = makeMeshPushConstants(app.camera, extent.width, extent.height);
+  constants.surface = {textureDrawn(app.shared) ? 1.0f : 0.0f, float(app.shared.texture.width), 0.0f, 0.0f};
+  recordMeshDraw(commandBuffer, app.pipeline, app.shared.vertices.buffer, app.shared.texture.set,
+                 app.shared.indices, constants, extent);
   recordOverlay(app.overlay, commandBuffer);  // same pass, after the mesh: ImGui draws over it without depth
   vkCmdEndRenderPass(commandBuffer);
 
@@ -182,7 +187,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   const bool renderSignalled =
       !copyPath && !faultActive(app.options.faults, FaultKind::renderSkipsSignal, schedule.totalFrames);
   if (!copyPath) {
-    const VkPipelineStageFlags waitStage = simulationWaitStage(acquires) | frameTagWaitStages(app.shared.frameTags);
+    const VkPipelineStageFlags waitStage = simulationWaitStage(acquires, app.shared.texture.writer == TextureWriter::hostUpload) | frameTagWaitStages(app.shared.frameTags);
     if (renderSync.wait == RenderSync::Wait::timeline)
       waits[waitCount++] = {app.shared.semaphores.timeline, renderSync.waitValue, waitStage};
     else if (renderSync.wait == RenderSync::Wait::simDone)

@@ -7,6 +7,7 @@
 #include "embedded.h"
 #include "renderer/frame_sync.h"
 #include "renderer/gpu_buffer.h"
+#include "renderer/shared_texture.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {
@@ -31,7 +32,10 @@ MeshPipeline createMeshPipeline(const Device& device, VkRenderPass renderPass) {
   pushRange.stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   pushRange.offset = 0;
   pushRange.size = sizeof(MeshPushConstants);
+  result.textureSetLayout = createSurfaceTextureSetLayout(device);
   VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layoutInfo.setLayoutCount = 1;
+  layoutInfo.pSetLayouts = &result.textureSetLayout;
   layoutInfo.pushConstantRangeCount = 1;
   layoutInfo.pPushConstantRanges = &pushRange;
   VK_CHECK(vkCreatePipelineLayout(device.device, &layoutInfo, nullptr, &result.layout));
@@ -129,6 +133,8 @@ MeshPipeline createMeshPipeline(const Device& device, VkRenderPass renderPass) {
 void destroyMeshPipeline(const Device& device, MeshPipeline& pipeline) {
   if (pipeline.pipeline != VK_NULL_HANDLE) vkDestroyPipeline(device.device, pipeline.pipeline, nullptr);
   if (pipeline.layout != VK_NULL_HANDLE) vkDestroyPipelineLayout(device.device, pipeline.layout, nullptr);
+  if (pipeline.textureSetLayout != VK_NULL_HANDLE)
+    vkDestroyDescriptorSetLayout(device.device, pipeline.textureSetLayout, nullptr);
   pipeline = MeshPipeline{};
 }
 
@@ -188,7 +194,8 @@ void destroyGridIndexBuffer(const Device& device, GridIndexBuffer& indices) {
 }
 
 void recordMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline, VkBuffer vertexBuffer,
-                    const GridIndexBuffer& indices, const MeshPushConstants& constants, VkExtent2D extent) {
+                    VkDescriptorSet textureSet, const GridIndexBuffer& indices, const MeshPushConstants& constants,
+                    VkExtent2D extent) {
   // Dynamic state must be set in this command buffer before the draw
   // (VUID-vkCmdDrawIndexed-commandBuffer-02701); setting it on every draw
   // also covers a pipeline bound in between (the ImGui overlay's).
@@ -198,6 +205,8 @@ void recordMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline,
   vkCmdSetViewport(commandBuffer, 0, 1, &viewport);
   vkCmdSetScissor(commandBuffer, 0, 1, &scissor);
   vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.pipeline);
+  vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout,
+                          static_cast<uint32_t>(kSurfaceTextureSet), 1, &textureSet, 0, nullptr);
   const VkDeviceSize offset = 0;
   vkCmdBindVertexBuffers(commandBuffer, 0, 1, &vertexBuffer, &offset);
   vkCmdBindIndexBuffer(commandBuffer, indices.buffer, 0, VK_INDEX_TYPE_UINT32);

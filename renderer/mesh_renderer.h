@@ -12,6 +12,7 @@
 namespace vksim {
 
 struct MeshPipeline {
+  VkDescriptorSetLayout textureSetLayout = VK_NULL_HANDLE;  // set 0: the surface texture (shared_texture.h)
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;  // viewport and scissor dynamic
 };
@@ -20,7 +21,8 @@ struct MeshPipeline {
 // Usable in renderPass and any render pass compatible with it (both targets'
 // passes have the same attachment layout, but their formats may differ).
 // Vertex binding 0: Vertex (kVertexStride), position and normal as vec4.
-// Depth test LESS with writes, no culling, triangle list.
+// Depth test LESS with writes, no culling, triangle list. Set 0 holds the
+// surface texture (createSurfaceTextureSetLayout's definition).
 MeshPipeline createMeshPipeline(const Device& device, VkRenderPass renderPass);
 void destroyMeshPipeline(const Device& device, MeshPipeline& pipeline);
 
@@ -38,10 +40,13 @@ struct GridIndexBuffer {
 GridIndexBuffer createGridIndexBuffer(const Device& device, uint32_t grid);
 void destroyGridIndexBuffer(const Device& device, GridIndexBuffer& indices);
 
-// Inside a render pass: sets viewport/scissor to extent, binds, pushes the
+// Inside a render pass: sets viewport/scissor to extent, binds (textureSet:
+// a SharedTexture's set, whose image is in its sampledLayout), pushes the
 // constants and draws the whole grid. The caller orders the draw after the
-// simulation's writes to vertexBuffer (the value schedule's semaphore wait).
+// simulation's writes to vertexBuffer and the texture (the value schedule's
+// semaphore wait, and the texture's acquire or upload).
 void recordMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline, VkBuffer vertexBuffer,
-                    const GridIndexBuffer& indices, const MeshPushConstants& constants, VkExtent2D extent);
+                    VkDescriptorSet textureSet, const GridIndexBuffer& indices, const MeshPushConstants& constants,
+                    VkExtent2D extent);
 
 }  // namespace vksim

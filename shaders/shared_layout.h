@@ -36,15 +36,24 @@ VKSIM_CONSTANT kPositionLocation = 0;
 VKSIM_CONSTANT kNormalLocation = 1;
 VKSIM_CONSTANT kNormalOffset = 16;
 
-// Mesh pipeline push constants (vertex and fragment stages). 96 bytes, inside
+// Mesh pipeline push constants (vertex and fragment stages). 112 bytes, inside
 // the 128 bytes that every Vulkan implementation guarantees.
 struct MeshPushConstants {
   VKSIM_MAT4 viewProjection;
   VKSIM_VEC4 lightDirection;  // world space, pointing towards the light
   VKSIM_VEC4 cameraPosition;  // world space, w unused
+  // x: 1 = the base colour comes from the surface texture, 0 = from the
+  // height (the texture is off); y: the grid's vertices per side, which maps
+  // a vertex to its texel's centre; z, w unused.
+  VKSIM_VEC4 surface;
 };
 
-VKSIM_CONSTANT kMeshPushConstantsSize = 96;
+VKSIM_CONSTANT kMeshPushConstantsSize = 112;
+
+// The surface texture (sim/surface_texture.h): set 0, this binding, a
+// combined image sampler read by the fragment shader.
+VKSIM_CONSTANT kSurfaceTextureSet = 0;
+VKSIM_CONSTANT kSurfaceTextureBinding = 0;
 
 #ifndef GL_core_profile
 static_assert(sizeof(Vertex) == kVertexStride, "Vertex must match the GLSL vertex stride");

@@ -174,4 +174,49 @@ VKSIM_HOST_DEVICE inline Vertex heightFieldVertex(const float* heights, uint32_t
           surfaceNormal(slopeX, slopeZ)};
 }
 
+// ---- the surface texture: one RGBA8 texel per vertex, and its mip chain
+
+// Colour of the texel of a vertex, from its height and normal: a water colour
+// that brightens with height, mixed towards white (foam) where the surface is
+// steep. Only +, -, *, fminf, fmaxf and a float-to-integer conversion, all
+// exact or IEEE-rounded on both compilers: the same vertex gives the same
+// bytes on the host and in a kernel. What CUDA's texels may differ by from
+// the CPU backend's is therefore only what their vertices differ by, times
+// the slopes below (docs/interop-walkthrough.md derives the bound).
+inline constexpr float kTextureHeightScale = 6.0f;  // colour per world unit of height
+inline constexpr float kTextureFoamScale = 25.0f;   // foam per unit of (1 - normal.y)
+
+// Bytes of one texel (VK_FORMAT_R8G8B8A8_UNORM; CUDA's uchar4): r, g, b, a.
+struct Texel {
+  uint8_t r, g, b, a;
+};
+
+// [0, 1] -> 0..255, rounded to nearest (values outside are clamped first).
+VKSIM_HOST_DEVICE inline uint8_t unitToByte(float value) {
+  return static_cast<uint8_t>(fminf(fmaxf(value, 0.0f), 1.0f) * 255.0f + 0.5f);
+}
+
+VKSIM_HOST_DEVICE inline Texel surfaceTexel(const Vertex& vertex) {
+  const float depth = fminf(fmaxf(vertex.position.y * kTextureHeightScale + 0.5f, 0.0f), 1.0f);
+  const float foam = fminf(fmaxf((1.0f - vertex.normal.y) * kTextureFoamScale, 0.0f), 1.0f);
+  const float red = 0.05f + 0.30f * depth;
+  const float green = 0.22f + 0.53f * depth;
+  const float blue = 0.45f + 0.50f * depth;
+  return {unitToByte(red + (1.0f - red) * foam), unitToByte(green + (1.0f - green) * foam),
+          unitToByte(blue + (1.0f - blue) * foam), 255};
+}
+
+// Texel (x, y) of mip level L+1 is the rounded mean of texels (2x, 2y),
+// (2x+1, 2y), (2x, 2y+1), (2x+1, 2y+1) of level L, each coordinate clamped
+// to level L's extent (an odd extent's last row or column is then counted
+// twice). Integer arithmetic: exact on both sides, and a box filter never
+// widens a difference between two chains (|mean a - mean b| <= max |a - b|).
+VKSIM_HOST_DEVICE inline uint8_t meanOfFour(uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+  return static_cast<uint8_t>((a + b + c + d + 2u) / 4u);
+}
+VKSIM_HOST_DEVICE inline Texel downsampleTexel(Texel t00, Texel t10, Texel t01, Texel t11) {
+  return {meanOfFour(t00.r, t10.r, t01.r, t11.r), meanOfFour(t00.g, t10.g, t01.g, t11.g),
+          meanOfFour(t00.b, t10.b, t01.b, t11.b), meanOfFour(t00.a, t10.a, t01.a, t11.a)};
+}
+
 }  // namespace vksim

@@ -23,6 +23,17 @@ struct ExternalBuffer {
   bool dedicated = false;       // a dedicated allocation: import as dedicated
 };
 
+// The surface texture as exported by the renderer (sim/surface_texture.h):
+// an optimally tiled 2D image of 8-bit RGBA texels, width x height, `levels`
+// mip levels, in a dedicated allocation exported as an opaque fd. Ownership
+// of the fd as for ExternalBuffer. fd -1: no texture to write.
+struct ExternalTexture {
+  int fd = -1;
+  uint64_t allocationSize = 0;  // VkMemoryRequirements::size of the image: import with this
+  uint32_t width = 0, height = 0, levels = 0;
+  bool dedicated = false;  // a dedicated allocation: import as dedicated
+};
+
 // The three exported semaphores (opaque POSIX fds; -1 when not exported).
 // Ownership as for ExternalBuffer, each fd on its own.
 struct ExternalSemaphores {
@@ -109,8 +120,13 @@ class Simulation {
 // before writeInitialState. Returns nullptr when mappedVertices is null or
 // params.grid is outside [kMinGrid, kMaxGrid]. Parameters are clamped as
 // clampModelParams (sim/models.h) says; params() returns the clamped values.
+// With mappedTexels (host memory of surfaceTextureBytes(grid) bytes, owned by
+// the caller, outliving the simulation), every write of the vertices also
+// writes the surface texture there, all levels packed (sim/surface_texture.h),
+// in the same turn of the schedule: the render that reads the vertices
+// uploads those texels.
 std::unique_ptr<Simulation> createCpuSimulation(const ModelParams& params, void* mappedVertices,
-                                                HostSemaphoreOps& hostOps);
+                                                HostSemaphoreOps& hostOps, void* mappedTexels = nullptr);
 
 // CPU backend for the copy path: writes into a host array of its own
 // (hostVertices()) instead of shared memory, and takes no part in the value

@@ -10,6 +10,7 @@
 #include "renderer/vk_check.h"
 #include "shaders/shared_layout.h"
 #include "sim/cuda/cuda_simulation.h"
+#include "sim/surface_texture.h"
 
 namespace vksim {
 namespace {
@@ -18,7 +19,7 @@ namespace {
 // fds that nobody imported are still the exporter's.
 void closeRemainingFds(ExportedHandles& handles) {
   for (int* fd : {&handles.buffer.fd, &handles.semaphores.timelineFd, &handles.semaphores.renderDoneFd,
-                  &handles.semaphores.simDoneFd}) {
+                  &handles.semaphores.simDoneFd, &handles.texture.fd}) {
     if (*fd >= 0) close(*fd);
     *fd = -1;
   }
@@ -30,10 +31,14 @@ void closeRemainingFds(ExportedHandles& handles) {
 std::unique_ptr<Simulation> importIntoCuda(const Device& device, const SharedState& shared,
                                            const FaultPlan& faults, const ModelParams& params,
                                            int cudaOrdinal) {
+  const bool textured = shared.texture.writer == TextureWriter::external;
   return handOverSharedHandles(
-      device, shared.vertices, shared.semaphores, faults, "CUDA backend", [&](ExportedHandles& handles) {
-        return createCudaSimulation(params, cudaOrdinal, handles.buffer, handles.semaphores);
-      });
+      device, shared.vertices, shared.semaphores, faults, "CUDA backend",
+      [&](ExportedHandles& handles) {
+        return createCudaSimulation(params, cudaOrdinal, handles.buffer, handles.semaphores,
+                                    textured ? &handles.texture : nullptr);
+      },
+      textured ? &shared.texture : nullptr);
 }
 
 // The reverse direction (--memory-owner cuda): CUDA allocates the vertex
@@ -133,7 +138,8 @@ bool handoffFaultInjected(const FaultPlan& faults) {
 ExportedHandles::ExportedHandles(ExportedHandles&& other) noexcept
     : buffer(std::exchange(other.buffer, ExternalBuffer{})),
       semaphores(std::exchange(other.semaphores, ExternalSemaphores{})),
-      bufferExporter(other.bufferExporter) {}
+      bufferExporter(other.bufferExporter),
+      texture(std::exchange(other.texture, ExternalTexture{})) {}
 
 ExportedHandles& ExportedHandles::operator=(ExportedHandles&& other) noexcept {
   if (this != &other) {
@@ -141,6 +147,7 @@ ExportedHandles& ExportedHandles::operator=(ExportedHandles&& other) noexcept {
     buffer = std::exchange(other.buffer, ExternalBuffer{});
     semaphores = std::exchange(other.semaphores, ExternalSemaphores{});
     bufferExporter = other.bufferExporter;
+    texture = std::exchange(other.texture, ExternalTexture{});
   }
   return *this;
 }
@@ -152,7 +159,8 @@ ExportedHandles::~ExportedHandles() {
 }
 
 ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuffer& vertices,
-                                    const SyncSemaphores& semaphores, const FaultPlan& faults) {
+                                    const SyncSemaphores& semaphores, const FaultPlan& faults,
+                                    const SharedTexture* texture) {
   ExportedHandles handles;
   handles.buffer.fd = exportMemoryFd(device, vertices);
   handles.buffer.allocationSize = vertices.allocationSize;  // the importer must use the allocation's size
@@ -169,16 +177,27 @@ ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuff
     handles.semaphores.renderDoneFd = exportSemaphoreFd(device, semaphores.renderDone);
     handles.semaphores.simDoneFd = exportSemaphoreFd(device, semaphores.simDone);
   }
+  if (texture) {
+    // What the importer must repeat to map it as a mipmapped array: the
+    // allocation's size and dedicated flag (as for the buffer), and the
+    // image's extent and level count (its format is fixed: RGBA8).
+    handles.texture.fd = exportTextureMemoryFd(device, *texture);
+    handles.texture.allocationSize = texture->allocationSize;
+    handles.texture.width = texture->width;
+    handles.texture.height = texture->height;
+    handles.texture.levels = texture->levels;
+    handles.texture.dedicated = texture->dedicated;
+  }
   return handles;
 }
 
 std::unique_ptr<Simulation> handOverSharedHandles(const Device& device, const SharedVertexBuffer& vertices,
                                                   const SyncSemaphores& semaphores, const FaultPlan& faults,
-                                                  const std::string& who,
-                                                  const SimulationImporter& importer) {
+                                                  const std::string& who, const SimulationImporter& importer,
+                                                  const SharedTexture* texture) {
   ExportedHandles handles;
   try {
-    handles = exportSharedHandles(device, vertices, semaphores, faults);
+    handles = exportSharedHandles(device, vertices, semaphores, faults, texture);
   } catch (const EnvironmentError& error) {
     throw EnvironmentError(who + ": " + error.what());
   }
@@ -219,6 +238,24 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
                         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
   shared.semaphores = createSyncSemaphores(device, /*exportable=*/exported);
   shared.indices = createGridIndexBuffer(device, params.grid);
+  // The texture: CUDA writes an exported one; the CPU backend's turn writes
+  // the staging buffer that every render uploads. Off, on the copy path (it
+  // measures the vertex transfer alone), with --frame-tags (its own
+  // simulation writes no texels) and with --memory-owner cuda (that route
+  // shows the buffer's reverse direction alone; its simulation imports no
+  // image): the placeholder, and the height colour.
+  const bool textured =
+      options.texture && !copyPath && !rehearsedHandoff && !(options.frameTags && !cuda) && !cudaOwned;
+  const uint32_t levels = surfaceTextureLevelCount(params.grid);
+  shared.texture =
+      createSharedTexture(device, params.grid, params.grid, levels,
+                          !textured ? TextureWriter::placeholder
+                                    : (exported ? TextureWriter::external : TextureWriter::hostUpload));
+  if (shared.texture.writer == TextureWriter::hostUpload)
+    shared.textureStaging =
+        createGpuBuffer(device, surfaceTextureBytes(params.grid), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                        VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
   if (copyPath) {
     shared.simulation = createCopySimulation(devices, params);
   } else if (cuda) {
@@ -232,7 +269,7 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
         options.frameTags
             ? createFrameTagSimulation(device, shared.frameTags, shared.vertices.mapped, *shared.hostOps,
                                        params, options.waitStrategy == WaitStrategy::enqueue, kWaitTimeoutNs)
-            : createCpuSimulation(params, shared.vertices.mapped, *shared.hostOps);
+            : createCpuSimulation(params, shared.vertices.mapped, *shared.hostOps, shared.textureStaging.mapped);
   }
   // CUDA writes the initial state into memory that Vulkan has not used yet:
   // Vulkan's first use must acquire it from EXTERNAL, as after any sim step.
@@ -246,6 +283,24 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
   if (!copyPath && hooks.initialWriteDone) hooks.initialWriteDone(initial.signalEnqueued);
   if (initial.status != StepStatus::ok)
     throw RuntimeFailure("the simulation could not write its initial state");
+}
+
+std::vector<uint8_t> readSharedTexture(const Device& device, const SharedState& shared, uint32_t level) {
+  // An external texture moves with the vertex buffer: the same rule.
+  if (shared.texture.writer == TextureWriter::external && shared.vertexOwner != VertexOwner::vulkan)
+    throw RuntimeFailure("the texture is still released to the other API; drain the schedule first");
+  return readTextureLevel(device, shared.texture, level);
+}
+
+bool textureDrawn(const SharedState& shared) { return shared.texture.writer != TextureWriter::placeholder; }
+
+void recordSurfaceTextureUpload(const SharedState& shared, VkCommandBuffer commandBuffer) {
+  if (shared.texture.writer != TextureWriter::hostUpload) return;
+  // Where each level lies in what the simulation wrote (sim/surface_texture.h).
+  std::vector<TextureLevelCopy> levels;
+  for (uint32_t level = 0; level < shared.texture.levels; ++level)
+    levels.push_back({level, surfaceTextureLevel(shared.texture.width, level).offset});
+  recordTextureUpload(commandBuffer, shared.texture, shared.textureStaging.buffer, levels);
 }
 
 std::vector<uint8_t> readSharedVertices(const Device& device, const SharedState& shared) {
@@ -271,6 +326,12 @@ void recordAcquireFromExternal(const SharedState& shared, uint32_t queueFamily, 
   barrier.dstAccessMask = dstAccess;
   vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, dstStage, 0, 0, nullptr, 1,
                        &barrier, 0, nullptr);
+  // The texture CUDA wrote in the same turn, under the same wait: sampled by
+  // the fragment shader (and, for the drain's acquire, whatever follows).
+  if (shared.texture.writer == TextureWriter::external)
+    recordTextureAcquire(commandBuffer, shared.texture, queueFamily, dstStage | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                         VK_ACCESS_SHADER_READ_BIT |
+                             (dstAccess & (VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT)));
 }
 
 // The first scope is the stage that accessed the buffer (VERTEX_INPUT; reads
@@ -285,6 +346,8 @@ void recordReleaseToExternal(const SharedState& shared, uint32_t queueFamily, Vk
   barrier.dstAccessMask = 0;
   vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
                        VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 1, &barrier, 0, nullptr);
+  if (shared.texture.writer == TextureWriter::external)
+    recordTextureRelease(commandBuffer, shared.texture, queueFamily);
 }
 
 // Sim k-1's copy to host memory must be complete (bounded poll of its

@@ -32,6 +32,7 @@
 #include "renderer/gpu_buffer.h"
 #include "renderer/mesh_renderer.h"
 #include "renderer/shared_resources.h"
+#include "renderer/shared_texture.h"
 #include "renderer/vulkan_context.h"
 #include "sim/cuda/cuda_owned_memory.h"
 #include "sim/fault_plan.h"
@@ -61,6 +62,14 @@ struct SharedState {
   // back; the drain acquires it, so that read-backs after it are defined.
   VertexOwner vertexOwner = VertexOwner::vulkan;
   GpuBuffer staging;  // copy path only: host-visible, the simulation's vertices land here first
+  // The surface texture the mesh samples (renderer/shared_texture.h): written
+  // by CUDA (external: exported with the vertex buffer, its ownership moves
+  // with vertexOwner, under the same semaphores), uploaded from
+  // textureStaging by every render (the CPU backend writes the texels there
+  // in its turn), or a placeholder when the texture is off, on the copy path
+  // and with --frame-tags.
+  SharedTexture texture;
+  GpuBuffer textureStaging;  // hostUpload only: every level packed (sim/surface_texture.h)
   SyncSemaphores semaphores;
   GridIndexBuffer indices;
   std::unique_ptr<VulkanHostSemaphores> hostOps;  // CPU backend, zero-copy only
@@ -100,6 +109,7 @@ struct ExportedHandles {
   ExternalBuffer buffer;
   ExternalSemaphores semaphores;
   MemoryOwner bufferExporter = MemoryOwner::vulkan;  // who exported buffer.fd (the other side imports it)
+  ExternalTexture texture;  // fd -1 when no texture is exported
 
   ExportedHandles() = default;
   ExportedHandles(ExportedHandles&& other) noexcept;
@@ -114,9 +124,11 @@ struct ExportedHandles {
 // returned handles own. If an export fails, every fd exported before it is
 // closed and the exception goes on (EnvironmentError or RuntimeFailure):
 // nothing stays open. With export-fails in `faults`, the export after the
-// vertex memory's fails that way (EnvironmentError).
+// vertex memory's fails that way (EnvironmentError). With `texture` (an
+// external one), its memory is exported last.
 ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuffer& vertices,
-                                    const SyncSemaphores& semaphores, const FaultPlan& faults);
+                                    const SyncSemaphores& semaphores, const FaultPlan& faults,
+                                    const SharedTexture* texture = nullptr);
 
 // Imports the handles into a simulation: sets each fd that it imported
 // successfully to -1 in `handles` (the importer's now); whatever it leaves
@@ -131,14 +143,16 @@ using SimulationImporter = std::function<Result<std::unique_ptr<Simulation>>(Exp
 // ("CUDA backend").
 std::unique_ptr<Simulation> handOverSharedHandles(const Device& device, const SharedVertexBuffer& vertices,
                                                   const SyncSemaphores& semaphores, const FaultPlan& faults,
-                                                  const std::string& who, const SimulationImporter& importer);
+                                                  const std::string& who, const SimulationImporter& importer,
+                                                  const SharedTexture* texture = nullptr);
 
 // Whether `faults` holds import-fails or export-fails: then the CPU backend's
 // vertex memory is exported too (the device needs exportMemory), and the
 // handoff fails where the CUDA backend's import would run.
 bool handoffFaultInjected(const FaultPlan& faults);
 
-// Builds `shared` (empty) for `params`: the vertex buffer, the semaphores,
+// Builds `shared` (empty) for `params`: the vertex buffer, the surface
+// texture (options.texture; a placeholder when off or on the copy path), the semaphores,
 // the index buffer and the simulation of the backend that `devices` chose,
 // handing the exported fds to CUDA when that backend runs (with
 // options.memoryOwner == cuda, CUDA allocates and exports the vertex memory
@@ -158,6 +172,20 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
 // drainSchedule); throws RuntimeFailure while it is released to the other API.
 std::vector<uint8_t> readSharedVertices(const Device& device, const SharedState& shared);
 
+// Level `level` of the surface texture as Vulkan reads it (blocking, bounded);
+// as readSharedVertices, only once Vulkan owns it (an external texture's
+// ownership follows the vertex buffer's).
+std::vector<uint8_t> readSharedTexture(const Device& device, const SharedState& shared, uint32_t level);
+
+// Whether the mesh samples the texture (else the placeholder is bound and
+// the height colour is drawn).
+bool textureDrawn(const SharedState& shared);
+
+// The CPU backend's texture upload, recorded before the render pass: every
+// level from shared.textureStaging (what the simulation's last turn wrote)
+// into shared.texture. Nothing unless the texture is hostUpload.
+void recordSurfaceTextureUpload(const SharedState& shared, VkCommandBuffer commandBuffer);
+
 // Every semaphore wait that orders an acquire from VK_QUEUE_FAMILY_EXTERNAL
 // waits at this stage: ownership transfers belong to no pipeline stage, so
 // no narrower stage is guaranteed to come before them.
@@ -166,15 +194,17 @@ std::vector<uint8_t> readSharedVertices(const Device& device, const SharedState&
 inline constexpr VkPipelineStageFlags kExternalAcquireWaitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
 
 // Records the acquire of shared.vertices from VK_QUEUE_FAMILY_EXTERNAL into
-// `queueFamily`, for Vulkan accesses at dstStage/dstAccess. The submission's
-// semaphore wait on the other API's signal must be at
+// `queueFamily`, for Vulkan accesses at dstStage/dstAccess, and of an
+// external shared.texture with it (for the fragment shader's reads as well).
+// The submission's semaphore wait on the other API's signal must be at
 // kExternalAcquireWaitStage.
 void recordAcquireFromExternal(const SharedState& shared, uint32_t queueFamily, VkCommandBuffer commandBuffer,
                                VkPipelineStageFlags dstStage, VkAccessFlags dstAccess);
 
 // Records the release of shared.vertices from `queueFamily` to
-// VK_QUEUE_FAMILY_EXTERNAL after the frame's vertex reads; the submission's
-// signal (later in the same batch) hands it to the other API.
+// VK_QUEUE_FAMILY_EXTERNAL after the frame's vertex reads, and of an external
+// shared.texture after its fragment reads; the submission's signal (later in
+// the same batch) hands both to the other API.
 void recordReleaseToExternal(const SharedState& shared, uint32_t queueFamily, VkCommandBuffer commandBuffer);
 
 // The copy path's host step before a render: waits (bounded by

@@ -140,6 +140,10 @@ void destroySharedState(const Device& device, FrameResources& frame, SharedState
   waitForDeviceIdleInTeardown(device, loss);
   // Reverse order of createSharedState.
   destroyFrameTags(device, shared.frameTags);
+  // CUDA has freed its mipmapped array and external memory by now (the
+  // simulation went first): Vulkan's image and memory may go.
+  destroyGpuBuffer(device, shared.textureStaging);
+  destroySharedTexture(device, shared.texture);
   destroyGridIndexBuffer(device, shared.indices);
   destroySyncSemaphores(device, shared.semaphores);
   destroyGpuBuffer(device, shared.staging);

@@ -15,6 +15,7 @@
 #include "base/host_clock.h"
 #include "sim/models.h"
 #include "sim/simulation.h"
+#include "sim/surface_texture.h"
 
 namespace vksim {
 namespace {
@@ -25,8 +26,8 @@ constexpr size_t kKeptTimings = 4;
 class CpuSimulation final : public Simulation {
  public:
   // hostOps null: the copy path, writing into ownVertices_ with no waits or signals.
-  CpuSimulation(const ModelParams& params, Vertex* vertices, HostSemaphoreOps* hostOps)
-      : params_(clampModelParams(params)), vertices_(vertices), hostOps_(hostOps) {
+  CpuSimulation(const ModelParams& params, Vertex* vertices, HostSemaphoreOps* hostOps, uint8_t* texels)
+      : params_(clampModelParams(params)), vertices_(vertices), hostOps_(hostOps), texels_(texels) {
     if (!vertices_) {
       ownVertices_.resize(size_t(params_.grid) * params_.grid);
       vertices_ = ownVertices_.data();
@@ -138,11 +139,15 @@ class CpuSimulation final : public Simulation {
       ripple_->writeVertices(vertices_);
     else
       writeSinewaveVertices(params_, stepCount_, vertices_);
+    // From the vertices just written: the texels follow the same turn of the
+    // schedule as the vertices (written after the wait, before the signal).
+    if (texels_) writeSurfaceTexture(vertices_, params_.grid, texels_);
   }
 
   ModelParams params_;
   Vertex* vertices_;
   HostSemaphoreOps* hostOps_;          // null on the copy path
+  uint8_t* texels_;                    // the surface texture's packed levels, or null (no texture)
   std::vector<Vertex> ownVertices_;    // the copy path's vertices
   std::optional<RippleModel> ripple_;  // ripple only
   uint64_t stepCount_ = 0;
@@ -153,14 +158,15 @@ class CpuSimulation final : public Simulation {
 }  // namespace
 
 std::unique_ptr<Simulation> createCpuSimulation(const ModelParams& params, void* mappedVertices,
-                                                HostSemaphoreOps& hostOps) {
+                                                HostSemaphoreOps& hostOps, void* mappedTexels) {
   if (!mappedVertices || params.grid < kMinGrid || params.grid > kMaxGrid) return nullptr;
-  return std::make_unique<CpuSimulation>(params, static_cast<Vertex*>(mappedVertices), &hostOps);
+  return std::make_unique<CpuSimulation>(params, static_cast<Vertex*>(mappedVertices), &hostOps,
+                                         static_cast<uint8_t*>(mappedTexels));
 }
 
 std::unique_ptr<Simulation> createCpuCopySimulation(const ModelParams& params) {
   if (params.grid < kMinGrid || params.grid > kMaxGrid) return nullptr;
-  return std::make_unique<CpuSimulation>(params, nullptr, nullptr);
+  return std::make_unique<CpuSimulation>(params, nullptr, nullptr, nullptr);
 }
 
 }  // namespace vksim

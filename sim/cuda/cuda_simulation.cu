@@ -9,6 +9,7 @@
 // the host side of each step (time, coefficients, drops) is sim/models.h.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -24,6 +25,7 @@
 #include "sim/cuda/cuda_kernels.cuh"
 #include "sim/cuda/cuda_simulation.h"
 #include "sim/cuda/cuda_step_timer.cuh"
+#include "sim/cuda/cuda_texture_kernels.cuh"
 #include "sim/model_math.h"
 #include "sim/models.h"
 
@@ -90,6 +92,14 @@ class CudaSimulation final : public Simulation {
     // freed using cudaFree", before the external memory is destroyed.
     if (mappedVertices_) CUDA_CHECK(cudaFree(mappedVertices_));
     if (vertexMemory_) CUDA_CHECK(cudaDestroyExternalMemory(vertexMemory_));
+    // The texture, in the same order: what was made from the mipmapped array
+    // (its surface objects), the mipmapped array (cudaFreeMipmappedArray: the
+    // level arrays are its own and are not freed separately), and only then
+    // the external memory it was mapped from. Destroying the memory object
+    // does not free its mappings (cudaDestroyExternalMemory).
+    for (cudaSurfaceObject_t surface : levelSurfaces_) CUDA_CHECK(cudaDestroySurfaceObject(surface));
+    if (textureArray_) CUDA_CHECK(cudaFreeMipmappedArray(textureArray_));
+    if (textureMemory_) CUDA_CHECK(cudaDestroyExternalMemory(textureMemory_));
     for (cudaExternalSemaphore_t semaphore : {timeline_, renderDone_, simDone_})
       if (semaphore) CUDA_CHECK(cudaDestroyExternalSemaphore(semaphore));
     if (heights_) CUDA_CHECK(cudaFree(heights_));
@@ -106,7 +116,7 @@ class CudaSimulation final : public Simulation {
 
   // Everything createCudaSimulation promises, in the order that lets the
   // destructor undo a partial result. Returns "" or the sentence for *error.
-  std::string create(ExternalBuffer& vertices, ExternalSemaphores& semaphores) {
+  std::string create(ExternalBuffer& vertices, ExternalSemaphores& semaphores, ExternalTexture* texture) {
     if (std::string failure = checkGrid(); !failure.empty()) return failure;
     const uint64_t needed = vertexBytes();
     const uint32_t n = params_.grid;
@@ -145,6 +155,8 @@ class CudaSimulation final : public Simulation {
     if (cudaError_t result =
             CUDA_CHECK(cudaExternalMemoryGetMappedBuffer(&mappedVertices_, vertexMemory_, &bufferDesc)))
       return cudaFailure("map the imported vertex buffer", result);
+    if (texture && texture->fd >= 0)
+      if (std::string failure = importTexture(*texture); !failure.empty()) return failure;
 
     if (std::string failure = importSemaphore(
             semaphores.timelineFd, cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd, "timeline", &timeline_);
@@ -246,7 +258,9 @@ class CudaSimulation final : public Simulation {
                    {reinterpret_cast<const void*>(&addDropsKernel), "addDropsKernel"},
                    {reinterpret_cast<const void*>(&rippleStepRowKernel), "rippleStepRowKernel"},
                    {reinterpret_cast<const void*>(&heightFieldVerticesKernel), "heightFieldVerticesKernel"},
-                   {reinterpret_cast<const void*>(&stallUntilReleasedKernel), "stallUntilReleasedKernel"}};
+                   {reinterpret_cast<const void*>(&stallUntilReleasedKernel), "stallUntilReleasedKernel"},
+                   {reinterpret_cast<const void*>(&surfaceTexelsKernel), "surfaceTexelsKernel"},
+                   {reinterpret_cast<const void*>(&downsampleTexelsKernel), "downsampleTexelsKernel"}};
     for (const auto& kernel : kernels) {
       cudaFuncAttributes attributes{};
       if (cudaError_t result = CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel.function)))
@@ -287,6 +301,7 @@ class CudaSimulation final : public Simulation {
     } else {
       enqueueSinewave();
     }
+    if (written) enqueueTexture();
     written = written && CUDA_CHECK(cudaGetLastError()) == cudaSuccess;
     if (copyPath_) {
       // No semaphores: the host reads hostVertices() once the copy is done.
@@ -446,6 +461,65 @@ class CudaSimulation final : public Simulation {
   }
 
  private:
+  // The surface texture: import the image's memory, map it as a mipmapped
+  // array that repeats how Vulkan created the image, and make one surface
+  // object per level (every level is written by a kernel).
+  std::string importTexture(ExternalTexture& texture) {
+    if (texture.width != params_.grid || texture.height != params_.grid || texture.levels == 0)
+      return "the surface texture is " + std::to_string(texture.width) + "x" + std::to_string(texture.height) +
+             " with " + std::to_string(texture.levels) + " levels; a grid of " + std::to_string(params_.grid) +
+             " needs one texel per vertex";
+    // As for the buffer: the size of the allocation (VkMemoryRequirements::size
+    // of the image, which includes every level and the driver's padding) and
+    // the dedicated flag, both as Vulkan allocated it.
+    cudaExternalMemoryHandleDesc memoryDesc{};
+    memoryDesc.type = cudaExternalMemoryHandleTypeOpaqueFd;
+    memoryDesc.handle.fd = texture.fd;
+    memoryDesc.size = texture.allocationSize;
+    memoryDesc.flags = texture.dedicated ? cudaExternalMemoryDedicated : 0u;
+    if (cudaError_t result = CUDA_CHECK(cudaImportExternalMemory(&textureMemory_, &memoryDesc)))
+      return cudaFailure("import the surface texture's memory", result);
+    handOverFd(texture.fd);  // CUDA's from here, as the vertex buffer's fd
+    // Each field must describe the image exactly as vkCreateImage made it
+    // (the external memory rules of the CUDA Programming Guide):
+    cudaExternalMemoryMipmappedArrayDesc arrayDesc{};
+    // - offset: the image sits at offset 0 of its dedicated allocation
+    //   (vkBindImageMemory with offset 0);
+    arrayDesc.offset = 0;
+    // - formatDesc: VK_FORMAT_R8G8B8A8_UNORM is four 8-bit unsigned channels
+    //   (read as uchar4; UNORM's scaling is the sampler's business);
+    arrayDesc.formatDesc = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+    // - extent: VkImageCreateInfo::extent of a 2D image; depth 0, as
+    //   cudaMalloc3DArray takes a 2D array (not 1, which would be 3D);
+    arrayDesc.extent = make_cudaExtent(texture.width, texture.height, 0);
+    // - flags: VK_IMAGE_USAGE_STORAGE_BIT corresponds to
+    //   cudaArraySurfaceLoadStore (the kernels write through surface
+    //   objects); the image is no colour attachment, so no
+    //   cudaArrayColorAttachment, and neither layered nor a cube map;
+    arrayDesc.flags = cudaArraySurfaceLoadStore;
+    // - numLevels: VkImageCreateInfo::mipLevels, the whole chain.
+    arrayDesc.numLevels = texture.levels;
+    if (cudaError_t result =
+            CUDA_CHECK(cudaExternalMemoryGetMappedMipmappedArray(&textureArray_, textureMemory_, &arrayDesc)))
+      return cudaFailure("map the surface texture as a mipmapped array", result);
+    textureWidth_ = texture.width;
+    textureHeight_ = texture.height;
+    for (uint32_t level = 0; level < texture.levels; ++level) {
+      // The level's array belongs to the mipmapped array (freed with it).
+      cudaArray_t levelArray = nullptr;
+      if (cudaError_t result = CUDA_CHECK(cudaGetMipmappedArrayLevel(&levelArray, textureArray_, level)))
+        return cudaFailure("get level " + std::to_string(level) + " of the surface texture", result);
+      cudaResourceDesc resource{};
+      resource.resType = cudaResourceTypeArray;
+      resource.res.array.array = levelArray;
+      cudaSurfaceObject_t surface = 0;
+      if (cudaError_t result = CUDA_CHECK(cudaCreateSurfaceObject(&surface, &resource)))
+        return cudaFailure("create a surface object for level " + std::to_string(level), result);
+      levelSurfaces_.push_back(surface);
+    }
+    return "";
+  }
+
   std::string importSemaphore(int& fd, cudaExternalSemaphoreHandleType type, const char* name,
                               cudaExternalSemaphore_t* semaphore) {
     if (fd < 0) return "";  // not exported: that sync mode is unavailable
@@ -547,7 +621,26 @@ class CudaSimulation final : public Simulation {
       launched = enqueueRippleStep();
     else
       enqueueSinewave();
+    if (launched) enqueueTexture();
     return CUDA_CHECK(cudaGetLastError()) == cudaSuccess && launched;
+  }
+
+  // The surface texture from the vertices just written, in stream order
+  // after them and before the step's signal: level 0, then each level from
+  // the one above. Nothing without an imported texture. Launch errors are
+  // left for the caller's cudaGetLastError.
+  void enqueueTexture() {
+    if (levelSurfaces_.empty()) return;
+    const uint32_t n = params_.grid;
+    surfaceTexelsKernel<<<texelBlocks(n, n), dim3(kBlockX, kBlockY), 0, stream_>>>(vertexPointer(), n,
+                                                                                   levelSurfaces_[0]);
+    for (uint32_t level = 1; level < levelSurfaces_.size(); ++level) {
+      const uint32_t aboveWidth = std::max(textureWidth_ >> (level - 1), 1u);
+      const uint32_t aboveHeight = std::max(textureHeight_ >> (level - 1), 1u);
+      const uint32_t width = std::max(textureWidth_ >> level, 1u), height = std::max(textureHeight_ >> level, 1u);
+      downsampleTexelsKernel<<<texelBlocks(width, height), dim3(kBlockX, kBlockY), 0, stream_>>>(
+          levelSurfaces_[level - 1], aboveWidth, aboveHeight, levelSurfaces_[level], width, height);
+    }
   }
 
   void enqueueSinewave() {
@@ -611,6 +704,10 @@ class CudaSimulation final : public Simulation {
   cudaStream_t stream_ = nullptr;
   cudaExternalMemory_t vertexMemory_ = nullptr;
   void* mappedVertices_ = nullptr;  // from cudaExternalMemoryGetMappedBuffer
+  cudaExternalMemory_t textureMemory_ = nullptr;       // the surface texture's imported memory
+  cudaMipmappedArray_t textureArray_ = nullptr;        // from cudaExternalMemoryGetMappedMipmappedArray
+  std::vector<cudaSurfaceObject_t> levelSurfaces_;     // one per level, level 0 first
+  uint32_t textureWidth_ = 0, textureHeight_ = 0;
   cudaExternalSemaphore_t timeline_ = nullptr, renderDone_ = nullptr, simDone_ = nullptr;
   void* ownVertices_ = nullptr;     // copy path: the kernels' output (cudaMalloc)
   void* pinnedVertices_ = nullptr;  // copy path: its copy in host memory (cudaMallocHost)
@@ -632,12 +729,13 @@ class CudaSimulation final : public Simulation {
 }  // namespace
 
 Result<std::unique_ptr<Simulation>> createCudaSimulation(const ModelParams& params, int ordinal,
-                                                         ExternalBuffer& vertices, ExternalSemaphores& semaphores) {
+                                                         ExternalBuffer& vertices, ExternalSemaphores& semaphores,
+                                                         ExternalTexture* texture) {
   // On failure the simulation releases what it imported when it goes; the
   // fds it did not import stay >= 0 in `vertices` / `semaphores`, for the
   // caller to close.
   auto simulation = std::make_unique<CudaSimulation>(params, ordinal);
-  if (std::string failure = simulation->create(vertices, semaphores); !failure.empty())
+  if (std::string failure = simulation->create(vertices, semaphores, texture); !failure.empty())
     return fail(failure, kExitEnvironment);
   return std::unique_ptr<Simulation>(std::move(simulation));
 }

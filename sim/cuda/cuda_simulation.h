@@ -76,8 +76,16 @@ CudaDeviceList listCudaDevices();
 //   (cudaEventQuery) whether the last step's signal has executed, or the
 //   stream (cudaStreamQuery) when no event of that step was recorded (the
 //   initial write, a failed record).
+// - With `texture` (fd >= 0; grid x grid, sim/surface_texture.h), its memory
+//   is imported too and mapped as a mipmapped array (format, extent, level
+//   count and flags as the Vulkan image was created); every write of the
+//   vertices then writes every level of the texture behind them on the stream,
+//   before the step's signal. Its fd follows the same rule as the others.
+//   Teardown frees its surface objects and the mipmapped array before the
+//   external memory.
 Result<std::unique_ptr<Simulation>> createCudaSimulation(const ModelParams& params, int ordinal,
-                                                         ExternalBuffer& vertices, ExternalSemaphores& semaphores);
+                                                         ExternalBuffer& vertices, ExternalSemaphores& semaphores,
+                                                         ExternalTexture* texture = nullptr);
 
 // The CUDA backend on memory that CUDA owns (--memory-owner cuda,
 // sim/cuda/cuda_owned_memory.h): the kernels write through `vertices`'

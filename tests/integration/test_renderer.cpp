@@ -20,6 +20,7 @@
 #include "renderer/frame_sync.h"
 #include "app/interop/host_semaphores.h"
 #include "renderer/mesh_renderer.h"
+#include "renderer/shared_texture.h"
 #include "renderer/readback.h"
 #include "renderer/render_targets.h"
 #include "renderer/shared_resources.h"
@@ -401,6 +402,8 @@ TEST_F(RendererTest, OffscreenMeshRenderIsNotBlankAndCornersShowTheClearColour) 
   EXPECT_EQ(target.colorFormat, VK_FORMAT_R8G8B8A8_UNORM);
   EXPECT_NE(target.depthFormat, VK_FORMAT_UNDEFINED);
   MeshPipeline pipeline = createMeshPipeline(device_, target.renderPass);
+  // The texture is off in these constants (surface.x = 0): the placeholder only binds.
+  SharedTexture placeholder = createSharedTexture(device_, 1, 1, 1, TextureWriter::placeholder);
   GridIndexBuffer indices = createGridIndexBuffer(device_, kGrid);
   EXPECT_EQ(indices.indexCount, 6u * (kGrid - 1) * (kGrid - 1));
   SharedVertexBuffer vertices = createSharedVertexBuffer(
@@ -418,7 +421,8 @@ TEST_F(RendererTest, OffscreenMeshRenderIsNotBlankAndCornersShowTheClearColour) 
   beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   VK_CHECK(vkBeginCommandBuffer(frame.commandBuffer, &beginInfo));
   beginRenderPass(frame.commandBuffer, target.renderPass, target.framebuffer, extent);
-  recordMeshDraw(frame.commandBuffer, pipeline, vertices.buffer, indices, topDownConstants(), extent);
+  recordMeshDraw(frame.commandBuffer, pipeline, vertices.buffer, placeholder.set, indices, topDownConstants(),
+                 extent);
   vkCmdEndRenderPass(frame.commandBuffer);
   VK_CHECK(vkEndCommandBuffer(frame.commandBuffer));
   const SemaphoreWait wait{semaphores.timeline, 0, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
@@ -461,6 +465,7 @@ TEST_F(RendererTest, OffscreenMeshRenderIsNotBlankAndCornersShowTheClearColour) 
   destroySyncSemaphores(device_, semaphores);
   destroySharedVertexBuffer(device_, vertices);
   destroyGridIndexBuffer(device_, indices);
+  destroySharedTexture(device_, placeholder);
   destroyMeshPipeline(device_, pipeline);
   destroyOffscreenTarget(device_, target);
 }
@@ -575,6 +580,7 @@ RgbaImage renderSwapchainFrames(const Device& device, const SwapchainTarget& tar
                                 const MeshPipeline& pipeline, const SharedVertexBuffer& vertices,
                                 const GridIndexBuffer& indices, FrameResources& frame, int frames) {
   RgbaImage image;
+  SharedTexture placeholder = createSharedTexture(device, 1, 1, 1, TextureWriter::placeholder);
   for (int i = 0; i < frames; ++i) {
     EXPECT_TRUE(waitForFence(device, frame.inFlight, 5 * kSecondNs));
     uint32_t imageIndex = 0;
@@ -588,7 +594,7 @@ RgbaImage renderSwapchainFrames(const Device& device, const SwapchainTarget& tar
     beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     VK_CHECK(vkBeginCommandBuffer(frame.commandBuffer, &beginInfo));
     beginRenderPass(frame.commandBuffer, target.renderPass, target.framebuffers[imageIndex], target.extent);
-    recordMeshDraw(frame.commandBuffer, pipeline, vertices.buffer, indices, topDownConstants(),
+    recordMeshDraw(frame.commandBuffer, pipeline, vertices.buffer, placeholder.set, indices, topDownConstants(),
                    target.extent);
     vkCmdEndRenderPass(frame.commandBuffer);
     VK_CHECK(vkEndCommandBuffer(frame.commandBuffer));
@@ -603,6 +609,8 @@ RgbaImage renderSwapchainFrames(const Device& device, const SwapchainTarget& tar
     const SwapchainStatus presented = presentSwapchainImage(device, target, imageIndex);
     EXPECT_NE(presented, SwapchainStatus::timeout);
   }
+  EXPECT_TRUE(waitForFence(device, frame.inFlight, 5 * kSecondNs));  // the last frame no longer reads it
+  destroySharedTexture(device, placeholder);
   return image;
 }
 

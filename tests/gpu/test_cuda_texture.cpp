@@ -1,0 +1,184 @@
+// The surface texture written by CUDA (skipped without a CUDA device, with
+// the reason): the image Vulkan exported, imported by CUDA and mapped as a
+// mipmapped array, written level by level through surface objects every
+// step, and read back by Vulkan after the drain's acquire.
+// - Exactly: every level equals the texture of CUDA's own vertices computed
+//   on the host (the colour function and the box filter are exact or
+//   IEEE-rounded on both sides, so the same vertices give the same bytes).
+// - Within the derived bound: every level against the CPU backend's texture
+//   after the same 500 steps (docs/interop-walkthrough.md derives it from
+//   the vertex bounds of test_cuda_backend.cpp).
+// Both sync modes, validation and synchronization validation silent.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app/app.h"
+#include "app/frame_loop.h"
+#include "gpu_environment.h"
+#include "sim/surface_texture.h"
+#include "vulkan_test_support.h"
+
+namespace vksim {
+namespace {
+
+constexpr uint32_t kGrid = 512;
+constexpr int kFrames = 500;
+
+Options textureOptions(BackendChoice backend, ModelKind model, SyncMode sync) {
+  Options options;
+  options.headless = true;
+  options.backend = backend;
+  options.sync = sync;
+  options.model.model = model;
+  options.model.grid = kGrid;
+  options.model.seed = 3;
+  options.width = options.height = 256;
+  return options;
+}
+
+struct TextureRun {
+  std::vector<Vertex> vertices;
+  std::vector<uint8_t> texels;  // every level, the packed layout of sim/surface_texture.h
+};
+
+// kFrames frames, the drain (which acquires the buffer and, with it, the
+// texture from VK_QUEUE_FAMILY_EXTERNAL), then Vulkan's read-backs. The
+// CUDA backend writes the texture in the step that writes the vertices, so
+// both hold the state after the last step.
+TextureRun runCuda(ModelKind model, SyncMode sync) {
+  TextureRun run;
+  App app;
+  app.headless = true;
+  createApp(app, textureOptions(BackendChoice::cuda, model, sync));
+  EXPECT_TRUE(app.instance.validation && app.instance.synchronizationValidation)
+      << "run with VKSIM_VALIDATION=1 (ctest sets it)";
+  EXPECT_EQ(app.shared.texture.writer, TextureWriter::external);
+  EXPECT_EQ(app.shared.texture.levels, surfaceTextureLevelCount(kGrid));
+  for (int frame = 0; frame < kFrames; ++frame)
+    if (runFrame(app) != FrameStatus::rendered) ADD_FAILURE() << "frame " << frame << " was not rendered";
+  // Released to the other API: a Vulkan read-back is refused until the drain.
+  EXPECT_THROW(readSharedTexture(app.device, app.shared, 0), RuntimeFailure);
+  drainSchedule(app);
+  EXPECT_EQ(app.shared.vertexOwner, VertexOwner::vulkan);
+  const std::vector<uint8_t> vertexBytes = readSharedVertices(app.device, app.shared);
+  run.vertices.resize(size_t(kGrid) * kGrid);
+  std::memcpy(run.vertices.data(), vertexBytes.data(), std::min(vertexBytes.size(), run.vertices.size() * sizeof(Vertex)));
+  run.texels.resize(surfaceTextureBytes(kGrid));
+  for (uint32_t level = 0; level < app.shared.texture.levels; ++level) {
+    const std::vector<uint8_t> texels = readSharedTexture(app.device, app.shared, level);
+    const SurfaceTextureLevel layout = surfaceTextureLevel(kGrid, level);
+    EXPECT_EQ(texels.size(), size_t(layout.width) * layout.height * kSurfaceTexelBytes);
+    std::memcpy(run.texels.data() + layout.offset, texels.data(),
+                std::min<size_t>(texels.size(), run.texels.size() - layout.offset));
+  }
+  destroyApp(app);
+  return run;
+}
+
+// The CPU backend's texture after the same steps: the host reference from
+// its vertices (tests/integration/test_texture.cpp shows that its uploads
+// equal exactly this). Run with the texture off: the backend would read its
+// vertices back from mapped device memory every step, slowly, to make texels
+// that the test computes once here instead.
+TextureRun runCpu(ModelKind model, SyncMode sync) {
+  TextureRun run;
+  App app;
+  app.headless = true;
+  Options options = textureOptions(BackendChoice::cpu, model, sync);
+  options.texture = false;
+  createApp(app, options);
+  for (int frame = 0; frame < kFrames; ++frame)
+    if (runFrame(app) != FrameStatus::rendered) ADD_FAILURE() << "frame " << frame << " was not rendered";
+  drainSchedule(app);
+  const std::vector<uint8_t> vertexBytes = readSharedVertices(app.device, app.shared);
+  run.vertices.resize(size_t(kGrid) * kGrid);
+  std::memcpy(run.vertices.data(), vertexBytes.data(), std::min(vertexBytes.size(), run.vertices.size() * sizeof(Vertex)));
+  destroyApp(app);
+  run.texels.resize(surfaceTextureBytes(kGrid));
+  writeSurfaceTexture(run.vertices.data(), kGrid, run.texels.data());
+  return run;
+}
+
+// The bound on |CUDA texel - CPU texel| per channel, from the vertex bounds
+// (docs/interop-walkthrough.md, "The surface texture"): a channel is
+// 255 * clamp(colour), whose slope is at most 255 * 0.53 * 6 = 810.9 per
+// unit of height and 255 * 0.95 * 25 = 6056.25 per unit of normal.y; the
+// rounding to a byte adds at most 1, and the box filter of the lower levels
+// never widens a difference.
+int texelBound(double heightBound, double normalBound) {
+  return int(std::floor(810.9 * heightBound + 6056.25 * normalBound + 1e-4)) + 1;
+}
+
+struct TextureCase {
+  ModelKind model;
+  SyncMode sync;
+  double heightBound, normalBound;  // test_cuda_backend.cpp's, 500 frames at n = 512
+};
+
+class CudaTexture : public ::testing::TestWithParam<TextureCase> {};
+
+TEST_P(CudaTexture, EveryLevelExactForItsVerticesAndWithinTheBoundOfTheCpuBackend) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const TextureCase testCase = GetParam();
+  const ValidationWatch watch;
+  const TextureRun cuda = runCuda(testCase.model, testCase.sync);
+  ASSERT_FALSE(HasFailure());
+
+  std::vector<uint8_t> ofCudaVertices(surfaceTextureBytes(kGrid));
+  writeSurfaceTexture(cuda.vertices.data(), kGrid, ofCudaVertices.data());
+  for (uint32_t level = 0; level < surfaceTextureLevelCount(kGrid); ++level) {
+    const SurfaceTextureLevel layout = surfaceTextureLevel(kGrid, level);
+    const size_t bytes = size_t(layout.width) * layout.height * kSurfaceTexelBytes;
+    EXPECT_EQ(std::memcmp(cuda.texels.data() + layout.offset, ofCudaVertices.data() + layout.offset, bytes), 0)
+        << "level " << level << " differs from the host's texture of CUDA's own vertices";
+  }
+
+  const TextureRun cpu = runCpu(testCase.model, testCase.sync);
+  const int bound = texelBound(testCase.heightBound, testCase.normalBound);
+  int worst = 0;
+  for (size_t i = 0; i < cuda.texels.size(); ++i) worst = std::max(worst, std::abs(int(cuda.texels[i]) - int(cpu.texels[i])));
+  std::printf("[ %s %s ] max |cuda - cpu| texel channel: %d (bound %d)\n", toString(testCase.model),
+              toString(testCase.sync), worst, bound);
+  EXPECT_LE(worst, bound);
+  // Not trivially equal: the texture has more than one colour.
+  EXPECT_NE(std::memcmp(cuda.texels.data(), cuda.texels.data() + 4 * kGrid * (kGrid / 2), 4 * kGrid), 0);
+  EXPECT_EQ(watch.newWarnings(), 0u);
+  EXPECT_EQ(watch.newErrors(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(ModelsAndModes, CudaTexture,
+                         ::testing::Values(TextureCase{ModelKind::ripple, SyncMode::timeline, 2e-6, 1e-3},
+                                           TextureCase{ModelKind::ripple, SyncMode::binary, 2e-6, 1e-3},
+                                           TextureCase{ModelKind::sinewave, SyncMode::timeline, 4.8e-8, 3.5e-5},
+                                           TextureCase{ModelKind::sinewave, SyncMode::binary, 4.8e-8, 3.5e-5}),
+                         [](const auto& testInfo) {
+                           return std::string(toString(testInfo.param.model)) + "_" + toString(testInfo.param.sync);
+                         });
+
+// With the texture off, nothing is exported for it and the CUDA run is as
+// before: the placeholder is bound.
+TEST(CudaTexture, OffExportsNoTexture) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  Options options = textureOptions(BackendChoice::cuda, ModelKind::ripple, SyncMode::timeline);
+  options.texture = false;
+  options.model.grid = 128;
+  const ValidationWatch watch;
+  App app;
+  app.headless = true;
+  createApp(app, options);
+  EXPECT_EQ(app.shared.texture.writer, TextureWriter::placeholder);
+  for (int frame = 0; frame < 20; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
+  destroyApp(app);
+  EXPECT_EQ(watch.newWarnings(), 0u);
+  EXPECT_EQ(watch.newErrors(), 0u);
+}
+
+}  // namespace
+}  // namespace vksim
