@@ -35,6 +35,7 @@
 #include "renderer/vulkan_context.h"
 #include "sim/fault_plan.h"
 #include "sim/simulation.h"
+#include "sim/vulkan/render_queue_simulation.h"
 
 namespace vksim {
 
@@ -64,6 +65,10 @@ struct SharedState {
   GridIndexBuffer indices;
   std::unique_ptr<VulkanHostSemaphores> hostOps;  // CPU backend, zero-copy only
   std::unique_ptr<Simulation> simulation;
+  // --backend vulkan or cuda-nvx: `simulation` seen as what it is, a step
+  // recorded into the render's own submission (app/interop/queue_submission.h);
+  // null for the other backends.
+  RenderQueueSimulation* queueSimulation = nullptr;
   FrameTags frameTags;  // --frame-tags only (app/interop/frame_tags.h)
 };
 
