@@ -20,8 +20,8 @@ namespace vksim::testing {
 namespace {
 
 const std::vector<std::string> kValidation{"VKSIM_VALIDATION=1"};
-constexpr int kGrid = 256;
-constexpr int kFrames = 200;
+constexpr int kGrid = 64;
+constexpr int kFrames = 120;
 
 std::vector<float> readFloats(const std::string& path) {
   const std::string bytes = readFile(path);
@@ -58,7 +58,7 @@ AppResult runBackend(const std::string& backend, const std::string& model, const
 struct BoundCase {
   const char* model;
   const char* sync;
-  // docs/queue-backends.md, "Against the CPU reference", at grid n = 256:
+  // docs/queue-backends.md, "Against the CPU reference", at grid n <= 512:
   double height;  // sinewave: the same correctly rounded products of the same factors
   double normal;
 };
