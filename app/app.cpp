@@ -62,7 +62,7 @@ CaptureEnvironment captureEnvironment(const App& app) {
                                  ? "end of the frame's vkQueueSubmit (headless: nothing is presented)"
                                  : "vkQueuePresentKHR call";
   environment.gpuTimeBase = describe(app.timing.timeBase);
-  environment.backend = app.devices.useCuda ? "cuda" : "cpu";
+  environment.backend = backendName(app.devices);
   environment.transfer = toString(app.options.transfer);
   environment.memoryOwner = app.options.transfer == TransferMode::copy ? "none" : toString(app.options.memoryOwner);
   environment.waitStrategy =
@@ -105,6 +105,8 @@ void createApp(App& app, const Options& options) {
   // the CPU backend (createSharedState).
   deviceOptions.exportMemory = app.devices.useCuda || handoffFaultInjected(options.faults);
   deviceOptions.exportSemaphores = app.devices.useCuda;
+  // VK_NVX_binary_import and bufferDeviceAddress only when cuda-nvx runs.
+  deviceOptions.cudaKernelLaunch = app.devices.queueBackend == QueueBackend::cudaNvx;
   app.device = createDevice(app.instance, app.devices.vulkan, deviceOptions);
   // Proof that the counters on the summary line count (tests/integration):
   // without the layer the invalid calls would be undefined behaviour, so the

@@ -36,7 +36,8 @@ std::map<std::string, T> choicesOf(const NamedValue<T> (&table)[N]) {
 const std::map<std::string, ModelKind> kModelChoices = choicesOf(kModelNames);
 const std::map<std::string, SyncMode> kSyncChoices = choicesOf(kSyncModeNames);
 const std::map<std::string, BackendChoice> kBackendChoices =
-    choicesOf({BackendChoice::automatic, BackendChoice::cuda, BackendChoice::cpu});
+    choicesOf({BackendChoice::automatic, BackendChoice::cuda, BackendChoice::cpu, BackendChoice::vulkan,
+               BackendChoice::cudaNvx});
 const std::map<std::string, MemoryOwner> kMemoryOwnerChoices{{"vulkan", MemoryOwner::vulkan},
                                                              {"cuda", MemoryOwner::cuda}};
 const std::map<std::string, TransferMode> kTransferChoices =
@@ -181,7 +182,9 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
       ->check(wholeNumber(0, kMaxBenchFrames));
   command->add_option("--json", bench.jsonPath, "Write the table as JSON (schema in docs/captures.md)")
       ->check(outputFile(".json"));
-  command->add_option("--backend", options.backend, "Simulation backend")->transform(oneOf(kBackendChoices));
+  command->add_option("--backend", options.backend,
+                 "Simulation backend: auto (cuda, else cpu), cuda, cpu, vulkan (compute shaders in the render "
+                 "queue), cuda-nvx (CUDA kernels in the render queue, VK_NVX_binary_import)")->transform(oneOf(kBackendChoices));
   command->add_option("--sim", options.model.model, "Simulation model")->transform(oneOf(kModelChoices));
   command->add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)")
       ->check(deviceSelector());
@@ -211,11 +214,31 @@ const char* toString(MemoryOwner owner) {
   return "?";
 }
 
+std::string refuseForRenderQueue(const Options& options) {
+  if (options.backend != BackendChoice::vulkan && options.backend != BackendChoice::cudaNvx) return "";
+  const std::string backend = std::string("--backend ") + toString(options.backend);
+  // Its vertices never leave the VkDevice: there is nothing to copy through
+  // the host, to export or to import.
+  if (options.transfer == TransferMode::copy)
+    return backend + " writes the vertex buffer in the render's queue: --transfer copy does not apply";
+  for (const Fault& fault : options.faults.faults) {
+    if (fault.kind == FaultKind::importFails || fault.kind == FaultKind::exportFails)
+      return "--inject-fault " + std::string(toString(fault.kind)) + " does not apply to " + backend +
+             ": nothing is exported or imported";
+    if (fault.kind == FaultKind::simStalls)
+      return "--inject-fault sim-stalls does not apply to " + backend +
+             ": its step runs inside the render's submission, which nothing on the host can hold back";
+  }
+  return "";
+}
+
 const char* toString(BackendChoice backend) {
   switch (backend) {
     case BackendChoice::automatic: return "auto";
     case BackendChoice::cuda: return "cuda";
     case BackendChoice::cpu: return "cpu";
+    case BackendChoice::vulkan: return "vulkan";
+    case BackendChoice::cudaNvx: return "cuda-nvx";
   }
   return "?";
 }
@@ -237,7 +260,9 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
   app.add_option("--grid", options.model.grid, "Vertices per side")->check(wholeNumber(kMinGrid, kMaxGrid));
   app.add_option("--sync", options.sync, "Semaphore kind of the value schedule")
       ->transform(oneOf(kSyncChoices));
-  app.add_option("--backend", options.backend, "Simulation backend")->transform(oneOf(kBackendChoices));
+  app.add_option("--backend", options.backend,
+                 "Simulation backend: auto (cuda, else cpu), cuda, cpu, vulkan (compute shaders in the render "
+                 "queue), cuda-nvx (CUDA kernels in the render queue, VK_NVX_binary_import)")->transform(oneOf(kBackendChoices));
   app.add_option("--size", size, "Window or image size, WxH")->check(sizeValidator());
   app.add_option("--seed", options.model.seed, "Seed of the ripple drops")
       ->check(wholeNumber(0, std::numeric_limits<uint64_t>::max()));
@@ -344,6 +369,16 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
       return usageError(
           "--memory-owner cuda shares memory, which the copy path does not: use --transfer zero-copy");
   }
+  // The bench's copy rows do not exist for a simulation in the render's
+  // queue (its vertices never leave the VkDevice): they are left out, and a
+  // matrix of copy rows alone is refused.
+  if (options.bench && (options.backend == BackendChoice::vulkan || options.backend == BackendChoice::cudaNvx)) {
+    std::erase(options.bench->transfers, TransferMode::copy);
+    if (options.bench->transfers.empty())
+      return usageError(std::string("bench --backend ") + toString(options.backend) +
+                        ": --transfer copy does not apply (the vertices never leave the Vulkan device)");
+  }
+  if (const std::string refused = refuseForRenderQueue(options); !refused.empty()) return usageError(refused);
   if (!scene.empty()) {
     // The loader's message is one line naming the file and the field.
     const Result<Scene> loaded = loadScene(scene);

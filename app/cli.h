@@ -16,7 +16,11 @@
 
 namespace vksim {
 
-enum class BackendChoice { automatic, cuda, cpu };
+// automatic: cuda where a CUDA device pairs with a Vulkan device, else cpu
+// (never one of the render-queue backends: they are asked for by name).
+// vulkan and cudaNvx run the simulation in the render's own Vulkan queue
+// (docs/queue-backends.md).
+enum class BackendChoice { automatic, cuda, cpu, vulkan, cudaNvx };
 const char* toString(BackendChoice backend);
 
 // How the vertices reach the renderer (docs/benchmarks.md):
@@ -83,6 +87,12 @@ struct Options {
 // Error with exitCode kExitSuccess (for stdout; base/result.h). The message
 // ends in a newline. Never exits the process.
 Result<Options> parseCommandLine(int argc, const char* const* argv);
+
+// For --backend vulkan and cuda-nvx: one sentence naming the option that does
+// not apply to a simulation in the render's queue (--transfer copy, the
+// import/export faults, sim-stalls), or empty when everything applies.
+// parseCommandLine refuses such a command line with it (exit 2).
+std::string refuseForRenderQueue(const Options& options);
 
 // Parses a VKSIM_WAIT_TIMEOUT_MS value (base/config.h) into nanoseconds;
 // refuses, with one sentence, anything but a whole number of milliseconds in

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/capture/schedule_recording.h"
+#include "app/interop/queue_submission.h"
 #include "app/interop/value_schedule.h"
 #include "app/interop/wait_strategy.h"
 #include "renderer/readback.h"
@@ -110,8 +111,12 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   ScheduleState& schedule = app.schedule;
   const uint64_t k = schedule.scheduleFrame;
   const bool copyPath = app.shared.transfer == TransferMode::copy;
-  // The copy path has no semaphores to poll: the host orders it anyway.
-  const bool poll = app.options.waitStrategy == WaitStrategy::poll && !copyPath;
+  // A simulation in the render's queue (--backend vulkan, cuda-nvx) rides in
+  // the render's submission: sim k is its second batch.
+  RenderQueueSimulation* const queueSimulation = app.shared.queueSimulation;
+  // The copy path has no semaphores to poll: the host orders it anyway. A
+  // step in the render's submission has no host handover to poll before.
+  const bool poll = app.options.waitStrategy == WaitStrategy::poll && !copyPath && !queueSimulation;
   FrameTiming timing;
   timing.hostFrame.beginNs = hostNowNs();
 
@@ -220,9 +225,30 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
     waitUntilSimulationSignalled(app, missing);
     schedule.skippedSimSignal.reset();
   }
+  // Sim k's step, recorded now for the second batch of the same submission.
+  // Without render k's schedule signal (--inject-fault render-skips-signal)
+  // the step's wait could never be satisfied (binary: it would even be
+  // invalid), so the step is left out and the host's bounded wait for that
+  // signal below ends the run, as with the other backends.
+  StepSync simSync = simSyncForFrame(k, schedule.mode);
+  // FAULT HOOK (--inject-fault sim-skips-signal / sim-stalls): what the step
+  // is asked to do wrong; the backends act on it (sim/fault_plan.h).
+  simSync.fault = stepFaultAt(app.options.faults, schedule.totalFrames);
+  std::optional<RecordedStep> queuedStep;
+  if (queueSimulation && renderSignalled) {
+    queuedStep = queueSimulation->recordStep(simSync, !app.paused);
+    if (!queuedStep->commandBuffer)
+      throw RuntimeFailure("the " + queueSimulation->backendName() + " backend could not record step " +
+                           std::to_string(k));
+  }
   VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
-  submitToQueue(app.device, app.frame.commandBuffer, std::span(waits.data(), waitCount),
-                std::span(signals.data(), signalCount), app.frame.inFlight);
+  if (queuedStep)
+    submitRenderAndStep(app.device, app.frame.commandBuffer, std::span(waits.data(), waitCount),
+                        std::span(signals.data(), signalCount), *queuedStep, simSync, app.shared.semaphores,
+                        app.frame.inFlight);
+  else
+    submitToQueue(app.device, app.frame.commandBuffer, std::span(waits.data(), waitCount),
+                  std::span(signals.data(), signalCount), app.frame.inFlight);
   // Recorded right after the submission succeeded: its wait consumed the
   // sim signal, its renderDone (if any) is outstanding, and the buffer is
   // EXTERNAL's again if the frame released it. A signal left out (the fault
@@ -262,17 +288,21 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
 
   // 4. Sim k: waits for render k, writes state k+1, signals for render k+1.
   //    (Copy path: writes its own memory and copies it to the host; no waits.)
-  StepSync simSync = simSyncForFrame(k, schedule.mode);
-  // FAULT HOOK (--inject-fault sim-skips-signal / sim-stalls): what the step
-  // is asked to do wrong; the backends act on it (sim/fault_plan.h).
-  simSync.fault = stepFaultAt(app.options.faults, schedule.totalFrames);
   // As for the render: the step's wait is handed over only once render k's
   // signal has been enqueued.
   if (poll || (!copyPath && !renderSignalled)) {
     waitUntilRenderSignalled(app, simSync, renderSignalled);
     timing.renderSeenDoneNs = hostNowNs();
   }
-  const StepResult step = app.shared.simulation->step(simSync, !app.paused, kWaitTimeoutNs);
+  // A step in the render's submission was handed over with it: its wait and
+  // (unless left out) its signal are enqueued.
+  StepResult step;
+  if (queuedStep) {
+    step.waitEnqueued = true;
+    step.signalEnqueued = queuedStep->signals;
+  } else {
+    step = app.shared.simulation->step(simSync, !app.paused, kWaitTimeoutNs);
+  }
   // What the step enqueued is recorded before its status is judged: a step
   // that failed after its wait, or before its signal, leaves exactly that for
   // the drain (value_schedule.h). An injected stall enqueued no wait, so a

@@ -37,43 +37,55 @@ void destroyFrameResources(const Device& device, FrameResources& frame) {
 
 void submitToQueue(const Device& device, VkCommandBuffer commandBuffer, std::span<const SemaphoreWait> waits,
                    std::span<const SemaphoreSignal> signals, VkFence fence) {
-  std::vector<VkSemaphore> waitSemaphores, signalSemaphores;
-  std::vector<uint64_t> waitValues, signalValues;
-  std::vector<VkPipelineStageFlags> waitStages;
-  for (const SemaphoreWait& wait : waits) {
-    waitSemaphores.push_back(wait.semaphore);
-    waitValues.push_back(wait.value);
-    waitStages.push_back(wait.stage);
-  }
-  for (const SemaphoreSignal& signal : signals) {
-    signalSemaphores.push_back(signal.semaphore);
-    signalValues.push_back(signal.value);
-  }
+  const SubmitBatch batch{commandBuffer, waits, signals};
+  submitBatchesToQueue(device, std::span(&batch, 1), fence);
+}
 
-  // VkTimelineSemaphoreSubmitInfo carries one value per semaphore of the
-  // batch, binary ones included (their values are ignored): when present,
-  // its counts must equal the batch's semaphore counts
-  // (VUID-VkSubmitInfo-pNext-03240 / -03241). Binary-only batches ignore it.
-  VkTimelineSemaphoreSubmitInfo timelineInfo{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  timelineInfo.waitSemaphoreValueCount = static_cast<uint32_t>(waitValues.size());
-  timelineInfo.pWaitSemaphoreValues = waitValues.data();
-  timelineInfo.signalSemaphoreValueCount = static_cast<uint32_t>(signalValues.size());
-  timelineInfo.pSignalSemaphoreValues = signalValues.data();
-
-  VkSubmitInfo submitInfo{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submitInfo.pNext = &timelineInfo;
-  submitInfo.waitSemaphoreCount = static_cast<uint32_t>(waitSemaphores.size());
-  submitInfo.pWaitSemaphores = waitSemaphores.data();
-  submitInfo.pWaitDstStageMask = waitStages.data();
-  submitInfo.commandBufferCount = commandBuffer != VK_NULL_HANDLE ? 1u : 0u;
-  submitInfo.pCommandBuffers = commandBuffer != VK_NULL_HANDLE ? &commandBuffer : nullptr;
-  submitInfo.signalSemaphoreCount = static_cast<uint32_t>(signalSemaphores.size());
-  submitInfo.pSignalSemaphores = signalSemaphores.data();
+void submitBatchesToQueue(const Device& device, std::span<const SubmitBatch> batches, VkFence fence) {
+  struct BatchArrays {
+    std::vector<VkSemaphore> waitSemaphores, signalSemaphores;
+    std::vector<uint64_t> waitValues, signalValues;
+    std::vector<VkPipelineStageFlags> waitStages;
+    VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
+    VkTimelineSemaphoreSubmitInfo timelineInfo{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  };
+  std::vector<BatchArrays> arrays(batches.size());  // sized once: the submit infos point into it
+  std::vector<VkSubmitInfo> submitInfos(batches.size(), VkSubmitInfo{VK_STRUCTURE_TYPE_SUBMIT_INFO});
+  for (size_t b = 0; b < batches.size(); ++b) {
+    BatchArrays& a = arrays[b];
+    for (const SemaphoreWait& wait : batches[b].waits) {
+      a.waitSemaphores.push_back(wait.semaphore);
+      a.waitValues.push_back(wait.value);
+      a.waitStages.push_back(wait.stage);
+    }
+    for (const SemaphoreSignal& signal : batches[b].signals) {
+      a.signalSemaphores.push_back(signal.semaphore);
+      a.signalValues.push_back(signal.value);
+    }
+    a.commandBuffer = batches[b].commandBuffer;
+    // VkTimelineSemaphoreSubmitInfo carries one value per semaphore of the
+    // batch, binary ones included (their values are ignored): when present,
+    // its counts must equal the batch's semaphore counts
+    // (VUID-VkSubmitInfo-pNext-03240 / -03241). Binary-only batches ignore it.
+    a.timelineInfo.waitSemaphoreValueCount = static_cast<uint32_t>(a.waitValues.size());
+    a.timelineInfo.pWaitSemaphoreValues = a.waitValues.data();
+    a.timelineInfo.signalSemaphoreValueCount = static_cast<uint32_t>(a.signalValues.size());
+    a.timelineInfo.pSignalSemaphoreValues = a.signalValues.data();
+    VkSubmitInfo& submitInfo = submitInfos[b];
+    submitInfo.pNext = &a.timelineInfo;
+    submitInfo.waitSemaphoreCount = static_cast<uint32_t>(a.waitSemaphores.size());
+    submitInfo.pWaitSemaphores = a.waitSemaphores.data();
+    submitInfo.pWaitDstStageMask = a.waitStages.data();
+    submitInfo.commandBufferCount = a.commandBuffer != VK_NULL_HANDLE ? 1u : 0u;
+    submitInfo.pCommandBuffers = a.commandBuffer != VK_NULL_HANDLE ? &a.commandBuffer : nullptr;
+    submitInfo.signalSemaphoreCount = static_cast<uint32_t>(a.signalSemaphores.size());
+    submitInfo.pSignalSemaphores = a.signalSemaphores.data();
+  }
   // The queue is externally synchronised (vkQueueSubmit's queue parameter):
   // with --frame-tags a simulation worker thread submits too.
   static std::mutex queueMutex;
   const std::lock_guard lock(queueMutex);
-  VK_CHECK(vkQueueSubmit(device.queue, 1, &submitInfo, fence));
+  VK_CHECK(vkQueueSubmit(device.queue, static_cast<uint32_t>(submitInfos.size()), submitInfos.data(), fence));
 }
 
 VkResult waitForFenceOrLoss(const Device& device, VkFence fence, uint64_t timeoutNs) {

@@ -42,6 +42,21 @@ struct SemaphoreSignal {
 void submitToQueue(const Device& device, VkCommandBuffer commandBuffer, std::span<const SemaphoreWait> waits,
                    std::span<const SemaphoreSignal> signals, VkFence fence);
 
+// One batch (VkSubmitInfo) of a submission: a command buffer (or none) with
+// its semaphore waits and signals.
+struct SubmitBatch {
+  VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
+  std::span<const SemaphoreWait> waits;
+  std::span<const SemaphoreSignal> signals;
+};
+
+// One vkQueueSubmit of several batches on device.queue, in order (a later
+// batch may wait on a binary semaphore that an earlier one signals: the
+// signal is submitted first). Serialised with submitToQueue; fence may be
+// VK_NULL_HANDLE and signals once every batch has completed. A failed
+// submission throws RuntimeFailure.
+void submitBatchesToQueue(const Device& device, std::span<const SubmitBatch> batches, VkFence fence);
+
 // Waits for a fence at most timeoutNs: true when signalled, false on
 // VK_TIMEOUT; any other result (device lost) throws RuntimeFailure. Does not
 // reset the fence.

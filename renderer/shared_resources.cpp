@@ -29,7 +29,7 @@ VkSemaphore createSemaphore(const Device& device, VkSemaphoreType type, bool exp
 }  // namespace
 
 SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize size, VertexMemory kind,
-                                            bool exportable) {
+                                            bool exportable, VkBufferUsageFlags extraUsage, bool deviceAddress) {
   const std::string who = "The Vulkan device '" + device.info.name + "'";
   if (exportable && !device.exportMemory)
     throw EnvironmentError(
@@ -51,6 +51,8 @@ SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize s
   bufferInfo.pNext = exportable ? &externalInfo : nullptr;
   bufferInfo.size = size;
   bufferInfo.usage = kSharedVertexBufferUsage;  // what the export query in listPhysicalDevices asked about
+  if (!exportable)
+    bufferInfo.usage |= extraUsage | (deviceAddress ? VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT : 0);
   bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
 
@@ -82,8 +84,13 @@ SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize s
   VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
   exportInfo.pNext = &dedicatedInfo;
   exportInfo.handleTypes = kMemoryHandleType;
+  // A buffer whose device address is taken must be bound to memory allocated
+  // with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT (VUID-vkBindBufferMemory-bufferDeviceAddress-03339).
+  VkMemoryAllocateFlagsInfo flagsInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  flagsInfo.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
   VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  allocateInfo.pNext = exportable ? &exportInfo : nullptr;
+  allocateInfo.pNext = exportable ? static_cast<const void*>(&exportInfo)
+                                  : (deviceAddress ? static_cast<const void*>(&flagsInfo) : nullptr);
   allocateInfo.allocationSize = requirements.size;
   allocateInfo.memoryTypeIndex = memoryType;
   const VkResult allocated = vkAllocateMemory(device.device, &allocateInfo, nullptr, &result.memory);

@@ -40,8 +40,15 @@ struct SharedVertexBuffer {
 // device created without exportMemory or that cannot export vertex buffers.
 // The caller destroys it after the importer has released it and the device
 // is idle.
+// extraUsage (never with exportable: the export query asked about
+// kSharedVertexBufferUsage alone) adds usages for a simulation in the render
+// queue: STORAGE_BUFFER for compute shaders. deviceAddress adds
+// SHADER_DEVICE_ADDRESS usage and allocates the memory with
+// VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT (the device needs the
+// bufferDeviceAddress feature), for kernels that take its address.
 SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize size, VertexMemory kind,
-                                            bool exportable);
+                                            bool exportable, VkBufferUsageFlags extraUsage = 0,
+                                            bool deviceAddress = false);
 void destroySharedVertexBuffer(const Device& device, SharedVertexBuffer& buffer);
 
 // The reverse direction: a device-local vertex buffer of `size` bytes bound

@@ -181,6 +181,8 @@ PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t in
   info.timelineSemaphores =
       vulkan12 ? features12.timelineSemaphore == VK_TRUE : timelineFeatures.timelineSemaphore == VK_TRUE;
   info.hostQueryReset = vulkan12 && features12.hostQueryReset == VK_TRUE;
+  info.bufferDeviceAddress = vulkan12 && features12.bufferDeviceAddress == VK_TRUE;
+  info.nvxBinaryImport = contains(extensions, VK_NVX_BINARY_IMPORT_EXTENSION_NAME);
   info.calibratedTimestamps =
       contains(extensions, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) && offersHostCalibration(physical);
 
@@ -411,6 +413,10 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   if (options.exportMemory) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
   if (options.exportSemaphores) extensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
   if (options.swapchain) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+  if (options.cudaKernelLaunch) {
+    if (!info.bufferDeviceAddress) throw EnvironmentError(who + " lacks the bufferDeviceAddress feature.");
+    extensions.push_back(VK_NVX_BINARY_IMPORT_EXTENSION_NAME);
+  }
   std::vector<const char*> missing;
   for (const char* name : extensions)
     if (!contains(available, name)) missing.push_back(name);
@@ -453,6 +459,8 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   // Query pools reset from the host (vkResetQueryPool) need no command in the
   // frame's command buffer; without the feature the timer resets in it instead.
   features12.hostQueryReset = info.hostQueryReset ? VK_TRUE : VK_FALSE;
+  // The cuda-nvx backend passes buffer device addresses as kernel pointers.
+  features12.bufferDeviceAddress = options.cudaKernelLaunch ? VK_TRUE : VK_FALSE;
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   features.pNext = &features12;
 

@@ -79,6 +79,8 @@ struct PhysicalDeviceInfo {
   // VK_EXT_calibrated_timestamps offering both the device's time domain and
   // CLOCK_MONOTONIC (std::chrono::steady_clock's clock on Linux):
   bool calibratedTimestamps = false;
+  bool nvxBinaryImport = false;      // VK_NVX_binary_import (CUDA kernels from a command buffer)
+  bool bufferDeviceAddress = false;  // feature bufferDeviceAddress (core 1.2)
 };
 
 // Every physical device, described. Never throws for a device that lacks
@@ -102,6 +104,9 @@ struct DeviceOptions {
   bool exportMemory = false;        // VK_KHR_external_memory_fd
   bool exportSemaphores = false;    // VK_KHR_external_semaphore_fd
   VkSurfaceKHR surface = VK_NULL_HANDLE;  // when set, the queue family must present to it
+  // VK_NVX_binary_import and the bufferDeviceAddress feature (the cuda-nvx
+  // backend only: nothing else turns them on).
+  bool cudaKernelLaunch = false;
 };
 
 struct Device {

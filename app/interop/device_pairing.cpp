@@ -202,7 +202,21 @@ DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const 
     throw EnvironmentError(best ? deviceLabel(*best) + " lacks a graphics queue or timeline semaphores"
                                 : "no Vulkan device has a graphics queue and timeline semaphores");
   choice.vulkan = *best;
-  if (backend == BackendChoice::cpu) {
+  if (backend == BackendChoice::vulkan) {
+    choice.queueBackend = QueueBackend::vulkan;
+    choice.reason = "backend vulkan (asked for): compute shaders in the render queue of " + deviceLabel(*best);
+  } else if (backend == BackendChoice::cudaNvx) {
+    // The only way in: the driver must offer the extension (NVIDIA's does;
+    // lavapipe does not). Exit 3 with one line otherwise.
+    if (!best->nvxBinaryImport || !best->bufferDeviceAddress)
+      throw EnvironmentError("--backend cuda-nvx: " + deviceLabel(*best) + " does not offer " +
+                             (best->nvxBinaryImport ? "the bufferDeviceAddress feature"
+                                                    : "VK_NVX_binary_import") +
+                             " (needed to launch CUDA kernels from a Vulkan command buffer)");
+    choice.queueBackend = QueueBackend::cudaNvx;
+    choice.reason = "backend cuda-nvx (asked for): CUDA kernels through VK_NVX_binary_import in the render queue of " +
+                    deviceLabel(*best);
+  } else if (backend == BackendChoice::cpu) {
     choice.reason = "backend cpu (asked for): " + deviceLabel(*best);
   } else if (cuda.devices.empty()) {
     choice.reason = "backend auto -> cpu: no CUDA device (" + cuda.unavailableReason + "); rendering on " +
@@ -214,6 +228,15 @@ DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const 
                     deviceLabel(*best);
   }
   return choice;
+}
+
+const char* backendName(const DeviceChoice& choice) {
+  switch (choice.queueBackend) {
+    case QueueBackend::vulkan: return "vulkan";
+    case QueueBackend::cudaNvx: return "cuda-nvx";
+    case QueueBackend::none: break;
+  }
+  return choice.useCuda ? "cuda" : "cpu";
 }
 
 std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda) {
@@ -229,7 +252,10 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
         << ", device group of " << device.deviceGroupSize << "\n"
         << "      export: memory fd " << yesNo(device.externalMemoryFd && device.vertexBufferExportable)
         << ", timeline semaphore fd " << yesNo(device.externalSemaphoreFd && device.timelineExportable)
-        << ", binary semaphore fd " << yesNo(device.externalSemaphoreFd && device.binaryExportable) << "\n";
+        << ", binary semaphore fd " << yesNo(device.externalSemaphoreFd && device.binaryExportable) << "\n"
+        << "      backends in the render queue: vulkan " << yesNo(canRender(device)) << ", cuda-nvx "
+        << yesNo(canRender(device) && device.nvxBinaryImport && device.bufferDeviceAddress)
+        << (device.nvxBinaryImport ? "" : " (no VK_NVX_binary_import)") << "\n";
   }
   out << "CUDA devices:\n";
   if (cuda.devices.empty()) out << "  (none: " << cuda.unavailableReason << ")\n";

@@ -14,10 +14,14 @@
 
 namespace vksim {
 
+// A simulation recorded into the render's own queue (sim/vulkan/render_queue_simulation.h).
+enum class QueueBackend { none, vulkan, cudaNvx };
+
 struct DeviceChoice {
   PhysicalDeviceInfo vulkan;
   std::optional<CudaDeviceInfo> cuda;  // set when the CUDA backend runs
   bool useCuda = false;
+  QueueBackend queueBackend = QueueBackend::none;  // --backend vulkan or cuda-nvx
   std::string reason;  // one line: why this backend and device
 };
 
@@ -62,6 +66,8 @@ DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const 
 // refused by parseCommandLine already.)
 DeviceChoice chooseDevicesForMemoryOwner(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
                                          const Options& options);
+// The backend's name as reports spell it: "cuda", "cpu", "vulkan" or "cuda-nvx".
+const char* backendName(const DeviceChoice& choice);
 
 // The --list-devices report: every device, and for each UUID pair every
 // check of checkPairing with what was found.

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <utility>
 
+#include "app/interop/queue_submission.h"
 #include "app/interop/wait_strategy.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"
@@ -213,6 +214,37 @@ std::unique_ptr<Simulation> handOverSharedHandles(const Device& device, const Sh
   return std::move(*simulation);
 }
 
+namespace {
+
+// A simulation in the render's own queue: its vertex buffer is device-local
+// and never exported (nothing outside the VkDevice touches it), its
+// semaphores are plain ones, and Vulkan owns the buffer throughout: no queue
+// family ownership transfer to or from EXTERNAL, no fd, no import. The
+// schedule and the initial simDone signal are those of every backend.
+void createQueueSharedState(SharedState& shared, const Device& device, QueueBackend backend,
+                            const ModelParams& params, ScheduleState& schedule, const SharedStateHooks& hooks) {
+  const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
+  bool deviceAddress = false;
+  const VkBufferUsageFlags usage = queueVertexUsage(backend, &deviceAddress);
+  shared.vertices = createSharedVertexBuffer(device, bytes, VertexMemory::deviceLocal, /*exportable=*/false, usage,
+                                             deviceAddress);
+  shared.semaphores = createSyncSemaphores(device, /*exportable=*/false);
+  shared.indices = createGridIndexBuffer(device, params.grid);
+  std::unique_ptr<RenderQueueSimulation> simulation =
+      createRenderQueueSimulation(device, backend, shared.vertices, shared.semaphores, params);
+  shared.queueSimulation = simulation.get();
+  shared.simulation = std::move(simulation);
+  shared.externalWriter = false;
+  shared.vertexOwner = VertexOwner::vulkan;
+  const StepResult initial = shared.simulation->writeInitialState();
+  restartSchedule(schedule, initial, /*copyPath=*/false);
+  if (hooks.initialWriteDone) hooks.initialWriteDone(initial.signalEnqueued);
+  if (initial.status != StepStatus::ok)
+    throw RuntimeFailure("the simulation could not write its initial state");
+}
+
+}  // namespace
+
 void createSharedState(SharedState& shared, const Device& device, const DeviceChoice& devices,
                        const Options& options, const ModelParams& params, ScheduleState& schedule,
                        const SharedStateHooks& hooks) {
@@ -222,6 +254,10 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
   const bool copyPath = shared.transfer == TransferMode::copy;
   const bool exported = cuda && !copyPath;
   const bool rehearsedHandoff = !cuda && !copyPath && handoffFaultInjected(options.faults);
+  if (devices.queueBackend != QueueBackend::none) {
+    createQueueSharedState(shared, device, devices.queueBackend, params, schedule, hooks);
+    return;
+  }
   // Zero-copy: CUDA writes exported device-local memory, the CPU backend
   // host-visible memory it maps. Copy: a plain device-local buffer that only
   // the frame's upload writes, fed by a host-visible staging buffer.

@@ -37,6 +37,7 @@
 #include "sim/cuda/cuda_owned_memory.h"
 #include "sim/fault_plan.h"
 #include "sim/simulation.h"
+#include "sim/vulkan/render_queue_simulation.h"
 
 namespace vksim {
 
@@ -74,6 +75,10 @@ struct SharedState {
   GridIndexBuffer indices;
   std::unique_ptr<VulkanHostSemaphores> hostOps;  // CPU backend, zero-copy only
   std::unique_ptr<Simulation> simulation;
+  // --backend vulkan or cuda-nvx: `simulation` seen as what it is, a step
+  // recorded into the render's own submission (app/interop/queue_submission.h);
+  // null for the other backends.
+  RenderQueueSimulation* queueSimulation = nullptr;
   FrameTags frameTags;  // --frame-tags only (app/interop/frame_tags.h)
   // --memory-owner cuda: the allocation behind `vertices`, which CUDA made
   // and exported and Vulkan imported. The simulation borrows its mapping. It

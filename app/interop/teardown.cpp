@@ -134,6 +134,7 @@ void destroySharedState(const Device& device, FrameResources& frame, SharedState
     // Everything has completed: the last frames' timings are all there is.
     // (A lost device has none to give.)
     if (!loss.lost && hooks.workFinished) hooks.workFinished();
+    shared.queueSimulation = nullptr;
     shared.simulation.reset();
   }
   shared.hostOps.reset();

@@ -244,7 +244,7 @@ void drawRecordSection(App& app) {
       request.csvPath = fmt::format("capture-{:%Y%m%d-%H%M%S}.csv", fmt::localtime(std::time(nullptr)));
     request.frames = uint64_t(app.overlay.recordFrames);
     if (const Result<> started = startCapture(app.capture, request, app.schedule.totalFrames,
-                                              app.devices.useCuda ? "cuda" : "cpu");
+                                              backendName(app.devices));
         !started)
       app.capture.lastResult = started.error().message;
   }

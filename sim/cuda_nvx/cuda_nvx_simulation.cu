@@ -1,0 +1,157 @@
+// The cuda-nvx backend: the CUDA kernels of sim/cuda/cuda_kernels.cuh,
+// launched from the step's Vulkan command buffer with vkCmdCuLaunchKernelNVX
+// (VK_NVX_binary_import). No CUDA runtime or driver call happens on this path:
+// the Vulkan driver loads the module and runs the kernels in the Vulkan
+// device's own context. The header is included here for the launch geometry
+// and the parameter types, so that they are the CUDA backend's.
+#include <vulkan/vk_enum_string_helper.h>
+
+#include <array>
+#include <cstring>
+#include <vector>
+
+#include "sim/cuda/cuda_kernels.cuh"
+#include "sim/cuda_nvx/nvx_fatbin.h"
+#include "sim/vulkan/queue_simulation_base.h"
+
+namespace vksim {
+namespace {
+
+constexpr const char* kKernelNames[] = {"addDropsKernel", "heightFieldVerticesKernel", "sinewaveRowKernel",
+                                        "rippleStepRowKernel"};
+enum Kernel { kAddDrops, kHeightFieldVertices, kSinewaveRow, kRippleStepRow, kKernelCount };
+
+class CudaNvxSimulation final : public QueueSimulationBase {
+ public:
+  CudaNvxSimulation(const ModelParams& params, const RenderQueueContext& context)
+      : QueueSimulationBase(params, context, /*deviceAddress=*/true) {
+    if (ready()) create();
+  }
+  // The module and its functions outlive every command buffer that launches
+  // them: the owner has waited for the queue (finish) and the device is
+  // idle in teardown. Functions first, then the module they come from.
+  ~CudaNvxSimulation() override {
+    for (VkCuFunctionNVX function : functions_)
+      if (function) vkDestroyCuFunctionNVX(context_.device, function, nullptr);
+    if (module_) vkDestroyCuModuleNVX(context_.device, module_, nullptr);
+  }
+
+  std::string failure() const { return error(); }
+  std::string backendName() const override { return "cuda-nvx"; }
+  std::string pathDescription() const override {
+    return "CUDA kernels through VK_NVX_binary_import, second batch of the render's vkQueueSubmit";
+  }
+
+ protected:
+  void recordSinewave(VkCommandBuffer commandBuffer, const SinewaveFrame& frame) override {
+    const VkDeviceAddress vertices = vertexAddress_;
+    const std::array<const void*, 2> arguments{&vertices, &frame};
+    launch(commandBuffer, kSinewaveRow, rowBlocks(params_.grid), dim3(kRowThreads), arguments);
+  }
+
+  void recordDrops(VkCommandBuffer commandBuffer, const std::vector<DropShape>& drops, uint32_t current,
+                   uint32_t previous) override {
+    // As the CUDA backend: batches of kMaxDropsPerLaunch, applied in order.
+    const VkDeviceAddress currentField = field(current), previousField = field(previous);
+    const uint32_t grid = params_.grid;
+    for (size_t first = 0; first < drops.size(); first += kMaxDropsPerLaunch) {
+      if (first > 0) computeBarrier(commandBuffer);
+      DropBatch batch{};
+      for (size_t d = first; d < drops.size() && batch.count < kMaxDropsPerLaunch; ++d)
+        batch.drops[batch.count++] = drops[d];
+      const std::array<const void*, 4> arguments{&currentField, &previousField, &grid, &batch};
+      launch(commandBuffer, kAddDrops, gridBlocks(grid), dim3(kBlockX, kBlockY), arguments);
+    }
+  }
+
+  void recordRippleStep(VkCommandBuffer commandBuffer, uint32_t current, uint32_t previous, uint32_t next,
+                        const RippleCoefficients& coefficients) override {
+    // One pass: the next field and its vertices (rippleStepRowKernel).
+    const VkDeviceAddress currentField = field(current), previousField = field(previous), nextField = field(next);
+    const VkDeviceAddress vertices = vertexAddress_;
+    const uint32_t grid = params_.grid;
+    const std::array<const void*, 6> arguments{&currentField, &previousField, &nextField,
+                                               &grid,         &coefficients,  &vertices};
+    launch(commandBuffer, kRippleStepRow, rowBlocks(grid), dim3(kRowThreads), arguments);
+  }
+
+  void recordRippleVertices(VkCommandBuffer commandBuffer, uint32_t fieldIndex) override {
+    const VkDeviceAddress heights = field(fieldIndex), vertices = vertexAddress_;
+    const uint32_t grid = params_.grid;
+    const std::array<const void*, 3> arguments{&heights, &grid, &vertices};
+    launch(commandBuffer, kHeightFieldVertices, gridBlocks(grid), dim3(kBlockX, kBlockY), arguments);
+  }
+
+ private:
+  VkDeviceAddress field(uint32_t index) const { return heights_.address + index * fieldBytes_; }
+
+  // Parameters as cuLaunchKernel takes them: an array of pointers, one to each
+  // argument's value; a pointer argument's value is a buffer device address
+  // (the kernels see plain global memory). The values are copied when the
+  // launch is recorded, so locals may go afterwards.
+  template <size_t N>
+  void launch(VkCommandBuffer commandBuffer, Kernel kernel, dim3 grid, dim3 block,
+              const std::array<const void*, N>& arguments) {
+    VkCuLaunchInfoNVX launchInfo{};
+    launchInfo.sType = VK_STRUCTURE_TYPE_CU_LAUNCH_INFO_NVX;
+    launchInfo.function = functions_[kernel];
+    launchInfo.gridDimX = grid.x;
+    launchInfo.gridDimY = grid.y;
+    launchInfo.gridDimZ = grid.z;
+    launchInfo.blockDimX = block.x;
+    launchInfo.blockDimY = block.y;
+    launchInfo.blockDimZ = block.z;
+    launchInfo.sharedMemBytes = 0;  // the kernels' shared memory is static
+    launchInfo.paramCount = N;
+    launchInfo.pParams = arguments.data();
+    vkCmdCuLaunchKernelNVX(commandBuffer, &launchInfo);
+  }
+
+  void create() {
+    VkBufferDeviceAddressInfo addressInfo{};
+    addressInfo.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO;
+    addressInfo.buffer = context_.vertexBuffer;
+    vertexAddress_ = vkGetBufferDeviceAddress(context_.device, &addressInfo);
+    // The fatbin is copied into 8-byte-aligned storage: the driver parses it
+    // as an ELF container of 64-bit fields.
+    std::vector<uint64_t> image((sizeof(kNvxFatbin) + 7) / 8);
+    std::memcpy(image.data(), kNvxFatbin, sizeof(kNvxFatbin));
+    VkCuModuleCreateInfoNVX moduleInfo{};
+    moduleInfo.sType = VK_STRUCTURE_TYPE_CU_MODULE_CREATE_INFO_NVX;
+    moduleInfo.dataSize = sizeof(kNvxFatbin);
+    moduleInfo.pData = image.data();
+    VkResult result = vkCreateCuModuleNVX(context_.device, &moduleInfo, nullptr, &module_);
+    if (result != VK_SUCCESS) {
+      module_ = VK_NULL_HANDLE;
+      return setError(std::string("vkCreateCuModuleNVX refused the embedded fatbin (sm_90 + compute_90 PTX): ") +
+                      string_VkResult(result));
+    }
+    for (uint32_t k = 0; k < kKernelCount; ++k) {
+      VkCuFunctionCreateInfoNVX functionInfo{};
+      functionInfo.sType = VK_STRUCTURE_TYPE_CU_FUNCTION_CREATE_INFO_NVX;
+      functionInfo.module = module_;
+      functionInfo.pName = kKernelNames[k];
+      result = vkCreateCuFunctionNVX(context_.device, &functionInfo, nullptr, &functions_[k]);
+      if (result != VK_SUCCESS) {
+        functions_[k] = VK_NULL_HANDLE;
+        return setError(std::string("vkCreateCuFunctionNVX found no kernel ") + kKernelNames[k] + ": " +
+                        string_VkResult(result));
+      }
+    }
+  }
+
+  VkCuModuleNVX module_ = VK_NULL_HANDLE;
+  std::array<VkCuFunctionNVX, kKernelCount> functions_{};
+  VkDeviceAddress vertexAddress_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<RenderQueueSimulation>> createCudaNvxSimulation(const ModelParams& params,
+                                                                       const RenderQueueContext& context) {
+  auto simulation = std::make_unique<CudaNvxSimulation>(params, context);
+  if (!simulation->failure().empty()) return fail("cuda-nvx backend: " + simulation->failure(), kExitEnvironment);
+  return std::unique_ptr<RenderQueueSimulation>(std::move(simulation));
+}
+
+}  // namespace vksim

@@ -1,0 +1,52 @@
+// The one header shared by the Vulkan compute backend's GLSL (through glslc's
+// #include) and its C++ side: descriptor bindings, workgroup sizes and the
+// push constants. A change here changes both sides at once.
+#ifndef VKSIM_COMPUTE_LAYOUT_H
+#define VKSIM_COMPUTE_LAYOUT_H
+
+#ifdef GL_core_profile
+#define VKSIM_CONSTANT const uint
+#else
+#include <cstdint>
+namespace vksim {
+#define VKSIM_CONSTANT inline constexpr uint32_t
+typedef uint32_t uint;
+#endif
+
+// Set 0: the shared vertex buffer (written), the three height fields of the
+// ripple model (grid*grid floats each, back to back), the host-written table
+// (coordinates, then the sinewave's per-column and per-row factors, grid
+// floats each) and the step's drops (one vec4 each: x, z, amplitude,
+// 1/(2 sigma^2)).
+VKSIM_CONSTANT kComputeVertexBinding = 0;
+VKSIM_CONSTANT kComputeHeightBinding = 1;
+VKSIM_CONSTANT kComputeTableBinding = 2;
+VKSIM_CONSTANT kComputeDropBinding = 3;
+
+// 16 x 16 invocations a workgroup, one per vertex or cell.
+VKSIM_CONSTANT kComputeGroupSize = 16;
+
+// Every dispatch's push constants (one block for all four shaders). Field
+// indices name which of the three height fields plays which role this step.
+struct ComputePushConstants {
+  uint grid;
+  uint dropCount;
+  uint currentField;
+  uint previousField;
+  uint nextField;
+  float amplitude;
+  float spacing;
+  float courantSquared;
+  float keepPrevious;
+  float inverseDenominator;
+};
+
+VKSIM_CONSTANT kComputePushConstantsSize = 40;
+
+#ifndef GL_core_profile
+static_assert(sizeof(ComputePushConstants) == kComputePushConstantsSize, "push constants must match GLSL");
+}  // namespace vksim
+#endif
+
+#undef VKSIM_CONSTANT
+#endif

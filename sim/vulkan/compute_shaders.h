@@ -1,0 +1,20 @@
+// The Vulkan backend's compute shaders as SPIR-V, compiled by glslc at build
+// time (sim/CMakeLists.txt) and embedded so the executable needs no files.
+#pragma once
+#include <cstdint>
+#include <span>
+
+namespace vksim {
+inline constexpr uint32_t kSinewaveCompSpirv[] =
+#include "sinewave.comp.inc"
+    ;
+inline constexpr uint32_t kRippleDropsCompSpirv[] =
+#include "ripple_drops.comp.inc"
+    ;
+inline constexpr uint32_t kRippleStepCompSpirv[] =
+#include "ripple_step.comp.inc"
+    ;
+inline constexpr uint32_t kRippleVerticesCompSpirv[] =
+#include "ripple_vertices.comp.inc"
+    ;
+}  // namespace vksim

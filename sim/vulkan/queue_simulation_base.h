@@ -1,0 +1,101 @@
+// Internal to sim/vulkan/ and sim/cuda_nvx/: what the two render-queue
+// backends share. The host side of the models (step count, drops, time and
+// coefficients from sim/models.h), the command buffer each step is recorded
+// into, the barriers around it, its timestamps and the ripple model's three
+// height fields. A backend supplies only the commands that compute.
+#pragma once
+#include <volk.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "sim/models.h"
+#include "sim/vulkan/render_queue_simulation.h"
+
+namespace vksim {
+
+// A buffer with its own allocation (plain, small count: no allocator needed).
+struct QueueBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkDeviceSize size = 0;
+  void* mapped = nullptr;         // host-visible buffers only, mapped for their life
+  VkDeviceAddress address = 0;    // with deviceAddress only
+};
+
+// Creates a buffer of `size` bytes with `usage` from a memory type with
+// `properties`; with deviceAddress, SHADER_DEVICE_ADDRESS usage and memory
+// allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT (the buffer device
+// address rules), and `address` filled in. Error (exit 3) when no memory type
+// fits or an allocation fails.
+Result<QueueBuffer> createQueueBuffer(const RenderQueueContext& context, VkDeviceSize size, VkBufferUsageFlags usage,
+                                      VkMemoryPropertyFlags properties, bool deviceAddress);
+// After the device has finished every command that used it.
+void destroyQueueBuffer(VkDevice device, QueueBuffer& buffer);
+
+class QueueSimulationBase : public RenderQueueSimulation {
+ public:
+  ~QueueSimulationBase() override;
+
+  StepResult writeInitialState() override;
+  RecordedStep recordStep(const StepSync& sync, bool advance) override;
+  StepResult step(const StepSync& sync, bool advance, uint64_t timeoutNs) override;
+  void setParams(const ModelParams& params) override { params_ = changeParams(params_, params); }
+  const ModelParams& params() const override { return params_; }
+  void addDrop(const Drop& drop) override {
+    if (params_.model == ModelKind::ripple) queued_.push_back(drop);
+  }
+  uint64_t stepCount() const override { return stepCount_; }
+  bool finish(uint64_t timeoutNs) override;
+  std::string deviceName() const override { return deviceName_; }
+  bool takeStepTiming(StepTiming* timing) override;
+
+ protected:
+  // Makes the command pool, command buffer, query pool and (ripple) the
+  // height fields; `deviceAddress` for a backend that reaches the fields by
+  // address. False with error() set on failure.
+  QueueSimulationBase(const ModelParams& params, const RenderQueueContext& context, bool deviceAddress);
+  bool ready() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  void setError(std::string message) { error_ = std::move(message); }
+
+  // The backend's commands. Each may assume that everything recorded before
+  // it is complete and visible (the base puts a computeBarrier between calls).
+  // Sinewave at `frame`, into the vertex buffer.
+  virtual void recordSinewave(VkCommandBuffer commandBuffer, const SinewaveFrame& frame) = 0;
+  // The drops, in order, added to fields `current` and `previous` (interior cells).
+  virtual void recordDrops(VkCommandBuffer commandBuffer, const std::vector<DropShape>& drops, uint32_t current,
+                           uint32_t previous) = 0;
+  // The leapfrog step current/previous -> next AND the vertices of `next`.
+  virtual void recordRippleStep(VkCommandBuffer commandBuffer, uint32_t current, uint32_t previous, uint32_t next,
+                                const RippleCoefficients& coefficients) = 0;
+  // The vertices of field `field`.
+  virtual void recordRippleVertices(VkCommandBuffer commandBuffer, uint32_t field) = 0;
+
+  // Every shader or kernel write before it is visible to every shader or
+  // kernel read and write after it (COMPUTE_SHADER -> COMPUTE_SHADER).
+  static void computeBarrier(VkCommandBuffer commandBuffer);
+
+  RenderQueueContext context_;
+  ModelParams params_;
+  QueueBuffer heights_;  // ripple: three fields of grid*grid floats, back to back
+  VkDeviceSize fieldBytes_ = 0;
+
+ private:
+  void recordModelStep(VkCommandBuffer commandBuffer);
+
+  std::string deviceName_;
+  std::string error_;
+  VkCommandPool pool_ = VK_NULL_HANDLE;
+  VkCommandBuffer commandBuffer_ = VK_NULL_HANDLE;
+  VkQueryPool queries_ = VK_NULL_HANDLE;  // 2 timestamps: the step's batch begins, ends
+  std::vector<Drop> queued_;
+  uint64_t stepCount_ = 0;
+  uint64_t sequence_ = 0;                 // steps recorded since writeInitialState
+  std::optional<uint64_t> timedSequence_;  // the recorded step whose timestamps are not taken yet
+  // Which field plays which role (RippleModel: previous <- current <- next).
+  uint32_t current_ = 0, previous_ = 1, next_ = 2;
+};
+
+}  // namespace vksim

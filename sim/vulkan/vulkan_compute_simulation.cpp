@@ -1,0 +1,234 @@
+// The Vulkan compute backend: the models as GLSL compute shaders (sinewave.comp,
+// ripple_drops.comp, ripple_step.comp, ripple_vertices.comp), recorded into
+// the step's command buffer (QueueSimulationBase).
+#include <array>
+#include <cstring>
+
+#include "sim/vulkan/compute_layout.h"
+#include "sim/vulkan/compute_shaders.h"
+#include "sim/vulkan/queue_simulation_base.h"
+
+namespace vksim {
+namespace {
+
+constexpr uint32_t kInitialDropCapacity = 16;
+
+class VulkanComputeSimulation final : public QueueSimulationBase {
+ public:
+  VulkanComputeSimulation(const ModelParams& params, const RenderQueueContext& context)
+      : QueueSimulationBase(params, context, /*deviceAddress=*/false) {
+    if (ready()) create();
+  }
+  ~VulkanComputeSimulation() override {
+    const VkDevice device = context_.device;
+    for (VkPipeline pipeline : pipelines_)
+      if (pipeline) vkDestroyPipeline(device, pipeline, nullptr);
+    if (layout_) vkDestroyPipelineLayout(device, layout_, nullptr);
+    if (descriptorPool_) vkDestroyDescriptorPool(device, descriptorPool_, nullptr);  // frees the set
+    if (setLayout_) vkDestroyDescriptorSetLayout(device, setLayout_, nullptr);
+    destroyQueueBuffer(device, table_);
+    destroyQueueBuffer(device, drops_);
+  }
+
+  std::string failure() const { return error(); }
+  std::string backendName() const override { return "vulkan"; }
+  std::string pathDescription() const override {
+    return "GLSL compute shaders, second batch of the render's vkQueueSubmit";
+  }
+
+ protected:
+  void recordSinewave(VkCommandBuffer commandBuffer, const SinewaveFrame& frame) override {
+    // The factors with the reference's own sinf/cosf (sinewave.comp says why),
+    // into the table that the previous submission no longer reads (its fence
+    // was waited for); host writes before vkQueueSubmit are visible to it.
+    float* table = static_cast<float*>(table_.mapped);
+    const uint32_t n = params_.grid;
+    for (uint32_t i = 0; i < n; ++i) {
+      table[n + i] = sinewaveFactorX(frame, i);
+      table[2 * n + i] = sinewaveFactorZ(frame, i);
+    }
+    ComputePushConstants push = basePush();
+    push.amplitude = frame.amplitude;
+    dispatch(commandBuffer, kSinewave, push);
+  }
+
+  void recordDrops(VkCommandBuffer commandBuffer, const std::vector<DropShape>& drops, uint32_t current,
+                   uint32_t previous) override {
+    // One step's drops all go in one dispatch, each cell adding them in order
+    // (RippleModel::applyDrop); the buffer grows when a step brings more.
+    if (drops.size() > dropCapacity_) growDrops(uint32_t(drops.size()));
+    float* out = static_cast<float*>(drops_.mapped);
+    for (size_t d = 0; d < drops.size(); ++d) {
+      out[4 * d + 0] = drops[d].x;
+      out[4 * d + 1] = drops[d].z;
+      out[4 * d + 2] = drops[d].amplitude;
+      out[4 * d + 3] = drops[d].inverseTwoSigmaSquared;
+    }
+    ComputePushConstants push = basePush();
+    push.dropCount = uint32_t(drops.size());
+    push.currentField = current;
+    push.previousField = previous;
+    dispatch(commandBuffer, kRippleDrops, push);
+  }
+
+  void recordRippleStep(VkCommandBuffer commandBuffer, uint32_t current, uint32_t previous, uint32_t next,
+                        const RippleCoefficients& coefficients) override {
+    ComputePushConstants push = basePush();
+    push.currentField = current;
+    push.previousField = previous;
+    push.nextField = next;
+    push.courantSquared = coefficients.courantSquared;
+    push.keepPrevious = coefficients.keepPrevious;
+    push.inverseDenominator = coefficients.inverseDenominator;
+    dispatch(commandBuffer, kRippleStep, push);
+    computeBarrier(commandBuffer);
+    recordRippleVertices(commandBuffer, next);
+  }
+
+  void recordRippleVertices(VkCommandBuffer commandBuffer, uint32_t field) override {
+    ComputePushConstants push = basePush();
+    push.currentField = field;
+    dispatch(commandBuffer, kRippleVertices, push);
+  }
+
+ private:
+  enum Shader { kSinewave, kRippleDrops, kRippleStep, kRippleVertices, kShaderCount };
+
+  ComputePushConstants basePush() const {
+    ComputePushConstants push{};
+    push.grid = params_.grid;
+    push.spacing = gridSpacing(params_.grid);
+    return push;
+  }
+
+  void dispatch(VkCommandBuffer commandBuffer, Shader shader, const ComputePushConstants& push) {
+    vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[shader]);
+    vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+    vkCmdPushConstants(commandBuffer, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    const uint32_t groups = (params_.grid + kComputeGroupSize - 1) / kComputeGroupSize;
+    vkCmdDispatch(commandBuffer, groups, groups, 1);
+  }
+
+  bool check(VkResult result, const char* what) {
+    if (result != VK_SUCCESS && ready()) setError(std::string("could not create the ") + what);
+    return result == VK_SUCCESS;
+  }
+
+  void create() {
+    const VkDevice device = context_.device;
+    const uint32_t n = params_.grid;
+    Result<QueueBuffer> table = createQueueBuffer(
+        context_, 3 * VkDeviceSize(n) * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, false);
+    if (!table) return setError(table.error().message);
+    table_ = *table;
+    // gridCoordinate on the host: a division in the shader may be 2.5 ULP off.
+    for (uint32_t i = 0; i < n; ++i) static_cast<float*>(table_.mapped)[i] = gridCoordinate(i, n);
+    // Sinewave has no fields: a small stand-in keeps the set complete.
+    if (!heights_.buffer) {
+      Result<QueueBuffer> stand = createQueueBuffer(context_, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                                    VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, false);
+      if (!stand) return setError(stand.error().message);
+      heights_ = *stand;
+    }
+
+    std::array<VkDescriptorSetLayoutBinding, 4> bindings{};
+    for (uint32_t b = 0; b < bindings.size(); ++b) {
+      bindings[b].binding = b;
+      bindings[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      bindings[b].descriptorCount = 1;
+      bindings[b].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    }
+    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    setInfo.bindingCount = uint32_t(bindings.size());
+    setInfo.pBindings = bindings.data();
+    if (!check(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout_), "descriptor set layout")) return;
+    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kComputePushConstantsSize};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = 1;
+    layoutInfo.pSetLayouts = &setLayout_;
+    layoutInfo.pushConstantRangeCount = 1;
+    layoutInfo.pPushConstantRanges = &range;
+    if (!check(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout_), "pipeline layout")) return;
+    const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4};
+    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    poolInfo.maxSets = 1;
+    poolInfo.poolSizeCount = 1;
+    poolInfo.pPoolSizes = &poolSize;
+    if (!check(vkCreateDescriptorPool(device, &poolInfo, nullptr, &descriptorPool_), "descriptor pool")) return;
+    VkDescriptorSetAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    allocateInfo.descriptorPool = descriptorPool_;
+    allocateInfo.descriptorSetCount = 1;
+    allocateInfo.pSetLayouts = &setLayout_;
+    if (!check(vkAllocateDescriptorSets(device, &allocateInfo, &set_), "descriptor set")) return;
+
+    const std::array<std::span<const uint32_t>, kShaderCount> code{kSinewaveCompSpirv, kRippleDropsCompSpirv,
+                                                                   kRippleStepCompSpirv, kRippleVerticesCompSpirv};
+    for (uint32_t s = 0; s < kShaderCount; ++s) {
+      VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+      moduleInfo.codeSize = code[s].size_bytes();
+      moduleInfo.pCode = code[s].data();
+      VkShaderModule module = VK_NULL_HANDLE;
+      if (!check(vkCreateShaderModule(device, &moduleInfo, nullptr, &module), "compute shader module")) return;
+      VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+      pipelineInfo.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+      pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+      pipelineInfo.stage.module = module;
+      pipelineInfo.stage.pName = "main";
+      pipelineInfo.layout = layout_;
+      const VkResult made =
+          vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, &pipelines_[s]);
+      vkDestroyShaderModule(device, module, nullptr);  // the pipeline keeps what it needs
+      if (!check(made, "compute pipeline")) return;
+    }
+    growDrops(kInitialDropCapacity);
+  }
+
+  // A drop buffer for `count` drops, and the set pointing at every buffer.
+  // Called while no submission uses the set (at creation, or while recording
+  // after the frame's fence): updating a set that a pending command buffer
+  // uses would be invalid.
+  void growDrops(uint32_t count) {
+    destroyQueueBuffer(context_.device, drops_);
+    Result<QueueBuffer> drops = createQueueBuffer(
+        context_, VkDeviceSize(count) * 4 * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, false);
+    if (!drops) return setError(drops.error().message);
+    drops_ = *drops;
+    dropCapacity_ = count;
+    const std::array<VkDescriptorBufferInfo, 4> infos{
+        VkDescriptorBufferInfo{context_.vertexBuffer, 0, context_.vertexBytes},
+        VkDescriptorBufferInfo{heights_.buffer, 0, VK_WHOLE_SIZE},
+        VkDescriptorBufferInfo{table_.buffer, 0, VK_WHOLE_SIZE},
+        VkDescriptorBufferInfo{drops_.buffer, 0, VK_WHOLE_SIZE}};
+    std::array<VkWriteDescriptorSet, 4> writes{};
+    for (uint32_t b = 0; b < writes.size(); ++b) {
+      writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      writes[b].dstSet = set_;
+      writes[b].dstBinding = b;
+      writes[b].descriptorCount = 1;
+      writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      writes[b].pBufferInfo = &infos[b];
+    }
+    vkUpdateDescriptorSets(context_.device, uint32_t(writes.size()), writes.data(), 0, nullptr);
+  }
+
+  VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+  std::array<VkPipeline, kShaderCount> pipelines_{};
+  QueueBuffer table_, drops_;
+  uint32_t dropCapacity_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<RenderQueueSimulation>> createVulkanComputeSimulation(const ModelParams& params,
+                                                                             const RenderQueueContext& context) {
+  auto simulation = std::make_unique<VulkanComputeSimulation>(params, context);
+  if (!simulation->failure().empty()) return fail("vulkan backend: " + simulation->failure(), kExitEnvironment);
+  return std::unique_ptr<RenderQueueSimulation>(std::move(simulation));
+}
+
+}  // namespace vksim
