@@ -62,7 +62,7 @@ CaptureEnvironment captureEnvironment(const App& app) {
                                  ? "end of the frame's vkQueueSubmit (headless: nothing is presented)"
                                  : "vkQueuePresentKHR call";
   environment.gpuTimeBase = describe(app.timing.timeBase);
-  environment.backend = app.devices.useCuda ? "cuda" : "cpu";
+  environment.backend = backendName(app.devices);
   environment.transfer = toString(app.options.transfer);
   environment.waitStrategy =
       app.options.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy);
@@ -90,7 +90,10 @@ void createApp(App& app, const Options& options) {
   app.instance = createInstance(instanceOptions);
 
   app.cudaDevices = listCudaDevices();
-  app.devices = chooseDevices(listPhysicalDevices(app.instance), app.cudaDevices, options.backend, options.device);
+  // OpenCL is asked about only for --backend opencl (auto never picks it).
+  app.devices = options.backend == BackendChoice::opencl
+                    ? chooseOpenClDevices(listPhysicalDevices(app.instance), listOpenClDevices(), options.device)
+                    : chooseDevices(listPhysicalDevices(app.instance), app.cudaDevices, options.backend, options.device);
   std::printf("%s\n", app.devices.reason.c_str());
 
   if (!app.headless) {
@@ -102,8 +105,8 @@ void createApp(App& app, const Options& options) {
   deviceOptions.surface = app.surface;
   // An injected import or export fault exports the vertex memory even for
   // the CPU backend (createSharedState).
-  deviceOptions.exportMemory = app.devices.useCuda || handoffFaultInjected(options.faults);
-  deviceOptions.exportSemaphores = app.devices.useCuda;
+  deviceOptions.exportMemory = importsSharedHandles(app.devices) || handoffFaultInjected(options.faults);
+  deviceOptions.exportSemaphores = importsSharedHandles(app.devices);
   app.device = createDevice(app.instance, app.devices.vulkan, deviceOptions);
   // Proof that the counters on the summary line count (tests/integration):
   // without the layer the invalid calls would be undefined behaviour, so the

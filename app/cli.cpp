@@ -36,7 +36,7 @@ std::map<std::string, T> choicesOf(const NamedValue<T> (&table)[N]) {
 const std::map<std::string, ModelKind> kModelChoices = choicesOf(kModelNames);
 const std::map<std::string, SyncMode> kSyncChoices = choicesOf(kSyncModeNames);
 const std::map<std::string, BackendChoice> kBackendChoices =
-    choicesOf({BackendChoice::automatic, BackendChoice::cuda, BackendChoice::cpu});
+    choicesOf({BackendChoice::automatic, BackendChoice::cuda, BackendChoice::cpu, BackendChoice::opencl});
 const std::map<std::string, TransferMode> kTransferChoices =
     choicesOf({TransferMode::zeroCopy, TransferMode::copy});
 const std::map<std::string, WaitStrategy> kWaitStrategyChoices =
@@ -204,6 +204,7 @@ const char* toString(BackendChoice backend) {
     case BackendChoice::automatic: return "auto";
     case BackendChoice::cuda: return "cuda";
     case BackendChoice::cpu: return "cpu";
+    case BackendChoice::opencl: return "opencl";
   }
   return "?";
 }
@@ -306,6 +307,32 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
   if (benchCommand->parsed()) {
     options.bench = bench;
     options.headless = true;  // the benchmark measures the schedule, not a display
+  }
+  if (options.backend == BackendChoice::opencl) {
+    // Not a usage error: the request is well formed, but OpenCL cannot do it
+    // (exit 3, as for a missing device), whatever the machine has.
+    const auto unavailable = [](const std::string& message) {
+      return fail("vkcuda-sim: " + message + "\n", kExitEnvironment);
+    };
+    const bool timelineAsked = options.bench ? benchCommand->count("--sync") && std::find(bench.syncModes.begin(),
+                                                   bench.syncModes.end(), SyncMode::timeline) != bench.syncModes.end()
+                                             : app.count("--sync") && options.sync == SyncMode::timeline;
+    if (timelineAsked)
+      return unavailable("--sync timeline: the OpenCL backend runs binary semaphores only (cl_khr_semaphore "
+                         "defines no timeline semaphore)");
+    if (options.switchSyncEvery > 0)
+      return unavailable("--switch-sync-every: the OpenCL backend runs binary semaphores only (cl_khr_semaphore "
+                         "defines no timeline semaphore to switch to)");
+    const bool copyAsked = options.bench ? benchCommand->count("--transfer") &&
+                                               std::find(bench.transfers.begin(), bench.transfers.end(),
+                                                         TransferMode::copy) != bench.transfers.end()
+                                         : options.transfer == TransferMode::copy;
+    if (copyAsked) return unavailable("--transfer copy: the OpenCL backend runs the zero-copy transfer only");
+    options.sync = SyncMode::binary;
+    if (options.bench) {
+      options.bench->syncModes = {SyncMode::binary};
+      options.bench->transfers = {TransferMode::zeroCopy};
+    }
   }
   if (options.frameTags && (!options.headless || options.backend != BackendChoice::cpu ||
                             options.transfer != TransferMode::zeroCopy))

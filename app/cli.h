@@ -16,7 +16,9 @@
 
 namespace vksim {
 
-enum class BackendChoice { automatic, cuda, cpu };
+// opencl runs only when asked for (auto never picks it) and in binary mode
+// only (cl_khr_semaphore has no timeline semaphore).
+enum class BackendChoice { automatic, cuda, cpu, opencl };
 const char* toString(BackendChoice backend);
 
 // How the vertices reach the renderer (docs/benchmarks.md):

@@ -70,7 +70,7 @@ std::string summaryLine(const App& app, double seconds) {
       "vkcuda-sim: frames={} seconds={:.3f} mean_frame_ms={:.3f} backend={} sync={} model={} grid={} "
       "switches={} timeline_value={} steps={} transfer={} wait={} {} validation_warnings={} "
       "validation_errors={}\n",
-      app.schedule.totalFrames, seconds, mean, app.devices.useCuda ? "cuda" : "cpu", toString(app.schedule.mode),
+      app.schedule.totalFrames, seconds, mean, backendName(app.devices), toString(app.schedule.mode),
       toString(simulation ? simulation->params().model : app.options.model.model),
       simulation ? simulation->params().grid : app.options.model.grid, app.schedule.switches, timeline,
       simulation ? simulation->stepCount() : 0, toString(app.shared.transfer),
@@ -86,7 +86,9 @@ int runApplication(const Options& options) {
   }
   if (options.listDevices) {
     Instance instance = createInstance({});
-    std::printf("%s", describeDevices(listPhysicalDevices(instance), listCudaDevices()).c_str());
+    const std::vector<PhysicalDeviceInfo> vulkan = listPhysicalDevices(instance);
+    std::printf("%s", describeDevices(vulkan, listCudaDevices()).c_str());
+    std::printf("%s", describeOpenClDevices(vulkan, listOpenClDevices()).c_str());
     destroyInstance(instance);
     return kExitSuccess;
   }
@@ -116,7 +118,7 @@ int runApplication(const Options& options) {
       // The whole run, warm-up rows included (the summary leaves them out).
       const CaptureRequest request{options.capturePath, options.tracePath, options.warmupFrames, 0};
       if (const Result<> started = startCapture(app.capture, request, app.schedule.totalFrames,
-                                                app.devices.useCuda ? "cuda" : "cpu"); !started)
+                                                backendName(app.devices)); !started)
         throw RuntimeFailure(started.error().message);
     }
     RgbaImage screenshot;

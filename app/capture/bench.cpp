@@ -258,7 +258,7 @@ int runBenchmark(const Options& options) {
     first.waitStrategy = matrix.front().wait;
     first.switchSyncEvery = 0;
     createApp(app, first);
-    const std::string backend = app.devices.useCuda ? "cuda" : "cpu";
+    const std::string backend = backendName(app.devices);
     fmt::print(
         "bench: {} configurations, {} frames each after {} warm-up frames, {} backend, {} model, {}x{}\n",
         matrix.size(), bench.frames, bench.warmupFrames, backend, toString(options.model.model),

@@ -10,6 +10,7 @@
 #include "renderer/vk_check.h"
 #include "shaders/shared_layout.h"
 #include "sim/cuda/cuda_simulation.h"
+#include "sim/opencl/opencl_simulation.h"
 
 namespace vksim {
 namespace {
@@ -33,6 +34,20 @@ std::unique_ptr<Simulation> importIntoCuda(const Device& device, const SharedSta
   return handOverSharedHandles(
       device, shared.vertices, shared.semaphores, faults, "CUDA backend", [&](ExportedHandles& handles) {
         return createCudaSimulation(params, cudaOrdinal, handles.buffer, handles.semaphores);
+      });
+}
+
+// The OpenCL backend's import: the fds cross from Vulkan to OpenCL here, with
+// the same rule as for CUDA. OpenCL imports the vertex memory and the two
+// binary semaphores and sets each of those fds to -1; the timeline fd, which
+// it never imports (cl_khr_semaphore has no timeline type), stays in
+// `handles` and is closed with whatever else was not taken.
+std::unique_ptr<Simulation> importIntoOpenCl(const Device& device, const SharedState& shared,
+                                             const FaultPlan& faults, const ModelParams& params,
+                                             const OpenClDeviceInfo& opencl) {
+  return handOverSharedHandles(
+      device, shared.vertices, shared.semaphores, faults, "OpenCL backend", [&](ExportedHandles& handles) {
+        return createOpenClSimulation(params, opencl, handles.buffer, handles.semaphores);
       });
 }
 
@@ -153,15 +168,17 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
                        const SharedStateHooks& hooks) {
   const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
   const bool cuda = devices.useCuda;
+  // Another API writes the vertex buffer: CUDA or OpenCL (copy path: CUDA only).
+  const bool external = importsSharedHandles(devices);
   shared.transfer = options.transfer;
   const bool copyPath = shared.transfer == TransferMode::copy;
-  const bool exported = cuda && !copyPath;
-  const bool rehearsedHandoff = !cuda && !copyPath && handoffFaultInjected(options.faults);
+  const bool exported = external && !copyPath;
+  const bool rehearsedHandoff = !external && !copyPath && handoffFaultInjected(options.faults);
   // Zero-copy: CUDA writes exported device-local memory, the CPU backend
   // host-visible memory it maps. Copy: a plain device-local buffer that only
   // the frame's upload writes, fed by a host-visible staging buffer.
   shared.vertices = createSharedVertexBuffer(
-      device, bytes, cuda || copyPath ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
+      device, bytes, external || copyPath ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
       /*exportable=*/exported || rehearsedHandoff);
   if (copyPath)
     shared.staging =
@@ -173,6 +190,8 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
     shared.simulation = createCopySimulation(devices, params);
   } else if (cuda) {
     shared.simulation = importIntoCuda(device, shared, options.faults, params, devices.cuda->ordinal);
+  } else if (devices.useOpenCl) {
+    shared.simulation = importIntoOpenCl(device, shared, options.faults, params, *devices.opencl);
   } else if (rehearsedHandoff) {
     failInjectedHandoff(device, shared, options.faults);
   } else {
