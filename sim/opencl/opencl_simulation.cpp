@@ -12,11 +12,13 @@
 #include <thread>
 #include <vector>
 
+// Generated from opencl_kernels.cl at configure time (sim/CMakeLists.txt).
+#include "opencl_kernel_source.h"
+
 #include "base/config.h"
 #include "sim/model_math.h"
 #include "sim/models.h"
 #include "sim/opencl/opencl_api.h"
-#include "sim/opencl/opencl_kernel_source.h"
 #include "sim/opencl/opencl_simulation.h"
 
 namespace vksim {
