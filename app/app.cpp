@@ -91,7 +91,10 @@ void createApp(App& app, const Options& options) {
   app.instance = createInstance(instanceOptions);
 
   app.cudaDevices = listCudaDevices();
-  app.devices = chooseDevicesForMemoryOwner(listPhysicalDevices(app.instance), app.cudaDevices, options);
+  // OpenCL is asked about only for --backend opencl (auto never picks it).
+  app.devices = options.backend == BackendChoice::opencl
+                    ? chooseOpenClDevices(listPhysicalDevices(app.instance), listOpenClDevices(), options.device)
+                    : chooseDevicesForMemoryOwner(listPhysicalDevices(app.instance), app.cudaDevices, options);
   std::printf("%s\n", app.devices.reason.c_str());
 
   if (!app.headless) {
@@ -103,8 +106,8 @@ void createApp(App& app, const Options& options) {
   deviceOptions.surface = app.surface;
   // An injected import or export fault exports the vertex memory even for
   // the CPU backend (createSharedState).
-  deviceOptions.exportMemory = app.devices.useCuda || handoffFaultInjected(options.faults);
-  deviceOptions.exportSemaphores = app.devices.useCuda;
+  deviceOptions.exportMemory = importsSharedHandles(app.devices) || handoffFaultInjected(options.faults);
+  deviceOptions.exportSemaphores = importsSharedHandles(app.devices);
   // VK_NVX_binary_import and bufferDeviceAddress only when cuda-nvx runs.
   deviceOptions.cudaKernelLaunch = app.devices.queueBackend == QueueBackend::cudaNvx;
   app.device = createDevice(app.instance, app.devices.vulkan, deviceOptions);

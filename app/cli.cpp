@@ -37,7 +37,7 @@ const std::map<std::string, ModelKind> kModelChoices = choicesOf(kModelNames);
 const std::map<std::string, SyncMode> kSyncChoices = choicesOf(kSyncModeNames);
 const std::map<std::string, BackendChoice> kBackendChoices =
     choicesOf({BackendChoice::automatic, BackendChoice::cuda, BackendChoice::cpu, BackendChoice::vulkan,
-               BackendChoice::cudaNvx});
+               BackendChoice::cudaNvx, BackendChoice::opencl});
 const std::map<std::string, MemoryOwner> kMemoryOwnerChoices{{"vulkan", MemoryOwner::vulkan},
                                                              {"cuda", MemoryOwner::cuda}};
 const std::map<std::string, TransferMode> kTransferChoices =
@@ -239,6 +239,7 @@ const char* toString(BackendChoice backend) {
     case BackendChoice::cpu: return "cpu";
     case BackendChoice::vulkan: return "vulkan";
     case BackendChoice::cudaNvx: return "cuda-nvx";
+    case BackendChoice::opencl: return "opencl";
   }
   return "?";
 }
@@ -352,6 +353,32 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
     options.bench = bench;
     options.headless = true;  // the benchmark measures the schedule, not a display
   }
+  if (options.backend == BackendChoice::opencl) {
+    // Not a usage error: the request is well formed, but OpenCL cannot do it
+    // (exit 3, as for a missing device), whatever the machine has.
+    const auto unavailable = [](const std::string& message) {
+      return fail("vkcuda-sim: " + message + "\n", kExitEnvironment);
+    };
+    const bool timelineAsked = options.bench ? benchCommand->count("--sync") && std::find(bench.syncModes.begin(),
+                                                   bench.syncModes.end(), SyncMode::timeline) != bench.syncModes.end()
+                                             : app.count("--sync") && options.sync == SyncMode::timeline;
+    if (timelineAsked)
+      return unavailable("--sync timeline: the OpenCL backend runs binary semaphores only (cl_khr_semaphore "
+                         "defines no timeline semaphore)");
+    if (options.switchSyncEvery > 0)
+      return unavailable("--switch-sync-every: the OpenCL backend runs binary semaphores only (cl_khr_semaphore "
+                         "defines no timeline semaphore to switch to)");
+    const bool copyAsked = options.bench ? benchCommand->count("--transfer") &&
+                                               std::find(bench.transfers.begin(), bench.transfers.end(),
+                                                         TransferMode::copy) != bench.transfers.end()
+                                         : options.transfer == TransferMode::copy;
+    if (copyAsked) return unavailable("--transfer copy: the OpenCL backend runs the zero-copy transfer only");
+    options.sync = SyncMode::binary;
+    if (options.bench) {
+      options.bench->syncModes = {SyncMode::binary};
+      options.bench->transfers = {TransferMode::zeroCopy};
+    }
+  }
   if (options.frameTags && (!options.headless || options.backend != BackendChoice::cpu ||
                             options.transfer != TransferMode::zeroCopy))
     return usageError("--frame-tags needs --headless, --backend cpu and the zero-copy transfer");
@@ -360,8 +387,9 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
   // contradict each other, which is a usage error (exit 2), not an
   // environment that lacks something.
   if (options.memoryOwner == MemoryOwner::cuda) {
-    if (options.backend == BackendChoice::cpu)
-      return usageError("--memory-owner cuda needs the CUDA backend (--backend cuda or auto), not --backend cpu");
+    if (options.backend != BackendChoice::cuda && options.backend != BackendChoice::automatic)
+      return usageError(std::string("--memory-owner cuda needs the CUDA backend (--backend cuda or auto), not --backend ") +
+                        toString(options.backend));
     const bool copyAsked = options.bench ? std::find(options.bench->transfers.begin(), options.bench->transfers.end(),
                                                      TransferMode::copy) != options.bench->transfers.end()
                                          : options.transfer == TransferMode::copy;

@@ -17,10 +17,11 @@
 namespace vksim {
 
 // automatic: cuda where a CUDA device pairs with a Vulkan device, else cpu
-// (never one of the render-queue backends: they are asked for by name).
-// vulkan and cudaNvx run the simulation in the render's own Vulkan queue
-// (docs/queue-backends.md).
-enum class BackendChoice { automatic, cuda, cpu, vulkan, cudaNvx };
+// (never one of the render-queue backends, nor opencl: they are asked for by
+// name). vulkan and cudaNvx run the simulation in the render's own Vulkan
+// queue (docs/queue-backends.md); opencl runs in binary mode only
+// (cl_khr_semaphore has no timeline semaphore).
+enum class BackendChoice { automatic, cuda, cpu, vulkan, cudaNvx, opencl };
 const char* toString(BackendChoice backend);
 
 // How the vertices reach the renderer (docs/benchmarks.md):

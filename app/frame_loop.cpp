@@ -105,7 +105,12 @@ void waitUntilRenderSignalled(const App& app, const StepSync& sync, bool renderS
 
 }  // namespace
 
-void requestSyncMode(App& app, SyncMode mode) { app.schedule.pendingMode = mode; }
+void requestSyncMode(App& app, SyncMode mode) {
+  // The OpenCL backend has binary semaphores only (cl_khr_semaphore): the
+  // key and the overlay's choice ask in vain, and the overlay says why.
+  if (app.devices.useOpenCl && mode == SyncMode::timeline) return;
+  app.schedule.pendingMode = mode;
+}
 
 FrameStatus runFrame(App& app, RgbaImage* capture) {
   ScheduleState& schedule = app.schedule;

@@ -87,7 +87,9 @@ int runApplication(const Options& options) {
   }
   if (options.listDevices) {
     Instance instance = createInstance({});
-    std::printf("%s", describeDevices(listPhysicalDevices(instance), listCudaDevices()).c_str());
+    const std::vector<PhysicalDeviceInfo> vulkan = listPhysicalDevices(instance);
+    std::printf("%s", describeDevices(vulkan, listCudaDevices()).c_str());
+    std::printf("%s", describeOpenClDevices(vulkan, listOpenClDevices()).c_str());
     destroyInstance(instance);
     return kExitSuccess;
   }

@@ -63,4 +63,15 @@ inline constexpr const char* kValidationCanaryVariable = "VKSIM_VALIDATION_CANAR
 // A directory of NAME.json scene files that replaces the search path.
 inline constexpr const char* kSceneDirEnvironment = "VKSIM_SCENE_DIR";
 
+// --- OpenCL ------------------------------------------------------------------
+
+// The OpenCL ICD loader, opened at run time by its soname so that the program
+// starts without it (sim/opencl/opencl_api.h): the dynamic linker's search
+// (LD_LIBRARY_PATH first) finds a loader carried beside the program as well
+// as the system's. The loader then reads the vendor ICDs (OCL_ICD_VENDORS).
+inline constexpr const char* kOpenClLibraryName = "libOpenCL.so.1";
+// Replaces that name (a soname or a path). A test facility: a name that does
+// not resolve shows what a machine without OpenCL does (exit 3, one line).
+inline constexpr const char* kOpenClLibraryVariable = "VKSIM_OPENCL_LIBRARY";
+
 }  // namespace vksim

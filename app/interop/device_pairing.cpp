@@ -236,7 +236,7 @@ const char* backendName(const DeviceChoice& choice) {
     case QueueBackend::cudaNvx: return "cuda-nvx";
     case QueueBackend::none: break;
   }
-  return choice.useCuda ? "cuda" : "cpu";
+  return choice.useCuda ? "cuda" : choice.useOpenCl ? "opencl" : "cpu";
 }
 
 std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda) {
@@ -293,6 +293,101 @@ DeviceChoice chooseDevicesForMemoryOwner(const std::vector<PhysicalDeviceInfo>& 
     if (reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
     throw EnvironmentError("--memory-owner cuda needs the CUDA backend, which cannot run here: " + reason);
   }
+}
+
+bool importsSharedHandles(const DeviceChoice& choice) { return choice.useCuda || choice.useOpenCl; }
+
+std::vector<PairingCheck> checkOpenClPairing(const PhysicalDeviceInfo& vulkan, const OpenClDeviceInfo& opencl) {
+  std::vector<PairingCheck> checks;
+  // cl_khr_device_uuid: the same UUID means the same physical device, the
+  // only one an opaque fd of this Vulkan device means anything to.
+  checks.push_back({"same UUID", opencl.hasUuid && opencl.uuid == vulkan.deviceUuid,
+                    "Vulkan " + formatUuid(vulkan.deviceUuid) + ", OpenCL " +
+                        (opencl.hasUuid ? formatUuid(opencl.uuid) : std::string("none (no cl_khr_device_uuid)"))});
+  const std::string missing = missingOpenClInterop(opencl);
+  checks.push_back({"OpenCL interop extensions", missing.empty(), missing.empty() ? "all present" : "missing " + missing});
+  const auto yesNo = [](bool b) { return b ? "yes" : "no"; };
+  checks.push_back({"Vulkan exports memory and binary semaphores as opaque fds",
+                    vulkan.externalMemoryFd && vulkan.vertexBufferExportable && vulkan.externalSemaphoreFd &&
+                        vulkan.binaryExportable && canRender(vulkan),
+                    std::string("memory ") + yesNo(vulkan.externalMemoryFd && vulkan.vertexBufferExportable) +
+                        ", binary " + yesNo(vulkan.externalSemaphoreFd && vulkan.binaryExportable) +
+                        ", graphics queue and timeline semaphores " + yesNo(canRender(vulkan))});
+  return checks;
+}
+
+DeviceChoice chooseOpenClDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const OpenClDeviceList& opencl,
+                                 const std::string& deviceArgument) {
+  if (vulkan.empty()) throw EnvironmentError("no Vulkan device found (is a Vulkan driver installed?)");
+  if (opencl.devices.empty()) throw EnvironmentError("--backend opencl: " + opencl.unavailableReason);
+  const PhysicalDeviceInfo* requested = deviceArgument.empty() ? nullptr : &findRequested(vulkan, deviceArgument);
+  // Devices without the extensions, named with what they lack: the usual
+  // reason, and the one the message must give when nothing pairs.
+  std::string lacking;
+  for (const OpenClDeviceInfo& device : opencl.devices)
+    if (const std::string missing = missingOpenClInterop(device); !missing.empty() && lacking.empty())
+      lacking = "OpenCL device '" + device.name + "' (platform '" + device.platformName + "') lacks " + missing;
+  std::string problem;
+  for (const PhysicalDeviceInfo& candidate : vulkan) {
+    if (requested && &candidate != requested) continue;
+    for (const OpenClDeviceInfo& device : opencl.devices) {
+      if (!device.hasUuid || device.uuid != candidate.deviceUuid) continue;
+      std::string failed;
+      for (const PairingCheck& check : checkOpenClPairing(candidate, device))
+        if (!check.passed && failed.empty()) failed = std::string(check.name) + ": " + check.detail;
+      if (!failed.empty()) {
+        if (problem.empty())
+          problem = deviceLabel(candidate) + " and OpenCL device '" + device.name +
+                    "' have the same UUID but cannot share: " + failed;
+        continue;
+      }
+      DeviceChoice choice;
+      choice.vulkan = candidate;
+      choice.opencl = device;
+      choice.useOpenCl = true;
+      choice.reason = "backend opencl: " + deviceLabel(candidate) + " and OpenCL device '" + device.name +
+                      "' (platform '" + device.platformName + "') have the same UUID " + formatUuid(device.uuid) +
+                      " and pass every pairing check";
+      return choice;
+    }
+  }
+  if (!problem.empty()) throw EnvironmentError("--backend opencl: " + problem);
+  if (!lacking.empty()) throw EnvironmentError("--backend opencl: " + lacking);
+  throw EnvironmentError("--backend opencl: no OpenCL device has the UUID of " +
+                         (requested ? deviceLabel(*requested) : std::string("a Vulkan device")) +
+                         " (see --list-devices)");
+}
+
+std::string describeOpenClDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const OpenClDeviceList& opencl) {
+  std::ostringstream out;
+  const auto yesNo = [](bool b) { return b ? "yes" : "no"; };
+  out << "OpenCL devices:\n";
+  if (opencl.devices.empty()) out << "  (none: " << opencl.unavailableReason << ")\n";
+  for (const OpenClDeviceInfo& device : opencl.devices) {
+    out << "  [" << device.platformIndex << "." << device.deviceIndex << "] " << device.name << " (platform '"
+        << device.platformName << "', " << device.platformVersion << ")\n      UUID "
+        << (device.hasUuid ? formatUuid(device.uuid) : std::string("unknown (no cl_khr_device_uuid)")) << "\n      ";
+    for (size_t i = 0; i < std::size(kOpenClInteropExtensions); ++i)
+      out << (i ? ", " : "") << kOpenClInteropExtensions[i] << " "
+          << yesNo(i < device.interopExtensions.size() && device.interopExtensions[i]);
+    out << "\n      opaque-fd import: memory " << yesNo(device.importsOpaqueFdMemory) << ", semaphores "
+        << yesNo(device.importsOpaqueFdSemaphores) << "; binary semaphores " << yesNo(device.binarySemaphores) << "\n";
+  }
+  out << "Pairs with OpenCL (same UUID) and the checks that let them share memory and semaphores:\n";
+  bool anyPair = false;
+  for (const PhysicalDeviceInfo& vulkanDevice : vulkan)
+    for (const OpenClDeviceInfo& device : opencl.devices) {
+      if (!device.hasUuid || device.uuid != vulkanDevice.deviceUuid) continue;
+      anyPair = true;
+      const std::vector<PairingCheck> checks = checkOpenClPairing(vulkanDevice, device);
+      const bool ok = std::all_of(checks.begin(), checks.end(), [](const PairingCheck& c) { return c.passed; });
+      out << "  Vulkan [" << vulkanDevice.index << "] <-> OpenCL [" << device.platformIndex << "." << device.deviceIndex
+          << "] " << device.name << ": " << (ok ? "OpenCL backend available" : "OpenCL backend unavailable") << "\n";
+      for (const PairingCheck& check : checks)
+        out << "      " << (check.passed ? "[ok]   " : "[FAIL] ") << check.name << " (" << check.detail << ")\n";
+    }
+  if (!anyPair) out << "  (none: --backend opencl is unavailable)\n";
+  return out.str();
 }
 
 }  // namespace vksim

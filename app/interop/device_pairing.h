@@ -11,6 +11,7 @@
 #include "app/cli.h"
 #include "renderer/vulkan_context.h"
 #include "sim/cuda/cuda_simulation.h"
+#include "sim/opencl/opencl_simulation.h"
 
 namespace vksim {
 
@@ -22,8 +23,20 @@ struct DeviceChoice {
   std::optional<CudaDeviceInfo> cuda;  // set when the CUDA backend runs
   bool useCuda = false;
   QueueBackend queueBackend = QueueBackend::none;  // --backend vulkan or cuda-nvx
+  std::optional<OpenClDeviceInfo> opencl;  // set when the OpenCL backend runs
+  bool useOpenCl = false;
   std::string reason;  // one line: why this backend and device
 };
+
+// "cuda", "opencl", "vulkan", "cuda-nvx" or "cpu": the backend that `choice` runs, as the summary
+// line, captures and the bench name it.
+const char* backendName(const DeviceChoice& choice);
+
+// Whether another API (CUDA or OpenCL) writes the shared vertex buffer through
+// imported fds: then memory and semaphores are exported.
+bool importsSharedHandles(const DeviceChoice& choice);
+
+
 
 // Everything the CUDA backend needs of a Vulkan device: exportable memory and
 // exportable timeline and binary semaphores.
@@ -66,11 +79,26 @@ DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const 
 // refused by parseCommandLine already.)
 DeviceChoice chooseDevicesForMemoryOwner(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
                                          const Options& options);
-// The backend's name as reports spell it: "cuda", "cpu", "vulkan" or "cuda-nvx".
-const char* backendName(const DeviceChoice& choice);
 
 // The --list-devices report: every device, and for each UUID pair every
 // check of checkPairing with what was found.
 std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda);
+
+// One condition for a Vulkan device and an OpenCL device to share the vertex
+// buffer and the binary semaphores through opaque fds.
+std::vector<PairingCheck> checkOpenClPairing(const PhysicalDeviceInfo& vulkan, const OpenClDeviceInfo& opencl);
+
+// --backend opencl: the first OpenCL device (platform order, then device
+// order) whose CL_DEVICE_UUID_KHR equals the deviceUUID of the Vulkan device
+// named by --device (else of any Vulkan device, in order) and that passes
+// every check of checkOpenClPairing. Throws EnvironmentError (exit 3) with one
+// sentence naming what is missing: the ICD loader, a platform, the
+// extensions (by name), or a device with the Vulkan device's UUID.
+DeviceChoice chooseOpenClDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const OpenClDeviceList& opencl,
+                                 const std::string& deviceArgument);
+
+// The OpenCL part of --list-devices: every platform's devices, their UUIDs,
+// which interop extensions each has, and the pairs with Vulkan devices.
+std::string describeOpenClDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const OpenClDeviceList& opencl);
 
 }  // namespace vksim

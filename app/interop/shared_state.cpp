@@ -12,6 +12,7 @@
 #include "shaders/shared_layout.h"
 #include "sim/cuda/cuda_simulation.h"
 #include "sim/surface_texture.h"
+#include "sim/opencl/opencl_simulation.h"
 
 namespace vksim {
 namespace {
@@ -84,6 +85,20 @@ std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, SharedSt
       createCudaSimulationOnCudaMemory(params, cudaOrdinal, shared.cudaVertices, handles.semaphores);
   if (!simulation) throw EnvironmentError("CUDA backend: " + simulation.error().message);
   return std::move(*simulation);
+}
+
+// The OpenCL backend's import: the fds cross from Vulkan to OpenCL here, with
+// the same rule as for CUDA. OpenCL imports the vertex memory and the two
+// binary semaphores and sets each of those fds to -1; the timeline fd, which
+// it never imports (cl_khr_semaphore has no timeline type), stays in
+// `handles` and is closed with whatever else was not taken.
+std::unique_ptr<Simulation> importIntoOpenCl(const Device& device, const SharedState& shared,
+                                             const FaultPlan& faults, const ModelParams& params,
+                                             const OpenClDeviceInfo& opencl) {
+  return handOverSharedHandles(
+      device, shared.vertices, shared.semaphores, faults, "OpenCL backend", [&](ExportedHandles& handles) {
+        return createOpenClSimulation(params, opencl, handles.buffer, handles.semaphores);
+      });
 }
 
 // Test facility (--inject-fault import-fails / export-fails with the CPU
@@ -230,6 +245,10 @@ void createQueueSharedState(SharedState& shared, const Device& device, QueueBack
                                              deviceAddress);
   shared.semaphores = createSyncSemaphores(device, /*exportable=*/false);
   shared.indices = createGridIndexBuffer(device, params.grid);
+  // The render-queue backends write no texture: the mesh binds the
+  // placeholder and takes its colour from the height.
+  shared.texture = createSharedTexture(device, params.grid, params.grid, surfaceTextureLevelCount(params.grid),
+                                       TextureWriter::placeholder);
   std::unique_ptr<RenderQueueSimulation> simulation =
       createRenderQueueSimulation(device, backend, shared.vertices, shared.semaphores, params);
   shared.queueSimulation = simulation.get();
@@ -250,23 +269,25 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
                        const SharedStateHooks& hooks) {
   const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
   const bool cuda = devices.useCuda;
+  // Another API writes the vertex buffer: CUDA or OpenCL (copy path: CUDA only).
+  const bool external = importsSharedHandles(devices);
   shared.transfer = options.transfer;
   const bool copyPath = shared.transfer == TransferMode::copy;
-  const bool exported = cuda && !copyPath;
-  const bool rehearsedHandoff = !cuda && !copyPath && handoffFaultInjected(options.faults);
+  const bool exported = external && !copyPath;
+  const bool rehearsedHandoff = !external && !copyPath && handoffFaultInjected(options.faults);
   if (devices.queueBackend != QueueBackend::none) {
     createQueueSharedState(shared, device, devices.queueBackend, params, schedule, hooks);
     return;
   }
-  // Zero-copy: CUDA writes exported device-local memory, the CPU backend
-  // host-visible memory it maps. Copy: a plain device-local buffer that only
-  // the frame's upload writes, fed by a host-visible staging buffer.
+  // Zero-copy: CUDA or OpenCL writes exported device-local memory, the CPU
+  // backend host-visible memory it maps. Copy: a plain device-local buffer
+  // that only the frame's upload writes, fed by a host-visible staging buffer.
   // --memory-owner cuda: the vertex buffer comes later, imported from CUDA's
   // allocation (importCudaOwnedMemory).
-  const bool cudaOwned = exported && options.memoryOwner == MemoryOwner::cuda;
+  const bool cudaOwned = cuda && exported && options.memoryOwner == MemoryOwner::cuda;
   if (!cudaOwned)
     shared.vertices = createSharedVertexBuffer(
-        device, bytes, cuda || copyPath ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
+        device, bytes, external || copyPath ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
         /*exportable=*/exported || rehearsedHandoff);
   if (copyPath)
     shared.staging =
@@ -277,11 +298,12 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
   // The texture: CUDA writes an exported one; the CPU backend's turn writes
   // the staging buffer that every render uploads. Off, on the copy path (it
   // measures the vertex transfer alone), with --frame-tags (its own
-  // simulation writes no texels) and with --memory-owner cuda (that route
+  // simulation writes no texels), with --memory-owner cuda (that route
   // shows the buffer's reverse direction alone; its simulation imports no
-  // image): the placeholder, and the height colour.
-  const bool textured =
-      options.texture && !copyPath && !rehearsedHandoff && !(options.frameTags && !cuda) && !cudaOwned;
+  // image) and with OpenCL (its backend imports the buffer alone): the
+  // placeholder, and the height colour.
+  const bool textured = options.texture && !copyPath && !rehearsedHandoff && !(options.frameTags && !cuda) &&
+                        !cudaOwned && !devices.useOpenCl;
   const uint32_t levels = surfaceTextureLevelCount(params.grid);
   shared.texture =
       createSharedTexture(device, params.grid, params.grid, levels,
@@ -297,6 +319,8 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
   } else if (cuda) {
     shared.simulation = cudaOwned ? importCudaOwnedMemory(device, shared, options.faults, params, devices.cuda->ordinal)
                                   : importIntoCuda(device, shared, options.faults, params, devices.cuda->ordinal);
+  } else if (devices.useOpenCl) {
+    shared.simulation = importIntoOpenCl(device, shared, options.faults, params, *devices.opencl);
   } else if (rehearsedHandoff) {
     failInjectedHandoff(device, shared, options.faults);
   } else {

@@ -48,8 +48,14 @@ void drawSyncSection(App& app) {
   const SyncMode shown = schedule.pendingMode.value_or(schedule.mode);
   if (ImGui::RadioButton("binary (B)", shown == SyncMode::binary)) requestSyncMode(app, SyncMode::binary);
   ImGui::SameLine();
+  const bool timelineAvailable = !app.devices.useOpenCl;
+  if (!timelineAvailable) ImGui::BeginDisabled();
   if (ImGui::RadioButton("timeline (T)", shown == SyncMode::timeline))
     requestSyncMode(app, SyncMode::timeline);
+  if (!timelineAvailable) {
+    ImGui::EndDisabled();
+    ImGui::TextDisabled("timeline: unavailable with OpenCL (cl_khr_semaphore has binary semaphores only)");
+  }
   if (schedule.pendingMode && *schedule.pendingMode != schedule.mode)
     ImGui::TextColored(kHighlight, "switching to %s at the next frame boundary",
                        toString(*schedule.pendingMode));

@@ -1,0 +1,99 @@
+#include "sim/opencl/opencl_api.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <mutex>
+
+#include "base/config.h"
+
+namespace vksim {
+namespace {
+
+struct LoadedApi {
+  OpenClApi api;
+  std::string failure;  // "" when every entry point was found
+};
+
+LoadedApi openLibrary() {
+  LoadedApi loaded;
+  const char* override = std::getenv(kOpenClLibraryVariable);
+  loaded.api.library = override && override[0] ? override : kOpenClLibraryName;
+  // RTLD_LOCAL: the loader's symbols stay out of the global namespace, so a
+  // library loaded later cannot bind to them by accident. The handle is kept
+  // for the life of the process (vendor ICDs do not expect to be unloaded).
+  void* library = dlopen(loaded.api.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char* reason = dlerror();
+    loaded.failure = "the OpenCL ICD loader " + loaded.api.library + " cannot be loaded (" +
+                     (reason ? reason : "dlopen failed") + ")";
+    return loaded;
+  }
+#define VKSIM_RESOLVE(name)                                                                          \
+  if (loaded.failure.empty()) {                                                                      \
+    loaded.api.name = reinterpret_cast<decltype(loaded.api.name)>(dlsym(library, #name));            \
+    if (!loaded.api.name)                                                                            \
+      loaded.failure = "the OpenCL ICD loader " + loaded.api.library + " has no " #name " (OpenCL 3.0 " \
+                       "entry points are needed)";                                                   \
+  }
+  VKSIM_OPENCL_CORE_FUNCTIONS(VKSIM_RESOLVE)
+#undef VKSIM_RESOLVE
+  return loaded;
+}
+
+}  // namespace
+
+Result<const OpenClApi*> loadOpenClApi() {
+  static std::once_flag once;
+  static LoadedApi loaded;
+  std::call_once(once, [] { loaded = openLibrary(); });
+  if (!loaded.failure.empty()) return fail(loaded.failure, kExitEnvironment);
+  return &loaded.api;
+}
+
+Result<OpenClExtensionApi> loadOpenClExtensionApi(const OpenClApi& api, cl_platform_id platform) {
+  OpenClExtensionApi extensions;
+  std::string missing;
+  const auto resolve = [&](auto& function, const char* name) {
+    function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(
+        api.clGetExtensionFunctionAddressForPlatform(platform, name));
+    if (!function && missing.empty()) missing = name;
+  };
+  resolve(extensions.clCreateSemaphoreWithPropertiesKHR, "clCreateSemaphoreWithPropertiesKHR");
+  resolve(extensions.clEnqueueWaitSemaphoresKHR, "clEnqueueWaitSemaphoresKHR");
+  resolve(extensions.clEnqueueSignalSemaphoresKHR, "clEnqueueSignalSemaphoresKHR");
+  resolve(extensions.clReleaseSemaphoreKHR, "clReleaseSemaphoreKHR");
+  resolve(extensions.clEnqueueAcquireExternalMemObjectsKHR, "clEnqueueAcquireExternalMemObjectsKHR");
+  resolve(extensions.clEnqueueReleaseExternalMemObjectsKHR, "clEnqueueReleaseExternalMemObjectsKHR");
+  if (!missing.empty())
+    return fail("the OpenCL platform gives no " + missing + " (clGetExtensionFunctionAddressForPlatform)",
+                kExitEnvironment);
+  return extensions;
+}
+
+std::string openClErrorName(cl_int code) {
+  // The Khronos headers carry no name table for error codes: this is one,
+  // for the codes the backend's calls can return.
+#define VKSIM_ENTRY(code) {code, #code},
+  static constexpr struct {
+    cl_int code;
+    const char* name;
+  } kNames[] = {VKSIM_ENTRY(CL_DEVICE_NOT_FOUND) VKSIM_ENTRY(CL_DEVICE_NOT_AVAILABLE)
+      VKSIM_ENTRY(CL_COMPILER_NOT_AVAILABLE) VKSIM_ENTRY(CL_MEM_OBJECT_ALLOCATION_FAILURE)
+      VKSIM_ENTRY(CL_OUT_OF_RESOURCES) VKSIM_ENTRY(CL_OUT_OF_HOST_MEMORY) VKSIM_ENTRY(CL_BUILD_PROGRAM_FAILURE)
+      VKSIM_ENTRY(CL_INVALID_VALUE) VKSIM_ENTRY(CL_INVALID_PLATFORM) VKSIM_ENTRY(CL_INVALID_DEVICE)
+      VKSIM_ENTRY(CL_INVALID_CONTEXT) VKSIM_ENTRY(CL_INVALID_QUEUE_PROPERTIES) VKSIM_ENTRY(CL_INVALID_COMMAND_QUEUE)
+      VKSIM_ENTRY(CL_INVALID_MEM_OBJECT) VKSIM_ENTRY(CL_INVALID_OPERATION) VKSIM_ENTRY(CL_INVALID_BUFFER_SIZE)
+      VKSIM_ENTRY(CL_INVALID_PROGRAM) VKSIM_ENTRY(CL_INVALID_KERNEL_NAME) VKSIM_ENTRY(CL_INVALID_KERNEL)
+      VKSIM_ENTRY(CL_INVALID_ARG_INDEX) VKSIM_ENTRY(CL_INVALID_ARG_VALUE) VKSIM_ENTRY(CL_INVALID_ARG_SIZE)
+      VKSIM_ENTRY(CL_INVALID_KERNEL_ARGS) VKSIM_ENTRY(CL_INVALID_WORK_DIMENSION)
+      VKSIM_ENTRY(CL_INVALID_WORK_GROUP_SIZE) VKSIM_ENTRY(CL_INVALID_EVENT_WAIT_LIST) VKSIM_ENTRY(CL_INVALID_EVENT)
+      VKSIM_ENTRY(CL_INVALID_PROPERTY) VKSIM_ENTRY(CL_PLATFORM_NOT_FOUND_KHR) VKSIM_ENTRY(CL_INVALID_SEMAPHORE_KHR)
+      VKSIM_ENTRY(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)};
+#undef VKSIM_ENTRY
+  for (const auto& entry : kNames)
+    if (entry.code == code) return entry.name;
+  return "OpenCL error " + std::to_string(code);
+}
+
+}  // namespace vksim
