@@ -24,6 +24,7 @@
 #include "app/ui/controls.h"
 #include "app/ui/overlay_panels.h"
 #include "app/ui/script_player.h"
+#include "base/host_clock.h"
 
 namespace vksim {
 namespace {

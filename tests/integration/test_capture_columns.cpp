@@ -97,5 +97,44 @@ TEST(CaptureColumns, PassesCapFrameXChecksWithInvariantNumbers) {
   EXPECT_EQ(summary.at("environment").at("displayTiming"), "none: headless, nothing is displayed");
 }
 
+// In a window the summary says where display times came from, or why they
+// are NA. Mesa's lavapipe offers neither VK_KHR_present_id nor
+// VK_KHR_present_wait: the reason names the driver and the extensions, and
+// the display columns stay NA (a driver with them fills them: docs/captures.md).
+TEST(CaptureColumns, WindowSummarySaysWhyDisplayTimesAreMissing) {
+  const char* display = std::getenv("VKSIM_TEST_DISPLAY");
+  ASSERT_TRUE(display && *display) << "run through scripts/test, which starts Xvfb and sets VKSIM_TEST_DISPLAY";
+  const std::string dir = makeTempDir("capture-window");
+  const AppResult result = runApp({"--backend", "cpu", "--grid", "32", "--size", "320x240", "--vsync", "on",
+                                   "--frames", "25", "--capture", dir + "/window.csv"},
+                                  {"VKSIM_VALIDATION=1", std::string("DISPLAY=") + display});
+  expectCleanRun(result);
+  const auto summary = nlohmann::json::parse(readFile(dir + "/window.summary.json"));
+  const std::string reason = summary.at("environment").at("displayTiming");
+  const bool lavapipe = summary.at("environment").at("gpu").get<std::string>().find("llvmpipe") != std::string::npos;
+  const std::vector<std::string> text = lines(readFile(dir + "/window.csv"));
+  ASSERT_EQ(text.size(), 26u);
+  const std::vector<std::string> names = fields(text[0]);
+  std::map<std::string, size_t> column;
+  for (size_t i = 0; i < names.size(); ++i) column[names[i]] = i;
+  if (lavapipe) {
+    EXPECT_EQ(reason.rfind("none: the driver (", 0), 0u) << reason;
+    EXPECT_NE(reason.find("VK_KHR_present_id and VK_KHR_present_wait"), std::string::npos) << reason;
+    for (size_t row = 1; row < text.size(); ++row) {
+      const std::vector<std::string> values = fields(text[row]);
+      EXPECT_EQ(values[column["MsBetweenDisplayChange"]], "NA") << row;
+      EXPECT_EQ(values[column["MsUntilDisplayed"]], "NA") << row;
+      EXPECT_EQ(values[column["Dropped"]], "NA") << row;
+    }
+  } else {
+    EXPECT_FALSE(reason.empty());
+  }
+  // A window's present call has a length: CPU busy leaves it out.
+  for (size_t row = 2; row < text.size(); ++row) {
+    const std::vector<std::string> values = fields(text[row]);
+    EXPECT_LE(std::stod(values[column["MsCPUBusy"]]), std::stod(values[column["MsBetweenPresents"]]) + 1e-4) << row;
+  }
+}
+
 }  // namespace
 }  // namespace vksim::testing

@@ -2,12 +2,15 @@
 """The progress bar of a headless run with a frame count: shown on a terminal
 (a pseudo-terminal here), absent from a pipe, whose output stays what scripts
 read. Usage: test_progress_output.py path/to/vkcuda-sim   (exit 0 = pass)"""
+import fcntl
 import os
 import pty
 import re
 import select
+import struct
 import subprocess
 import sys
+import termios
 import time
 
 FRAMES = 40
@@ -27,6 +30,8 @@ def arguments(app, capture):
 def run_on_terminal(command, timeout=60):
     """Runs command with stdout and stderr on a pseudo-terminal; returns (status, bytes)."""
     controller, terminal = pty.openpty()
+    # 200 columns: the bar cuts its line to the terminal's width.
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
     process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=terminal, stderr=terminal)
     os.close(terminal)
     output = bytearray()
