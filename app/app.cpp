@@ -1,3 +1,4 @@
+#include "app/capture/present_timing.h"
 #include "app/app.h"
 
 #include <cstdio>
@@ -62,6 +63,7 @@ CaptureEnvironment captureEnvironment(const App& app) {
                                  ? "end of the frame's vkQueueSubmit (headless: nothing is presented)"
                                  : "vkQueuePresentKHR call";
   environment.gpuTimeBase = describe(app.timing.timeBase);
+  environment.displayTiming = describeDisplayTiming(app.headless, app.device, app.swapchain.presentMode);
   environment.backend = backendName(app.devices);
   environment.transfer = toString(app.options.transfer);
   environment.memoryOwner = app.options.transfer == TransferMode::copy ? "none" : toString(app.options.memoryOwner);

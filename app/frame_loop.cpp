@@ -6,6 +6,7 @@
 #include <chrono>
 #include <string>
 
+#include "app/capture/present_timing.h"
 #include "app/capture/schedule_recording.h"
 #include "app/interop/queue_submission.h"
 #include "app/interop/value_schedule.h"
@@ -153,6 +154,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   reportFrameTag(app.shared.frameTags, app.sharedHooks);
   noteRenderSeenDone(app.timing, hostNowNs());
   collectGpuTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
+  if (!app.headless) collectDisplayTimes(app.timing, app.device, app.swapchain);
 
   // 2. A swapchain image (window only). Nothing has been submitted yet, so
   //    skipping here advances no semaphore value.
@@ -284,9 +286,11 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
                                              VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, app.swapchain.colorFormat, extent);
   }
   if (!app.headless) {
+    timing.presentId = nextPresentId(app.timing, app.headless, app.device, app.swapchain);
     timing.present.beginNs = hostNowNs();
-    const SwapchainStatus presented = presentSwapchainImage(app.device, app.swapchain, imageIndex);
+    const SwapchainStatus presented = presentSwapchainImage(app.device, app.swapchain, imageIndex, timing.presentId);
     timing.present.endNs = hostNowNs();
+    collectDisplayTimes(app.timing, app.device, app.swapchain);  // the frames before this one
     if (presented == SwapchainStatus::outOfDate || presented == SwapchainStatus::suboptimal)
       app.window.framebufferResized = true;
   }

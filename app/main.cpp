@@ -17,12 +17,14 @@
 
 #include "app/app.h"
 #include "app/capture/bench.h"
+#include "app/capture/progress.h"
 #include "app/cli.h"
 #include "app/frame_loop.h"
 #include "app/files.h"
 #include "app/ui/controls.h"
 #include "app/ui/overlay_panels.h"
 #include "app/ui/script_player.h"
+#include "base/host_clock.h"
 
 namespace vksim {
 namespace {
@@ -129,12 +131,15 @@ int runApplication(const Options& options) {
     const auto start = std::chrono::steady_clock::now();
     auto previous = start;
     bool announcedInterrupt = false;
+    // Progress on a terminal for a run with a frame count; nothing on a pipe.
+    ProgressBar progress = createProgressBar(frames > 0 ? uint64_t(frames) : 0, hostNowNs());
     for (;;) {
       // An interrupt makes the next frame the last: it is rendered and
       // captured like the last of a --frames run, so a screenshot shows the
       // final state, never an empty image.
       const bool stopping = interrupted != 0;
       if (stopping && !announcedInterrupt) {
+        finishProgressBar(progress);
         std::printf("interrupted (%s): rendering one last frame and finishing\n",
                     interrupted == SIGINT ? "SIGINT" : "SIGTERM");
         std::fflush(stdout);
@@ -163,8 +168,12 @@ int runApplication(const Options& options) {
       const auto now = std::chrono::steady_clock::now();
       app.frameMilliseconds.push_back(std::chrono::duration<double, std::milli>(now - previous).count());
       previous = now;
+      if (const int64_t nowNs = hostNowNs(); countProgressFrame(progress, nowNs))
+        drawProgressBar(progress, nowNs,
+                        app.capture.recording ? "recording " + app.capture.request.csvPath : std::string());
       if (last) break;
     }
+    finishProgressBar(progress);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     // The drain leaves the vertex buffer Vulkan's (acquired from EXTERNAL on

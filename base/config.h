@@ -51,6 +51,13 @@ inline constexpr uint32_t kDefaultWarmupFrames = 30;
 // at the start of the next frame, so a record this old will not be completed.
 inline constexpr uint64_t kMaxPendingFrames = 4;
 
+// --- Progress on a terminal ----------------------------------------------
+
+// A progress bar (app/capture/progress.h) is redrawn at most this often: ten
+// times a second reads as live, and a redraw (a line of text and a flush,
+// tens of microseconds) stays too rare to show in a frame-time statistic.
+inline constexpr int64_t kProgressRedrawIntervalNs = 100'000'000;
+
 // --- Environment switches ----------------------------------------------------
 
 // "1" turns the Vulkan validation layer on (synchronization validation

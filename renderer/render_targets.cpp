@@ -434,8 +434,16 @@ SwapchainStatus acquireSwapchainImage(const Device& device, const SwapchainTarge
 }
 
 SwapchainStatus presentSwapchainImage(const Device& device, const SwapchainTarget& target,
-                                      uint32_t imageIndex) {
+                                      uint32_t imageIndex, uint64_t presentId) {
   VkPresentInfoKHR presentInfo{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+  // VkPresentIdKHR: one id per swapchain in pSwapchains; chained only when
+  // VK_KHR_present_id is enabled.
+  VkPresentIdKHR presentIds{VK_STRUCTURE_TYPE_PRESENT_ID_KHR};
+  if (presentId != 0 && device.presentWait) {
+    presentIds.swapchainCount = 1;
+    presentIds.pPresentIds = &presentId;
+    presentInfo.pNext = &presentIds;
+  }
   presentInfo.waitSemaphoreCount = 1;
   presentInfo.pWaitSemaphores = &target.renderFinished[imageIndex];
   presentInfo.swapchainCount = 1;
@@ -445,6 +453,19 @@ SwapchainStatus presentSwapchainImage(const Device& device, const SwapchainTarge
   // (VK_KHR_swapchain: the queue operations are still enqueued), so
   // renderFinished is never left signalled.
   return swapchainStatus("vkQueuePresentKHR", vkQueuePresentKHR(device.queue, &presentInfo));
+}
+
+PresentWaitStatus pollPresentDisplayed(const Device& device, const SwapchainTarget& target, uint64_t presentId) {
+  // VK_KHR_present_wait: the wait ends once the swapchain's present id
+  // reaches presentId, i.e. once that present or a later one is shown.
+  const VkResult result = vkWaitForPresentKHR(device.device, target.swapchain, presentId, 0);
+  if (result == VK_SUCCESS || result == VK_SUBOPTIMAL_KHR) return PresentWaitStatus::displayed;
+  if (result == VK_TIMEOUT) return PresentWaitStatus::notYet;
+  if (result == VK_ERROR_OUT_OF_DATE_KHR || result == VK_ERROR_SURFACE_LOST_KHR ||
+      result == VK_ERROR_FULL_SCREEN_EXCLUSIVE_MODE_LOST_EXT)
+    return PresentWaitStatus::lost;
+  VK_CHECK(result);  // device lost, out of memory: fails like every other call
+  return PresentWaitStatus::lost;
 }
 
 }  // namespace vksim

@@ -89,6 +89,19 @@ SwapchainStatus acquireSwapchainImage(const Device& device, const SwapchainTarge
 // vkQueuePresentKHR on device.queue waiting on renderFinished[imageIndex]
 // (the wait happens even when the result is outOfDate). suboptimal and
 // outOfDate ask for recreateSwapchainTarget; other errors throw RuntimeFailure.
-SwapchainStatus presentSwapchainImage(const Device& device, const SwapchainTarget& target, uint32_t imageIndex);
+// presentId > 0 (only with device.presentWait) tags the present through
+// VkPresentIdKHR; ids must increase from one present to the next.
+SwapchainStatus presentSwapchainImage(const Device& device, const SwapchainTarget& target, uint32_t imageIndex,
+                                      uint64_t presentId = 0);
+
+enum class PresentWaitStatus { displayed, notYet, lost };
+
+// Whether the present tagged `presentId` (or a later one) on target's
+// swapchain has reached the display: vkWaitForPresentKHR with a zero timeout,
+// so it never blocks. lost: the swapchain is out of date or its surface is
+// gone, and the present will never be reported. Needs device.presentWait.
+// The swapchain is externally synchronized here as for a present: call from
+// the thread that presents.
+PresentWaitStatus pollPresentDisplayed(const Device& device, const SwapchainTarget& target, uint64_t presentId);
 
 }  // namespace vksim

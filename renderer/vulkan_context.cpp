@@ -178,6 +178,19 @@ PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t in
   else if (contains(extensions, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME))
     features.pNext = &timelineFeatures;
   vkGetPhysicalDeviceFeatures2(physical, &features);
+  // Present id and present wait: an extension is listed, and its feature is
+  // on (a driver may list one and not support it on every device).
+  if (contains(extensions, VK_KHR_PRESENT_ID_EXTENSION_NAME) &&
+      contains(extensions, VK_KHR_PRESENT_WAIT_EXTENSION_NAME)) {
+    VkPhysicalDevicePresentIdFeaturesKHR presentId{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_ID_FEATURES_KHR};
+    VkPhysicalDevicePresentWaitFeaturesKHR presentWait{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_WAIT_FEATURES_KHR};
+    presentId.pNext = &presentWait;
+    VkPhysicalDeviceFeatures2 presentFeatures{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    presentFeatures.pNext = &presentId;
+    vkGetPhysicalDeviceFeatures2(physical, &presentFeatures);
+    info.presentWait = presentId.presentId == VK_TRUE && presentWait.presentWait == VK_TRUE;
+  }
   info.timelineSemaphores =
       vulkan12 ? features12.timelineSemaphore == VK_TRUE : timelineFeatures.timelineSemaphore == VK_TRUE;
   info.hostQueryReset = vulkan12 && features12.hostQueryReset == VK_TRUE;
@@ -426,6 +439,13 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   // Optional: GPU timers place their spans on the host clock with it, and
   // fall back to an anchor at the fence without it (renderer/gpu_timer.h).
   if (info.calibratedTimestamps) extensions.push_back(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
+  // Optional too: display times for a window's captures. VK_KHR_present_wait
+  // requires VK_KHR_present_id and VK_KHR_swapchain (its dependencies).
+  const bool presentWait = options.swapchain && info.presentWait;
+  if (presentWait) {
+    extensions.push_back(VK_KHR_PRESENT_ID_EXTENSION_NAME);
+    extensions.push_back(VK_KHR_PRESENT_WAIT_EXTENSION_NAME);
+  }
 
   // One family for everything: the frame's graphics, the transfers and (when
   // there is a surface) present, so no queue-family ownership transfers exist.
@@ -463,6 +483,17 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   features12.bufferDeviceAddress = options.cudaKernelLaunch ? VK_TRUE : VK_FALSE;
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   features.pNext = &features12;
+  // A feature structure is chained only with its extension enabled (valid
+  // usage of VkDeviceCreateInfo's pNext).
+  VkPhysicalDevicePresentIdFeaturesKHR presentIdFeatures{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_ID_FEATURES_KHR};
+  VkPhysicalDevicePresentWaitFeaturesKHR presentWaitFeatures{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_WAIT_FEATURES_KHR};
+  if (presentWait) {
+    presentIdFeatures.presentId = VK_TRUE;
+    presentWaitFeatures.presentWait = VK_TRUE;
+    presentIdFeatures.pNext = &presentWaitFeatures;
+    features12.pNext = &presentIdFeatures;
+  }
 
   VkDeviceCreateInfo createInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   createInfo.pNext = &features;
@@ -478,6 +509,7 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   // volk keeps one global device table: the process drives one device at a time.
   volkLoadDevice(device.device);
   device.queueFamily = familyIndex;
+  device.presentWait = presentWait;
   vkGetDeviceQueue(device.device, familyIndex, 0, &device.queue);
 
   VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};

@@ -81,6 +81,10 @@ struct PhysicalDeviceInfo {
   bool calibratedTimestamps = false;
   bool nvxBinaryImport = false;      // VK_NVX_binary_import (CUDA kernels from a command buffer)
   bool bufferDeviceAddress = false;  // feature bufferDeviceAddress (core 1.2)
+  // VK_KHR_present_id and VK_KHR_present_wait, both with their features: a
+  // window's presents can then be waited for until they reach the display
+  // (renderer/render_targets.h, pollPresentDisplayed).
+  bool presentWait = false;
 };
 
 // Every physical device, described. Never throws for a device that lacks
@@ -122,11 +126,13 @@ struct Device {
   bool exportMemory = false, exportSemaphores = false;
   bool hostQueryReset = false;        // enabled when the device has it (renderer/gpu_timer.h uses it)
   bool calibratedTimestamps = false;  // VK_EXT_calibrated_timestamps enabled (see PhysicalDeviceInfo)
+  bool presentWait = false;  // VK_KHR_present_id + VK_KHR_present_wait enabled (swapchain devices only)
 };
 
 // Creates the logical device with timeline semaphores enabled and the
 // extensions asked for; also enables, when the device offers them, the
-// hostQueryReset feature and VK_EXT_calibrated_timestamps (for GPU timers). Throws EnvironmentError if the
+// hostQueryReset feature and VK_EXT_calibrated_timestamps (for GPU timers), and with a swapchain
+// VK_KHR_present_id + VK_KHR_present_wait (display times for captures). Throws EnvironmentError if the
 // device lacks them (or Vulkan 1.2, or a graphics + compute family that can present to surface). Loads the
 // device's entry points with volkLoadDevice: volk keeps one global table, so a process drives one Device at a
 // time (create the next one after destroying the previous).

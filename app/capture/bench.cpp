@@ -12,6 +12,7 @@
 #include "app/app.h"
 #include "app/capture/capture_stats.h"
 #include "app/capture/frame_timing.h"
+#include "app/capture/progress.h"
 #include "app/frame_loop.h"
 #include "renderer/vk_check.h"
 
@@ -27,43 +28,32 @@ nlohmann::ordered_json numberOrNull(const std::optional<double>& value) {
   return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json();
 }
 
-// A progress bar on a terminal, redrawn at most every 100 ms between frames
-// (a redraw costs tens of microseconds: rarely enough not to show in the
-// statistics); plain lines, one per configuration, otherwise.
+// The shared progress bar (app/capture/progress.h) on a terminal; plain
+// lines, one per configuration, otherwise. The label is formatted only when
+// a redraw is due: nothing is allocated in the measured frames between them.
 class Progress {
  public:
   Progress(uint64_t totalFrames, size_t configurations)
-      : terminal_(isatty(STDOUT_FILENO) == 1), totalFrames_(totalFrames), configurations_(configurations) {}
+      : bar_(createProgressBar(totalFrames, hostNowNs())), configurations_(configurations) {}
 
   void frameDone(size_t configuration, const std::string& label) {
-    ++framesDone_;
-    if (!terminal_) return;
     const int64_t now = hostNowNs();
-    if (now - lastDrawNs_ < 100'000'000 && framesDone_ != totalFrames_) return;
-    lastDrawNs_ = now;
-    constexpr int kWidth = 30;
-    const int filled = int(double(framesDone_) / double(totalFrames_) * kWidth);
-    fmt::print("\r[{}{}] {}/{} {:<48}", std::string(filled, '#'), std::string(kWidth - filled, '.'),
-               configuration + 1, configurations_, label);
-    std::fflush(stdout);
+    if (countProgressFrame(bar_, now))
+      drawProgressBar(bar_, now, fmt::format("{}/{} {}", configuration + 1, configurations_, label));
   }
 
   void configurationDone(size_t configuration, const std::string& label, const BenchResult& result) {
-    if (terminal_) return;
+    if (bar_.enabled) return;
     fmt::print("bench {}/{}: {}: mean {:.3f} ms over {} frames\n", configuration + 1, configurations_, label,
                result.meanMs, result.frames);
     std::fflush(stdout);
   }
 
-  void finish() {
-    if (terminal_) fmt::print("\n");
-  }
+  void finish() { finishProgressBar(bar_); }
 
  private:
-  bool terminal_;
-  uint64_t totalFrames_, framesDone_ = 0;
+  ProgressBar bar_;
   size_t configurations_;
-  int64_t lastDrawNs_ = 0;
 };
 
 std::string labelOf(const BenchConfiguration& configuration) {

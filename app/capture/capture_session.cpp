@@ -15,6 +15,23 @@ double microsecondsSince(int64_t startNs, int64_t ns) {
   return double(ns - startNs) * 1.0e-3;
 }
 
+}  // namespace
+
+std::optional<double> gpuBusyMs(const FrameTiming& timing, bool simulationOnGpu) {
+  if (!timing.renderGpu) return std::nullopt;
+  if (!simulationOnGpu) return timing.renderGpu->milliseconds();
+  if (!timing.simWork) return std::nullopt;
+  // Both spans are on the host clock; the union counts an overlap once (the
+  // copy path's step may run while the render does).
+  const TimeSpan& render = *timing.renderGpu;
+  const TimeSpan& sim = *timing.simWork;
+  const int64_t overlap =
+      std::max<int64_t>(0, std::min(render.endNs, sim.endNs) - std::max(render.beginNs, sim.beginNs));
+  return double((render.endNs - render.beginNs) + (sim.endNs - sim.beginNs) - overlap) * 1.0e-6;
+}
+
+namespace {
+
 FrameRecord csvRow(const CaptureSession& session, const FrameTiming& timing) {
   FrameRecord row;
   row.backend = session.backend;
@@ -39,6 +56,20 @@ FrameRecord csvRow(const CaptureSession& session, const FrameTiming& timing) {
   if (timing.simWork) row.msSimGpu = timing.simWork->milliseconds();
   if (timing.simWait) row.msSimWait = timing.simWait->milliseconds();
   row.timelineValue = timing.timelineValue;
+  // PresentMon's CPU busy: from the previous present call's return to this
+  // present call (what the host did for the frame, its own waits included).
+  const int64_t previousEnd =
+      timing.previousPresentEndNs != 0 ? timing.previousPresentEndNs : timing.hostFrame.beginNs;
+  row.msCpuBusy = double(timing.present.beginNs - previousEnd) * 1.0e-6;
+  row.msGpuBusy = gpuBusyMs(timing, session.backend != "cpu");
+  // Display times exist only for FIFO presents (app/capture/present_timing.h),
+  // and FIFO shows every present: a frame seen on the display was not dropped.
+  if (timing.displayedNs) {
+    row.dropped = false;
+    row.msUntilDisplayed = double(*timing.displayedNs - timing.present.beginNs) * 1.0e-6;
+    if (timing.previousDisplayedNs)
+      row.msBetweenDisplayChange = double(*timing.displayedNs - *timing.previousDisplayedNs) * 1.0e-6;
+  }
   return row;
 }
 

@@ -60,6 +60,11 @@ struct CaptureSession {
   std::optional<FrameTiming> latest;
 };
 
+// MsGPUBusy of a frame (docs/captures.md), ms: the render's GPU span, and
+// with simulationOnGpu (every backend but the CPU's) the union of it and the
+// simulation step's work span. Empty while a needed span is missing.
+std::optional<double> gpuBusyMs(const FrameTiming& timing, bool simulationOnGpu);
+
 // Opens the files (each PATH.tmp-<pid> until finished) and starts recording
 // with the next frame run: the one numbered `framesRun` (the frames run so
 // far). `backend` ("cuda" or "cpu") fills the CSV's Backend column. Fails

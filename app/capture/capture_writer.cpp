@@ -111,6 +111,7 @@ nlohmann::ordered_json makeSummary(const CaptureOptions& options, const CaptureE
       {"resolution", {{"width", environment.width}, {"height", environment.height}}},
       {"presentPoint", textOrNull(environment.presentPoint)},
       {"gpuTimeBase", textOrNull(environment.gpuTimeBase)},
+      {"displayTiming", textOrNull(environment.displayTiming)},
       {"backend", textOrNull(environment.backend)},
       {"transfer", textOrNull(environment.transfer)},
       {"waitStrategy", textOrNull(environment.waitStrategy)},
@@ -196,6 +197,9 @@ void CaptureWriter::addFrame(const FrameRecord& frame) {
     row.unsignedInteger(*frame.timelineValue);
   else
     row.notAvailable();
+  row.fixed(frame.msUntilDisplayed, 4);
+  row.fixed(frame.msCpuBusy, 4);
+  row.fixed(frame.msGpuBusy, 4);
   row.end();
   writeRow();
   frameTimesMs_.push_back(frame.msBetweenPresents);

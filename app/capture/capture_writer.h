@@ -38,6 +38,7 @@ struct CaptureEnvironment {
   uint32_t width = 0, height = 0;  // render target, pixels
   std::string presentPoint;  // what TimeInSeconds marks: the present call, or (headless) the submission's end
   std::string gpuTimeBase;   // how GPU spans were placed on the host clock
+  std::string displayTiming;  // how display times were taken, or why the display columns are NA
   std::string backend;       // "cuda" or "cpu"
   std::string transfer;      // "zero-copy" or "copy"
   std::string waitStrategy;  // "poll" or "enqueue" ("none" on the copy path)
@@ -68,16 +69,21 @@ struct FrameRecord {
   std::optional<double> msSimGpu;                // MsSimGpu: simulation step on the GPU (or CPU backend)
   std::optional<double> msSimWait;               // MsSimWait: the simulation's wait on the external semaphore
   std::optional<uint64_t> timelineValue;         // TimelineValue: counter after the frame; NA in binary mode
+  // PresentMon 2.x's names, after this app's columns so that earlier columns keep their positions.
+  std::optional<double> msUntilDisplayed;  // MsUntilDisplayed: present call to the frame seen on the display
+  double msCpuBusy = 0.0;                  // MsCPUBusy: previous present call's return to this present call
+  std::optional<double> msGpuBusy;         // MsGPUBusy: the frame's GPU work (render + GPU simulation step)
 };
 
-// The CSV header, in column order (PresentMon's names first, then this app's).
+// The CSV header, in column order (PresentMon's names first, then this app's,
+// then the PresentMon 2.x names added later).
 // clang-format off
 inline constexpr std::string_view kCaptureColumns[] = {
     "Application",   "ProcessID",     "SwapChainAddress",       "Runtime",        "SyncInterval",
     "PresentFlags",  "Dropped",       "TimeInSeconds",          "MsBetweenPresents", "MsBetweenDisplayChange",
     "MsInPresentAPI", "MsUntilRenderComplete", "Frame",         "SyncMode",       "Backend",
     "Model",         "Grid",          "MsCpuFrame",             "MsRenderGpu",    "MsSimGpu",
-    "MsSimWait",     "TimelineValue"};
+    "MsSimWait",     "TimelineValue", "MsUntilDisplayed",       "MsCPUBusy",      "MsGPUBusy"};
 // clang-format on
 
 struct CaptureOptions {

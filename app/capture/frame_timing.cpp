@@ -65,7 +65,10 @@ void addFrameTiming(FrameTimingQueue& queue, const GpuTimer& timer, const FrameT
   queue.pending.push_back(timing);
   FrameTiming& added = queue.pending.back();
   added.previousPresentNs = queue.lastPresentNs;
+  added.previousPresentEndNs = queue.lastPresentEndNs;
   queue.lastPresentNs = timing.present.beginNs;
+  queue.lastPresentEndNs = timing.present.endNs;
+  added.displayPending = timing.presentId != 0;
   added.renderPending = gpuTimerSupported(timer);
   added.simPending = true;
   if (added.renderPending) queue.timerSlotFrame = timing.frame;
@@ -106,17 +109,20 @@ void collectGpuTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& 
 void settleFrameTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer,
                         Simulation* simulation) {
   collectGpuTimings(queue, device, timer, simulation);
-  for (FrameTiming& timing : queue.pending) timing.renderPending = timing.simPending = false;
+  for (FrameTiming& timing : queue.pending) timing.renderPending = timing.simPending = timing.displayPending = false;
   queue.timerSlotFrame.reset();
 }
 
 std::optional<FrameTiming> takeFinishedFrame(FrameTimingQueue& queue, bool flush) {
   if (queue.pending.empty()) return std::nullopt;
   const FrameTiming& oldest = queue.pending.front();
-  const bool complete = !oldest.renderPending && !oldest.simPending;
+  const bool complete = !oldest.renderPending && !oldest.simPending && !oldest.displayPending;
   const bool tooOld = queue.pending.back().frame - oldest.frame >= kMaxPendingFrames;
   if (!complete && !tooOld && !flush) return std::nullopt;
   FrameTiming taken = oldest;
+  // Shown later or never, it is no longer known: the next frame's display
+  // change has no known predecessor.
+  if (taken.displayPending) queue.lastDisplayedNs = 0;
   queue.pending.pop_front();
   return taken;
 }

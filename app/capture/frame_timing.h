@@ -41,6 +41,13 @@ struct FrameTiming {
   // end of the frame's vkQueueSubmit, as an empty span.
   TimeSpan present;
   int64_t previousPresentNs = 0;          // the present point of the frame before; 0 for the first
+  int64_t previousPresentEndNs = 0;       // where the frame before's present call returned; 0 for the first
+  // Display times (app/capture/present_timing.h): the id the present was
+  // tagged with (0: untagged), the host time at which the present was first
+  // seen on the display, and that of the frame displayed before it.
+  uint64_t presentId = 0;
+  std::optional<int64_t> displayedNs;
+  std::optional<int64_t> previousDisplayedNs;
   std::optional<TimeSpan> renderGpu;      // the render commands (timestamps), on the host clock
   std::optional<TimeSpan> simWait;        // the sim step's wait on the render
   std::optional<TimeSpan> simWork;        // the sim step's work
@@ -49,6 +56,7 @@ struct FrameTiming {
   // where the render span ends when GPU timestamps cannot be calibrated.
   int64_t renderSeenDoneNs = 0;
   bool renderPending = false, simPending = false;  // results still to come
+  bool displayPending = false;                     // a tagged present not yet seen on the display
 };
 
 // How GPU timestamps reach the host clock: calibrated, or anchored at the
@@ -59,6 +67,9 @@ const char* describe(GpuTimeBase base);  // one phrase for the capture summary
 struct FrameTimingQueue {
   std::deque<FrameTiming> pending;  // oldest first
   int64_t lastPresentNs = 0;
+  int64_t lastPresentEndNs = 0;
+  uint64_t lastPresentId = 0;    // the id the last tagged present carried (they increase by one)
+  int64_t lastDisplayedNs = 0;   // the display time of the last present seen on the display; 0: none yet
   std::optional<uint64_t> timerSlotFrame;  // the frame whose render timestamps slot 0 holds
   std::optional<GpuClockCalibration> calibration;
   int64_t calibratedAtNs = 0;

@@ -170,7 +170,10 @@ const std::vector<std::string> kExpectedHeader = {"Application",
                                                   "MsRenderGpu",
                                                   "MsSimGpu",
                                                   "MsSimWait",
-                                                  "TimelineValue"};
+                                                  "TimelineValue",
+                                                  "MsUntilDisplayed",
+                                                  "MsCPUBusy",
+                                                  "MsGPUBusy"};
 
 std::size_t column(const std::string& name) {
   return std::size_t(std::find(kExpectedHeader.begin(), kExpectedHeader.end(), name) -
@@ -571,6 +574,10 @@ TEST(CaptureWriter, RowsHaveTheirExactText) {
   first.msSimGpu = 1.25;
   first.msSimWait = 0.5;
   first.timelineValue = 16;
+  first.msBetweenDisplayChange = 16.5;
+  first.msUntilDisplayed = 20.125;
+  first.msCpuBusy = 16.41666;
+  first.msGpuBusy = 3.25;
   FrameRecord second;
   second.frame = 8;
   second.timeInSeconds = 0.5;
@@ -586,11 +593,12 @@ TEST(CaptureWriter, RowsHaveTheirExactText) {
   EXPECT_EQ(readFile(dir.file("rows.csv")),
             "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,Dropped,TimeInSeconds,"
             "MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,Frame,SyncMode,"
-            "Backend,Model,Grid,MsCpuFrame,MsRenderGpu,MsSimGpu,MsSimWait,TimelineValue\n"
-            "vkcuda-sim,4242,0x00000000ABCDEF12,Vulkan,1,0,0,0.333333,16.6667,NA,0.2500,3.5000,7,timeline,cuda,"
-            "ripple,512,1.5000,2.0000,1.2500,0.5000,16\n"
+            "Backend,Model,Grid,MsCpuFrame,MsRenderGpu,MsSimGpu,MsSimWait,TimelineValue,MsUntilDisplayed,"
+            "MsCPUBusy,MsGPUBusy\n"
+            "vkcuda-sim,4242,0x00000000ABCDEF12,Vulkan,1,0,0,0.333333,16.6667,16.5000,0.2500,3.5000,7,timeline,"
+            "cuda,ripple,512,1.5000,2.0000,1.2500,0.5000,16,20.1250,16.4167,3.2500\n"
             "vkcuda-sim,4242,0x0000000000000000,Vulkan,0,0,NA,0.500000,NA,NA,0.0000,NA,8,binary,\"a,b\","
-            "\"say \"\"hi\"\"\",64,-0.0000,NA,NA,NA,NA\n");
+            "\"say \"\"hi\"\"\",64,-0.0000,NA,NA,NA,NA,NA,0.0000,NA\n");
 }
 
 // A row costs no allocation once the writer is running (CaptureWriter's
