@@ -229,6 +229,7 @@ nlohmann::ordered_json benchJson(const nlohmann::ordered_json& machine,
                                                                {"simToVulkan", result.switchUs->simToVulkan},
                                                                {"pair", result.switchUs->pair}}
                                       : nlohmann::ordered_json();
+    if (!result.stagingMemory.empty()) row["stagingMemory"] = result.stagingMemory;
     rows.push_back(row);
   }
   document["results"] = rows;
@@ -298,6 +299,10 @@ int runBenchmark(const Options& options) {
       applyConfiguration(app, matrix[i], /*rebuild=*/i > 0);
       const BenchSamples samples = measureConfiguration(app, bench, progress, i, label);
       results.push_back(summarizeBench(matrix[i], backend, samples));
+      if (matrix[i].transfer == TransferMode::copy) {
+        results.back().stagingMemory = describeStagingChoice(app.device, app.shared.stagingChoice);
+        fmt::print("bench: grid {} copy path staging memory: {}\n", matrix[i].grid, results.back().stagingMemory);
+      }
       if (switchCost)
         results.back().switchUs = BenchResult::SwitchUs{switchCost->firstToSecond.medianUs,
                                                         switchCost->secondToFirst.medianUs, switchCost->pairUs};

@@ -50,6 +50,9 @@ struct BenchResult {
     double vulkanToSim = 0.0, simToVulkan = 0.0, pair = 0.0;
   };
   std::optional<SwitchUs> switchUs;
+  // Copy path: the staging memory type chosen by measured host write speed
+  // and the candidates' speeds (describeStagingChoice); empty otherwise.
+  std::string stagingMemory;
 };
 
 // The frame times and GPU spans of one configuration's measured frames.

@@ -163,10 +163,9 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
   shared.vertices = createSharedVertexBuffer(
       device, bytes, cuda || copyPath ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
       /*exportable=*/exported || rehearsedHandoff);
-  if (copyPath)
-    shared.staging =
-        createGpuBuffer(device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  // The staging memory a program without interop would pick if it measured:
+  // the host-visible type the host writes fastest on this machine.
+  if (copyPath) shared.staging = createMeasuredStagingBuffer(device, bytes, &shared.stagingChoice);
   shared.semaphores = createSyncSemaphores(device, /*exportable=*/exported);
   shared.indices = createGridIndexBuffer(device, params.grid);
   if (copyPath) {

@@ -32,6 +32,7 @@
 #include "renderer/gpu_buffer.h"
 #include "renderer/mesh_renderer.h"
 #include "renderer/shared_resources.h"
+#include "renderer/staging_memory.h"
 #include "renderer/vulkan_context.h"
 #include "sim/fault_plan.h"
 #include "sim/simulation.h"
@@ -60,6 +61,9 @@ struct SharedState {
   // back; the drain acquires it, so that read-backs after it are defined.
   VertexOwner vertexOwner = VertexOwner::vulkan;
   GpuBuffer staging;  // copy path only: host-visible, the simulation's vertices land here first
+  // Copy path only: the memory type staging is in, chosen by measured host
+  // write speed (renderer/staging_memory.h), and what was measured.
+  StagingChoice stagingChoice;
   SyncSemaphores semaphores;
   GridIndexBuffer indices;
   std::unique_ptr<VulkanHostSemaphores> hostOps;  // CPU backend, zero-copy only
