@@ -241,7 +241,7 @@ void recordReleaseToExternal(const SharedState& shared, uint32_t queueFamily, Vk
 bool stageSimulationOutput(SharedState& shared, ScheduleState& schedule) {
   Simulation& simulation = *shared.simulation;
   if (!waitUntilReached([&] { return simulation.isStepComplete(); }, kWaitTimeoutNs)) return false;
-  std::memcpy(shared.staging.mapped, simulation.hostVertices(), shared.vertices.size);
+  copyIntoStaging(shared.stagingChoice, shared.staging.mapped, simulation.hostVertices(), shared.vertices.size);
   schedule.hostOutputUnstaged = false;
   return true;
 }

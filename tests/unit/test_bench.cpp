@@ -103,7 +103,7 @@ TEST(BenchTable, SwitchCostSitsNextToTheUnexplainedTime) {
   probed.configuration = {512, TransferMode::zeroCopy, SyncMode::binary, WaitStrategy::poll};
   probed.meanMs = 0.36;
   probed.unexplainedMs = 0.33;
-  probed.switchUs = BenchResult::SwitchUs{162.25, 166.5, 328.75};
+  probed.switchUs = BenchResult::SwitchUs{162.5, 166.5, 329.0};
   BenchResult cpu = probed;
   cpu.switchUs.reset();
   const std::string table = formatBenchTable({probed, cpu});
@@ -111,9 +111,9 @@ TEST(BenchTable, SwitchCostSitsNextToTheUnexplainedTime) {
   EXPECT_NE(table.find("           0.330             NA\n"), std::string::npos) << table;
   const auto json = benchJson({}, {}, {probed, cpu});
   const auto& row = json.at("results").at(0).at("switchUs");
-  EXPECT_DOUBLE_EQ(row.at("vulkanToSim").get<double>(), 162.25);
+  EXPECT_DOUBLE_EQ(row.at("vulkanToSim").get<double>(), 162.5);
   EXPECT_DOUBLE_EQ(row.at("simToVulkan").get<double>(), 166.5);
-  EXPECT_DOUBLE_EQ(row.at("pair").get<double>(), 328.75);
+  EXPECT_DOUBLE_EQ(row.at("pair").get<double>(), 329.0);
   EXPECT_TRUE(json.at("results").at(1).at("switchUs").is_null());
 }
 

@@ -71,5 +71,32 @@ TEST(StagingMemory, EqualSpeedsKeepTheLowerIndexAndUnmeasuredTypesAreSkipped) {
   EXPECT_TRUE(unused.asked.empty());
 }
 
+TEST(StagingMemory, TheThreadCountIsTheMeasuredFastestAndOneWithoutAMeasurement) {
+  std::vector<uint32_t> asked;
+  const auto speeds = [&](std::vector<std::optional<double>> gbps) {
+    return [&asked, gbps](uint32_t threads) {
+      asked.push_back(threads);
+      return gbps[threads == 1 ? 0 : threads == 2 ? 1 : threads == 4 ? 2 : 3];
+    };
+  };
+  EXPECT_EQ(chooseFastestThreadCount({1, 2, 4, 8}, speeds({6.0, 11.0, 19.0, 18.0})), 4u);
+  EXPECT_EQ(asked, (std::vector<uint32_t>{1, 2, 4, 8}));
+  EXPECT_EQ(chooseFastestThreadCount({1, 2, 4, 8}, speeds({30.0, 12.0, 9.0, 5.0})), 1u);  // cached memory: one core suffices
+  EXPECT_EQ(chooseFastestThreadCount({1, 2}, speeds({7.0, 7.0})), 1u);
+  EXPECT_EQ(chooseFastestThreadCount({1, 2}, speeds({std::nullopt, std::nullopt})), 1u);
+}
+
+TEST(StagingMemory, EveryThreadCountCopiesEveryByte) {
+  std::vector<unsigned char> source(3 * 4096 + 123);
+  for (size_t k = 0; k < source.size(); ++k) source[k] = static_cast<unsigned char>(k * 7 + 3);
+  for (uint32_t threads : {1u, 2u, 3u, 8u, 64u}) {
+    StagingChoice choice;
+    choice.hostThreads = threads;
+    std::vector<unsigned char> destination(source.size(), 0);
+    copyIntoStaging(choice, destination.data(), source.data(), source.size());
+    EXPECT_EQ(destination, source) << threads << " threads";
+  }
+}
+
 }  // namespace
 }  // namespace vksim
