@@ -129,14 +129,22 @@ VKSIM_HOST_DEVICE inline float laplacian(float centre, float left, float right, 
 // The next height of cell (i, j) from the current field and the cell's own
 // previous height; 0 on the edges (fixed ends). Only previous[cell] is read,
 // so the result may overwrite it in place.
+// The leapfrog update of one interior cell from its five current heights
+// (left/right along x, down/up along z) and its previous height: the one
+// spelling of the arithmetic, so that kernels that gather the heights in
+// another way (a shared-memory tile) get the same bits.
+VKSIM_HOST_DEVICE inline float rippleNextFromNeighbours(float centre, float left, float right, float down, float up,
+                                                        float previous, const RippleCoefficients& c) {
+  const float lap = laplacian(centre, left, right, down, up);
+  return ((2.0f * centre - c.keepPrevious * previous) + c.courantSquared * lap) * c.inverseDenominator;
+}
+
 VKSIM_HOST_DEVICE inline float rippleNextHeight(const float* current, float previous, uint32_t grid,
                                                 uint32_t i, uint32_t j, const RippleCoefficients& c) {
   if (i == 0 || j == 0 || i + 1 == grid || j + 1 == grid) return 0.0f;
   const uint32_t cell = j * grid + i;
-  const float centre = current[cell];
-  const float lap =
-      laplacian(centre, current[cell - 1], current[cell + 1], current[cell - grid], current[cell + grid]);
-  return ((2.0f * centre - c.keepPrevious * previous) + c.courantSquared * lap) * c.inverseDenominator;
+  return rippleNextFromNeighbours(current[cell], current[cell - 1], current[cell + 1], current[cell - grid],
+                                  current[cell + grid], previous, c);
 }
 
 // A Gaussian drop as the kernels and the CPU evaluate it, built on the host

@@ -13,6 +13,7 @@
 #include "app/capture/capture_stats.h"
 #include "app/capture/frame_timing.h"
 #include "app/capture/progress.h"
+#include "app/capture/switch_probe.h"
 #include "app/frame_loop.h"
 #include "renderer/vk_check.h"
 
@@ -173,17 +174,19 @@ BenchResult summarizeBench(const BenchConfiguration& configuration, const std::s
 std::string formatBenchTable(const std::vector<BenchResult>& results) {
   fmt::memory_buffer table;
   fmt::format_to(std::back_inserter(table),
-                 "{:>6}  {:<8}  {:<9}  {:<7}  {:>9}  {:>9}  {:>10}  {:>13}  {:>14}\n", "grid", "sync",
-                 "transfer", "wait", "mean ms", "P99 ms", "sim GPU ms", "render GPU ms", "unexplained ms");
+                 "{:>6}  {:<8}  {:<9}  {:<7}  {:>9}  {:>9}  {:>10}  {:>13}  {:>14}  {:>13}\n", "grid", "sync",
+                 "transfer", "wait", "mean ms", "P99 ms", "sim GPU ms", "render GPU ms", "unexplained ms",
+                 "2 switches ms");
   const auto cell = [](const std::optional<double>& value) {
     return value ? fmt::format("{:.3f}", *value) : std::string("NA");
   };
   for (const BenchResult& result : results)
     fmt::format_to(std::back_inserter(table),
-                   "{:>6}  {:<8}  {:<9}  {:<7}  {:>9.3f}  {:>9.3f}  {:>10}  {:>13}  {:>14.3f}\n",
+                   "{:>6}  {:<8}  {:<9}  {:<7}  {:>9.3f}  {:>9.3f}  {:>10}  {:>13}  {:>14.3f}  {:>13}\n",
                    result.configuration.grid, syncName(result.configuration),
                    toString(result.configuration.transfer), waitName(result.configuration), result.meanMs,
-                   result.p99Ms, cell(result.simGpuMs), cell(result.renderGpuMs), result.unexplainedMs);
+                   result.p99Ms, cell(result.simGpuMs), cell(result.renderGpuMs), result.unexplainedMs,
+                   cell(result.switchUs ? std::optional<double>(result.switchUs->pair * 1e-3) : std::nullopt));
   return fmt::to_string(table);
 }
 
@@ -212,6 +215,11 @@ nlohmann::ordered_json benchJson(const nlohmann::ordered_json& machine,
     row["simWaitMs"] = numberOrNull(result.simWaitMs);
     row["cpuFrameMs"] = result.cpuFrameMs;
     row["unexplainedMs"] = result.unexplainedMs;
+    row["switchUs"] = result.switchUs ? nlohmann::ordered_json{{"vulkanToSim", result.switchUs->vulkanToSim},
+                                                               {"simToVulkan", result.switchUs->simToVulkan},
+                                                               {"pair", result.switchUs->pair}}
+                                      : nlohmann::ordered_json();
+    if (!result.stagingMemory.empty()) row["stagingMemory"] = result.stagingMemory;
     rows.push_back(row);
   }
   document["results"] = rows;
@@ -256,6 +264,25 @@ int runBenchmark(const Options& options) {
         options.width, options.height, toString(options.memoryOwner));
     std::fflush(stdout);
 
+    // The context switch between the two APIs, measured once, before any
+    // configuration runs: nothing else is outstanding on either side then.
+    std::optional<SwitchCost> switchCost;
+    nlohmann::ordered_json switchProbe;
+    if (app.devices.useCuda && app.devices.cuda) {
+      Result<SwitchCost> probed = probeVulkanCudaSwitch(app.device, app.devices.cuda->ordinal);
+      if (probed) {
+        switchCost = *probed;
+        switchProbe = switchCostJson(*probed);
+        fmt::print("{}\n", formatSwitchCost(*probed));
+      } else {
+        switchProbe = {{"status", "n/a"}, {"reason", probed.error().message}};
+        fmt::print("switch probe: n/a ({})\n", probed.error().message);
+      }
+    } else {
+      switchProbe = {{"status", "n/a"}, {"reason", "the " + backend + " backend has no GPU context of its own"}};
+    }
+    std::fflush(stdout);
+
     Progress progress(uint64_t(matrix.size()) * (uint64_t(bench.warmupFrames) + bench.frames), matrix.size());
     std::vector<BenchResult> results;
     for (size_t i = 0; i < matrix.size(); ++i) {
@@ -263,6 +290,13 @@ int runBenchmark(const Options& options) {
       applyConfiguration(app, matrix[i], /*rebuild=*/i > 0);
       const BenchSamples samples = measureConfiguration(app, bench, progress, i, label);
       results.push_back(summarizeBench(matrix[i], backend, samples));
+      if (matrix[i].transfer == TransferMode::copy) {
+        results.back().stagingMemory = describeStagingChoice(app.device, app.shared.stagingChoice);
+        fmt::print("bench: grid {} copy path staging memory: {}\n", matrix[i].grid, results.back().stagingMemory);
+      }
+      if (switchCost)
+        results.back().switchUs = BenchResult::SwitchUs{switchCost->firstToSecond.medianUs,
+                                                        switchCost->secondToFirst.medianUs, switchCost->pairUs};
       progress.configurationDone(i, label, results.back());
     }
     progress.finish();
@@ -280,7 +314,9 @@ int runBenchmark(const Options& options) {
       AtomicFile file;
       if (Result<> opened = file.open(bench.jsonPath, "bench table"); !opened)
         throw RuntimeFailure(opened.error().message);
-      file.stream() << benchJson(machineDescription(app), settings, results).dump(2) << '\n';
+      nlohmann::ordered_json document = benchJson(machineDescription(app), settings, results);
+      document["switchProbe"] = switchProbe;
+      file.stream() << document.dump(2) << '\n';
       if (Result<> committed = file.commit(); !committed) throw RuntimeFailure(committed.error().message);
       fmt::print("wrote {} ({} results)\n", bench.jsonPath, results.size());
     }

@@ -43,6 +43,16 @@ struct BenchResult {
   std::optional<double> simGpuMs, renderGpuMs, simWaitMs;  // means of the frames that have them
   double cpuFrameMs = 0.0;                                 // mean host time of runFrame's body
   double unexplainedMs = 0.0;  // meanMs - renderGpuMs - simGpuMs (docs/benchmarks.md)
+  // The run's context-switch probe (app/capture/switch_probe.h), medians in
+  // µs; absent where the backend has no GPU context of its own (CPU) or the
+  // probe could not run. The same for every row of one run.
+  struct SwitchUs {
+    double vulkanToSim = 0.0, simToVulkan = 0.0, pair = 0.0;
+  };
+  std::optional<SwitchUs> switchUs;
+  // Copy path: the staging memory type chosen by measured host write speed
+  // and the candidates' speeds (describeStagingChoice); empty otherwise.
+  std::string stagingMemory;
 };
 
 // The frame times and GPU spans of one configuration's measured frames.
@@ -52,10 +62,13 @@ struct BenchSamples {
 BenchResult summarizeBench(const BenchConfiguration& configuration, const std::string& backend,
                            const BenchSamples& samples);
 
-// The table printed at the end, one line per result, with a header.
+// The table printed at the end, one line per result, with a header; the last
+// column is the run's two context switches (switchUs.pair) in ms, NA without.
 std::string formatBenchTable(const std::vector<BenchResult>& results);
 
-// The JSON document: {"schema", "machine", "settings", "results": [...]}.
+// The JSON document: {"schema", "machine", "settings", "results": [...]};
+// each result carries "switchUs": {"vulkanToSim", "simToVulkan", "pair"} or
+// null. runBenchmark adds "switchProbe" (switchCostJson, or why not).
 nlohmann::ordered_json benchJson(const nlohmann::ordered_json& machine,
                                  const nlohmann::ordered_json& settings,
                                  const std::vector<BenchResult>& results);

@@ -289,10 +289,9 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
     shared.vertices = createSharedVertexBuffer(
         device, bytes, external || copyPath ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
         /*exportable=*/exported || rehearsedHandoff);
-  if (copyPath)
-    shared.staging =
-        createGpuBuffer(device, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  // The staging memory a program without interop would pick if it measured:
+  // the host-visible type the host writes fastest on this machine.
+  if (copyPath) shared.staging = createMeasuredStagingBuffer(device, bytes, &shared.stagingChoice);
   shared.semaphores = createSyncSemaphores(device, /*exportable=*/exported);
   shared.indices = createGridIndexBuffer(device, params.grid);
   // The texture: CUDA writes an exported one; the CPU backend's turn writes
@@ -416,7 +415,7 @@ void recordReleaseToExternal(const SharedState& shared, uint32_t queueFamily, Vk
 bool stageSimulationOutput(SharedState& shared, ScheduleState& schedule) {
   Simulation& simulation = *shared.simulation;
   if (!waitUntilReached([&] { return simulation.isStepComplete(); }, kWaitTimeoutNs)) return false;
-  std::memcpy(shared.staging.mapped, simulation.hostVertices(), shared.vertices.size);
+  copyIntoStaging(shared.stagingChoice, shared.staging.mapped, simulation.hostVertices(), shared.vertices.size);
   schedule.hostOutputUnstaged = false;
   return true;
 }

@@ -33,6 +33,7 @@
 #include "renderer/mesh_renderer.h"
 #include "renderer/shared_resources.h"
 #include "renderer/shared_texture.h"
+#include "renderer/staging_memory.h"
 #include "renderer/vulkan_context.h"
 #include "sim/cuda/cuda_owned_memory.h"
 #include "sim/fault_plan.h"
@@ -71,6 +72,9 @@ struct SharedState {
   // and with --frame-tags.
   SharedTexture texture;
   GpuBuffer textureStaging;  // hostUpload only: every level packed (sim/surface_texture.h)
+  // Copy path only: the memory type staging is in, chosen by measured host
+  // write speed (renderer/staging_memory.h), and what was measured.
+  StagingChoice stagingChoice;
   SyncSemaphores semaphores;
   GridIndexBuffer indices;
   std::unique_ptr<VulkanHostSemaphores> hostOps;  // CPU backend, zero-copy only

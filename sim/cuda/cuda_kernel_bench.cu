@@ -2,6 +2,9 @@
 
 #include <cuda_runtime.h>
 
+#include <cstring>
+#include <functional>
+
 #include "sim/cuda/cuda_check.h"
 #include "sim/cuda/cuda_kernels.cuh"
 
@@ -39,6 +42,43 @@ __global__ void rippleStepKernel(const float* __restrict__ current, float* __res
   if (cell.i >= grid || cell.j >= grid) return;
   const uint32_t index = cell.j * grid + cell.i;
   previous[index] = rippleNextHeight(current, previous[index], grid, cell.i, cell.j, coefficients);
+}
+
+// The candidates (cuda_kernels.cuh), by the names kernel_bench prints.
+using RippleLaunch = void (*)(const float*, const float*, float*, uint32_t, RippleCoefficients, float4*,
+                              cudaStream_t);
+using SinewaveLaunch = void (*)(float4*, SinewaveFrame, cudaStream_t);
+struct RippleCandidate {
+  const char* name;
+  RippleLaunch launch;
+};
+struct SinewaveCandidate {
+  const char* name;
+  SinewaveLaunch launch;
+};
+const RippleCandidate kRippleCandidates[] = {
+    {"row", &RippleRowStep::launch},
+    {"tile128x8", &RippleTileStep<128, 8, false>::launch},
+    {"tile64x16", &RippleTileStep<64, 16, false>::launch},
+    {"tile256x4", &RippleTileStep<256, 4, false>::launch},
+    {"tile32x32", &RippleTileStep<32, 32, false>::launch},
+    {"tile128x8-cs", &RippleTileStep<128, 8, true>::launch},
+    {"tile64x16-cs", &RippleTileStep<64, 16, true>::launch},
+};
+const SinewaveCandidate kSinewaveCandidates[] = {
+    {"row", &SinewaveRowStep::launch},
+    {"tile256x4", &SinewaveTileStep<256, 4, false>::launch},
+    {"tile128x8", &SinewaveTileStep<128, 8, false>::launch},
+    {"tile512x4", &SinewaveTileStep<512, 4, false>::launch},
+    {"tile256x4-cs", &SinewaveTileStep<256, 4, true>::launch},
+    {"tile128x8-cs", &SinewaveTileStep<128, 8, true>::launch},
+};
+
+template <typename Candidate, size_t N>
+const Candidate* findCandidate(const Candidate (&candidates)[N], const std::string& name) {
+  for (const Candidate& candidate : candidates)
+    if (name == candidate.name) return &candidate;
+  return nullptr;
 }
 
 class CudaKernelBench final : public KernelBench {
@@ -125,6 +165,76 @@ class CudaKernelBench final : public KernelBench {
   }
 
   std::string deviceName() const override { return name_; }
+
+  std::vector<std::string> variants(ModelKind model) const override {
+    std::vector<std::string> names;
+    if (model == ModelKind::ripple)
+      for (const RippleCandidate& candidate : kRippleCandidates) names.push_back(candidate.name);
+    else
+      for (const SinewaveCandidate& candidate : kSinewaveCandidates) names.push_back(candidate.name);
+    return names;
+  }
+
+  double timeVariantMs(ModelKind model, const std::string& name, int repetitions) override {
+    if (model == ModelKind::ripple) {
+      const RippleCandidate* candidate = findCandidate(kRippleCandidates, name);
+      if (!candidate) return -1.0;
+      const RippleCoefficients coefficients = rippleCoefficients(params_);
+      return timeMs(repetitions, [&] {
+        candidate->launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
+        rotation_ = (rotation_ + 1) % 3;
+      });
+    }
+    const SinewaveCandidate* candidate = findCandidate(kSinewaveCandidates, name);
+    if (!candidate) return -1.0;
+    uint64_t step = 0;
+    return timeMs(repetitions, [&] { candidate->launch(vertices_, sinewaveFrame(params_, ++step), stream_); });
+  }
+
+  Result<bool> variantMatchesRowKernel(ModelKind model, const std::string& name) override {
+    const uint64_t cells = uint64_t(grid_) * grid_;
+    std::vector<unsigned char> expectedVertices(cells * sizeof(Vertex)), vertices(cells * sizeof(Vertex));
+    std::vector<unsigned char> expectedNext(cells * sizeof(float)), next(cells * sizeof(float));
+    // Runs `launch` on a filled output and copies the outputs to host memory.
+    const auto runInto = [&](const std::function<void()>& launch, std::vector<unsigned char>& vertexBytes,
+                             std::vector<unsigned char>* nextBytes) -> bool {
+      if (CUDA_CHECK(cudaMemsetAsync(vertices_, 0xFF, vertexBytes.size(), stream_)) ||
+          (nextBytes && CUDA_CHECK(cudaMemsetAsync(field(2), 0xFF, nextBytes->size(), stream_))))
+        return false;
+      launch();
+      if (CUDA_CHECK(cudaGetLastError()) ||
+          CUDA_CHECK(cudaMemcpyAsync(vertexBytes.data(), vertices_, vertexBytes.size(), cudaMemcpyDeviceToHost,
+                                     stream_)) ||
+          (nextBytes && CUDA_CHECK(cudaMemcpyAsync(nextBytes->data(), field(2), nextBytes->size(),
+                                                   cudaMemcpyDeviceToHost, stream_))))
+        return false;
+      return CUDA_CHECK(cudaStreamSynchronize(stream_)) == cudaSuccess;
+    };
+    if (model == ModelKind::ripple) {
+      const RippleCandidate* candidate = findCandidate(kRippleCandidates, name);
+      if (!candidate) return fail("no ripple kernel named " + name, kExitUsage);
+      const RippleCoefficients coefficients = rippleCoefficients(params_);
+      // A few row steps first: a field with waves in it, not only the drop.
+      for (int step = 0; step < 5; ++step) {
+        RippleRowStep::launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
+        rotation_ = (rotation_ + 1) % 3;
+      }
+      const bool ran =
+          runInto([&] { RippleRowStep::launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_); },
+                  expectedVertices, &expectedNext) &&
+          runInto([&] { candidate->launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_); },
+                  vertices, &next);
+      if (!ran) return fail("a CUDA call failed while comparing " + name, kExitRuntime);
+      return expectedVertices == vertices && expectedNext == next;
+    }
+    const SinewaveCandidate* candidate = findCandidate(kSinewaveCandidates, name);
+    if (!candidate) return fail("no sinewave kernel named " + name, kExitUsage);
+    const SinewaveFrame frame = sinewaveFrame(params_, 7);
+    const bool ran = runInto([&] { SinewaveRowStep::launch(vertices_, frame, stream_); }, expectedVertices, nullptr) &&
+                     runInto([&] { candidate->launch(vertices_, frame, stream_); }, vertices, nullptr);
+    if (!ran) return fail("a CUDA call failed while comparing " + name, kExitRuntime);
+    return expectedVertices == vertices;
+  }
 
  private:
   template <typename Launch>

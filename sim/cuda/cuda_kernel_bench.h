@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "sim/sim_types.h"
@@ -37,6 +38,20 @@ class KernelBench {
   virtual double timeRippleTwoPassMs(int repetitions) = 0;
   virtual double timeSinewaveTiledMs(int repetitions) = 0;
   virtual double timeDeviceCopyMs(uint64_t bytes, int repetitions) = 0;  // cudaMemcpyAsync device to device
+
+  // The candidate step kernels of `model` by name (cuda_kernels.cuh): "row"
+  // (the row kernel), "tileWxR" (W columns x R rows a block), "-cs" when the
+  // vertex stores carry the streaming hint. The backend's own first.
+  virtual std::vector<std::string> variants(ModelKind model) const = 0;
+  // Milliseconds per step of the named candidate, as timeRippleStepMs; -1 for
+  // an unknown name or a failed launch.
+  virtual double timeVariantMs(ModelKind model, const std::string& name, int repetitions) = 0;
+  // Whether the named candidate writes exactly the bytes the row kernel writes
+  // (vertices, and the next heights for ripple) from the same state: a ripple
+  // field a few steps after the initial drop, a sinewave frame a few steps in.
+  // The outputs are filled with 0xFF first, so a kernel that writes nothing
+  // does not match. An Error when a CUDA call failed.
+  virtual Result<bool> variantMatchesRowKernel(ModelKind model, const std::string& name) = 0;
   virtual std::string deviceName() const = 0;
 };
 

@@ -169,5 +169,184 @@ __global__ void __launch_bounds__(kRowThreads)
   storeStagedRow(vertices, staged, span, grid);
 }
 
+
+// ---- Tile kernels: candidates measured against the row kernels above.
+//
+// Bytes a step must move (minimumStepBytes, cuda_kernel_bench.h), counted
+// from what a step reads and writes exactly once in device memory:
+//   ripple   4 (current) + 4 (previous) + 4 (next) + 32 (vertex) = 44 per cell
+//   sinewave 32 (vertex) per cell: nothing is read
+// The row kernel reaches those counts in DRAM but not in instructions: each
+// thread computes its own next height and its four neighbours' again, each
+// from five loads of `current` (25 loads and 5 stencils a cell, served by L1
+// and L2). A tile kernel covers W columns x R rows: it loads the current
+// heights of the tile and a two-cell halo into shared memory once, computes
+// each next height of the tile and a one-cell halo once, then derives each
+// vertex from the shared next heights. Halo rows are read again by the tile
+// below or above, mostly from L2, which holds many rows of the field.
+//
+// Every warp stores 32 consecutive vertices through a warp-private staging
+// area, so that each store instruction covers 512 contiguous bytes with no
+// __syncthreads. With Streaming, the vertex stores carry the evict-first hint
+// (st.global.cs): nothing in the step reads them again, and they need not push
+// the height fields out of L2.
+constexpr uint32_t kTileThreads = 256;
+constexpr uint32_t kTileWarps = kTileThreads / 32;
+
+template <uint32_t W, uint32_t R>
+inline dim3 tileBlocks(uint32_t n) {
+  return dim3((n + W - 1) / W, (n + R - 1) / R);
+}
+
+// The lane's vertex goes through the warp's staging area (64 float4) to
+// `out` (the first vertex of the warp's run); `count` of the 32 are in the
+// grid. Every lane of the warp calls this.
+template <bool Streaming>
+__device__ inline void storeWarpVertices(float4* staging, float4* __restrict__ out, uint32_t count,
+                                         const Vertex& vertex) {
+  const uint32_t lane = threadIdx.x & 31u;
+  stageVertex(staging, lane, vertex);
+  __syncwarp();
+  for (uint32_t k = lane; k < 2 * count; k += 32) {
+    if constexpr (Streaming)
+      __stcs(out + k, staging[k]);
+    else
+      out[k] = staging[k];
+  }
+  __syncwarp();
+}
+
+template <uint32_t W, uint32_t R, bool Streaming>
+__global__ void __launch_bounds__(kTileThreads)
+    rippleStepTileKernel(const float* __restrict__ current, const float* __restrict__ previous,
+                         float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
+                         float4* __restrict__ vertices) {
+  static_assert(W % 32 == 0, "a warp covers 32 vertices of one row");
+  constexpr uint32_t kCurrentWidth = W + 4, kCurrentRows = R + 4;  // two-cell halo
+  constexpr uint32_t kNextWidth = W + 2, kNextRows = R + 2;        // one-cell halo
+  __shared__ float tileCurrent[kCurrentRows * kCurrentWidth];
+  __shared__ float tileNext[kNextRows * kNextWidth];
+  __shared__ float4 staging[kTileWarps][64];
+  const int i0 = int(blockIdx.x * W), j0 = int(blockIdx.y * R);
+  const int n = int(grid);
+
+  for (uint32_t k = threadIdx.x; k < kCurrentRows * kCurrentWidth; k += kTileThreads) {
+    const int i = i0 - 2 + int(k % kCurrentWidth), j = j0 - 2 + int(k / kCurrentWidth);
+    tileCurrent[k] = (i >= 0 && j >= 0 && i < n && j < n) ? current[size_t(j) * grid + i] : 0.0f;
+  }
+  __syncthreads();
+  for (uint32_t k = threadIdx.x; k < kNextRows * kNextWidth; k += kTileThreads) {
+    const uint32_t x = k % kNextWidth, y = k / kNextWidth;
+    const int i = i0 - 1 + int(x), j = j0 - 1 + int(y);
+    float height = 0.0f;  // the edges stay 0 (rippleNextHeight); cells outside the grid are never read
+    if (i > 0 && j > 0 && i + 1 < n && j + 1 < n) {
+      const uint32_t c = (y + 1) * kCurrentWidth + (x + 1);
+      height = rippleNextFromNeighbours(tileCurrent[c], tileCurrent[c - 1], tileCurrent[c + 1],
+                                        tileCurrent[c - kCurrentWidth], tileCurrent[c + kCurrentWidth],
+                                        previous[size_t(j) * grid + i], coefficients);
+    }
+    tileNext[k] = height;
+  }
+  __syncthreads();
+  for (uint32_t k = threadIdx.x; k < W * R; k += kTileThreads) {
+    const uint32_t i = uint32_t(i0) + k % W, j = uint32_t(j0) + k / W;
+    if (i < grid && j < grid) next[size_t(j) * grid + i] = tileNext[(k / W + 1) * kNextWidth + k % W + 1];
+  }
+  const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  const float spacing = gridSpacing(grid);
+  for (uint32_t base = warp * 32; base < W * R; base += kTileThreads) {
+    const uint32_t row = base / W, column = base % W;  // the warp's run: columns column .. column+31 of row
+    const uint32_t j = uint32_t(j0) + row, firstI = uint32_t(i0) + column;
+    if (j >= grid || firstI >= grid) continue;  // the whole warp skips together
+    const uint32_t i = min(firstI + lane, grid - 1);  // lanes past the edge compute a copy, never stored
+    const auto nextAt = [&](uint32_t ci, uint32_t cj) {
+      return tileNext[(cj - uint32_t(j0) + 1) * kNextWidth + (ci - uint32_t(i0) + 1)];
+    };
+    const NeighbourPair alongX = slopeNeighbours(i, grid);
+    const NeighbourPair alongZ = slopeNeighbours(j, grid);
+    const float height = nextAt(i, j);
+    const float slopeX = finiteDifferenceSlope(nextAt(alongX.lower, j), nextAt(alongX.upper, j), alongX, spacing);
+    const float slopeZ = finiteDifferenceSlope(nextAt(i, alongZ.lower), nextAt(i, alongZ.upper), alongZ, spacing);
+    const Vertex vertex{{gridCoordinate(i, grid), height, gridCoordinate(j, grid), 1.0f},
+                        surfaceNormal(slopeX, slopeZ)};
+    storeWarpVertices<Streaming>(staging[warp], vertices + 2 * (size_t(j) * grid + firstI),
+                                 min(32u, grid - firstI), vertex);
+  }
+}
+
+template <uint32_t W, uint32_t R, bool Streaming>
+__global__ void __launch_bounds__(kTileThreads) sinewaveTileKernel(float4* __restrict__ vertices,
+                                                                   SinewaveFrame frame) {
+  static_assert(W % 32 == 0, "a warp covers 32 vertices of one row");
+  __shared__ float factorX[W + 2];  // columns i0-1 .. i0+W, clamped to the grid
+  __shared__ float factorZ[R + 2];  // rows j0-1 .. j0+R, clamped to the grid
+  __shared__ float4 staging[kTileWarps][64];
+  const uint32_t n = frame.grid;
+  const int i0 = int(blockIdx.x * W), j0 = int(blockIdx.y * R);
+  const auto clampIndex = [&](int index) { return uint32_t(index < 0 ? 0 : (index >= int(n) ? int(n) - 1 : index)); };
+  for (uint32_t k = threadIdx.x; k < W + 2 + R + 2; k += kTileThreads) {
+    if (k < W + 2)
+      factorX[k] = sinewaveFactorX(frame, clampIndex(i0 - 1 + int(k)));
+    else
+      factorZ[k - (W + 2)] = sinewaveFactorZ(frame, clampIndex(j0 - 1 + int(k - (W + 2))));
+  }
+  __syncthreads();
+  const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+  for (uint32_t base = warp * 32; base < W * R; base += kTileThreads) {
+    const uint32_t row = base / W, column = base % W;
+    const uint32_t j = uint32_t(j0) + row, firstI = uint32_t(i0) + column;
+    if (j >= n || firstI >= n) continue;
+    const uint32_t i = min(firstI + lane, n - 1);
+    const NeighbourPair alongX = slopeNeighbours(i, n);
+    const NeighbourPair alongZ = slopeNeighbours(j, n);
+    // factorX[s] holds column i0 - 1 + s (unsigned wrap-around cancels).
+    const AxisFactors x{factorX[alongX.lower - uint32_t(i0) + 1], factorX[i - uint32_t(i0) + 1],
+                        factorX[alongX.upper - uint32_t(i0) + 1]};
+    const AxisFactors z{factorZ[alongZ.lower - uint32_t(j0) + 1], factorZ[j - uint32_t(j0) + 1],
+                        factorZ[alongZ.upper - uint32_t(j0) + 1]};
+    storeWarpVertices<Streaming>(staging[warp], vertices + 2 * (size_t(j) * n + firstI), min(32u, n - firstI),
+                                 sinewaveVertex(frame, i, j, x, z));
+  }
+}
+
+// Each candidate as a type: the kernel's address (for loading it before the
+// first external wait: the lazy-loading trap in docs/design.md) and its
+// launch with the row kernels' arguments.
+struct RippleRowStep {
+  static const void* kernel() { return reinterpret_cast<const void*>(&rippleStepRowKernel); }
+  static void launch(const float* current, const float* previous, float* next, uint32_t grid,
+                     RippleCoefficients coefficients, float4* vertices, cudaStream_t stream) {
+    rippleStepRowKernel<<<rowBlocks(grid), kRowThreads, 0, stream>>>(current, previous, next, grid, coefficients,
+                                                                     vertices);
+  }
+};
+template <uint32_t W, uint32_t R, bool Streaming>
+struct RippleTileStep {
+  static const void* kernel() { return reinterpret_cast<const void*>(&rippleStepTileKernel<W, R, Streaming>); }
+  static void launch(const float* current, const float* previous, float* next, uint32_t grid,
+                     RippleCoefficients coefficients, float4* vertices, cudaStream_t stream) {
+    rippleStepTileKernel<W, R, Streaming>
+        <<<tileBlocks<W, R>(grid), kTileThreads, 0, stream>>>(current, previous, next, grid, coefficients, vertices);
+  }
+};
+struct SinewaveRowStep {
+  static const void* kernel() { return reinterpret_cast<const void*>(&sinewaveRowKernel); }
+  static void launch(float4* vertices, SinewaveFrame frame, cudaStream_t stream) {
+    sinewaveRowKernel<<<rowBlocks(frame.grid), kRowThreads, 0, stream>>>(vertices, frame);
+  }
+};
+template <uint32_t W, uint32_t R, bool Streaming>
+struct SinewaveTileStep {
+  static const void* kernel() { return reinterpret_cast<const void*>(&sinewaveTileKernel<W, R, Streaming>); }
+  static void launch(float4* vertices, SinewaveFrame frame, cudaStream_t stream) {
+    sinewaveTileKernel<W, R, Streaming><<<tileBlocks<W, R>(frame.grid), kTileThreads, 0, stream>>>(vertices, frame);
+  }
+};
+
+// What the CUDA backend runs (cuda_simulation.cu): one line each, chosen
+// from kernel_bench's comparison on the target GPU (docs/benchmarks.md).
+using BackendRippleStep = RippleRowStep;
+using BackendSinewaveStep = SinewaveRowStep;
+
 }  // namespace
 }  // namespace vksim

@@ -235,7 +235,7 @@ class CudaSimulation final : public Simulation {
     const uint32_t n = params_.grid;
     if (params_.model == ModelKind::ripple) {
       // Three fields (previous, current, next): the one-pass step
-      // (rippleStepRowKernel) also computes its neighbours' next heights,
+      // (BackendRippleStep, cuda_kernels.cuh) also computes its neighbours' next heights,
       // which read their previous heights, so next cannot overwrite previous
       // in place. 4 more bytes a vertex buy one pass over memory instead of two.
       if (cudaError_t result = CUDA_CHECK(cudaMalloc(&heights_, ownedBytes())))
@@ -254,9 +254,9 @@ class CudaSimulation final : public Simulation {
     const struct {
       const void* function;
       const char* name;
-    } kernels[] = {{reinterpret_cast<const void*>(&sinewaveRowKernel), "sinewaveRowKernel"},
+    } kernels[] = {{BackendSinewaveStep::kernel(), "the sinewave step kernel"},
                    {reinterpret_cast<const void*>(&addDropsKernel), "addDropsKernel"},
-                   {reinterpret_cast<const void*>(&rippleStepRowKernel), "rippleStepRowKernel"},
+                   {BackendRippleStep::kernel(), "the ripple step kernel"},
                    {reinterpret_cast<const void*>(&heightFieldVerticesKernel), "heightFieldVerticesKernel"},
                    {reinterpret_cast<const void*>(&stallUntilReleasedKernel), "stallUntilReleasedKernel"},
                    {reinterpret_cast<const void*>(&surfaceTexelsKernel), "surfaceTexelsKernel"},
@@ -644,8 +644,7 @@ class CudaSimulation final : public Simulation {
   }
 
   void enqueueSinewave() {
-    sinewaveRowKernel<<<rowBlocks(params_.grid), kRowThreads, 0, stream_>>>(vertexPointer(),
-                                                                            sinewaveFrame(params_, stepCount_));
+    BackendSinewaveStep::launch(vertexPointer(), sinewaveFrame(params_, stepCount_), stream_);
   }
 
   bool enqueueDrops(const std::vector<Drop>& drops) {
@@ -670,8 +669,8 @@ class CudaSimulation final : public Simulation {
     const std::vector<Drop> drops = stepDrops(params_, stepCount_, queued_);
     queued_.clear();
     if (!enqueueDrops(drops)) return false;
-    rippleStepRowKernel<<<rowBlocks(params_.grid), kRowThreads, 0, stream_>>>(
-        current_, previous_, next_, params_.grid, rippleCoefficients(params_), vertexPointer());
+    BackendRippleStep::launch(current_, previous_, next_, params_.grid, rippleCoefficients(params_), vertexPointer(),
+                              stream_);
     // previous <- current <- next: host bookkeeping only, ordered with the
     // kernels by the stream that every launch uses.
     float* oldPrevious = previous_;

@@ -75,6 +75,27 @@ expect_png "$work/timeline.png"
 "$root/scripts/plot-bench" "$work/bench.json" -o "$work/bench-plot.png" >/dev/null || fail "plot-bench exited $?"
 expect_png "$work/bench-plot.png"
 
+# The same rows with the switch probe's figures: a budget line per vertex
+# count of the zero-copy rows (3), and a malformed switchUs is refused.
+python3 - "$work" <<'EOF'
+import json, sys
+work = sys.argv[1]
+bench = json.load(open(f"{work}/bench.json"))
+for row in bench["results"]:
+    row["switchUs"] = {"vulkanToSim": 162.0, "simToVulkan": 166.0, "pair": 328.0} if row["backend"] == "cuda" else None
+json.dump(bench, open(f"{work}/bench-switch.json", "w"))
+bench["results"][0]["switchUs"] = {"pair": "fast"}
+json.dump(bench, open(f"{work}/bad-switch.json", "w"))
+EOF
+"$root/scripts/plot-bench" "$work/bench-switch.json" -o "$work/bench-switch.png" >"$work/switch.out" ||
+  fail "plot-bench with switchUs exited $?"
+expect_png "$work/bench-switch.png"
+grep -q "budget line: render + sim + 2 switches, 3 point(s)" "$work/switch.out" ||
+  fail "plot-bench drew no budget line from switchUs: $(cat "$work/switch.out")"
+"$root/scripts/plot-bench" "$work/bench.json" -o "$work/bench-plot.png" >"$work/plain.out"
+! grep -q "budget line" "$work/plain.out" || fail "plot-bench drew a budget line without switchUs"
+expect_refusal "plot-bench, malformed switchUs" "$root/scripts/plot-bench" "$work/bad-switch.json" -o "$work/x.png"
+
 echo "not,a,capture" >"$work/bad.csv"
 echo '{"results": [{"grid": 64, "sync": "sometimes", "transfer": "copy", "backend": "cpu", "meanMs": 1}]}' \
   >"$work/bad.json"

@@ -88,9 +88,33 @@ TEST(BenchTable, ColumnsLineUpAndMissingSpansAreNa) {
   copy.p99Ms = 2.0;
   copy.unexplainedMs = -0.0004;
   EXPECT_EQ(formatBenchTable({zeroCopy, copy}),
-            "  grid  sync      transfer   wait       mean ms     P99 ms  sim GPU ms  render GPU ms  unexplained ms\n"
-            "  4096  timeline  zero-copy  enqueue      2.500      3.970       0.250          0.500           1.750\n"
-            "    64  none      copy       none         2.000      2.000          NA             NA          -0.000\n");
+            "  grid  sync      transfer   wait       mean ms     P99 ms  sim GPU ms  render GPU ms  unexplained ms"
+            "  2 switches ms\n"
+            "  4096  timeline  zero-copy  enqueue      2.500      3.970       0.250          0.500           1.750"
+            "             NA\n"
+            "    64  none      copy       none         2.000      2.000          NA             NA          -0.000"
+            "             NA\n");
+}
+
+// The switch probe's figures sit next to the unexplained time: in ms in the
+// table, in µs per direction and for the pair in each JSON row, null without.
+TEST(BenchTable, SwitchCostSitsNextToTheUnexplainedTime) {
+  BenchResult probed;
+  probed.configuration = {512, TransferMode::zeroCopy, SyncMode::binary, WaitStrategy::poll};
+  probed.meanMs = 0.36;
+  probed.unexplainedMs = 0.33;
+  probed.switchUs = BenchResult::SwitchUs{162.5, 166.5, 329.0};
+  BenchResult cpu = probed;
+  cpu.switchUs.reset();
+  const std::string table = formatBenchTable({probed, cpu});
+  EXPECT_NE(table.find("           0.330          0.329\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("           0.330             NA\n"), std::string::npos) << table;
+  const auto json = benchJson({}, {}, {probed, cpu});
+  const auto& row = json.at("results").at(0).at("switchUs");
+  EXPECT_DOUBLE_EQ(row.at("vulkanToSim").get<double>(), 162.5);
+  EXPECT_DOUBLE_EQ(row.at("simToVulkan").get<double>(), 166.5);
+  EXPECT_DOUBLE_EQ(row.at("pair").get<double>(), 329.0);
+  EXPECT_TRUE(json.at("results").at(1).at("switchUs").is_null());
 }
 
 // A fake clock that moves 1 ms each time it is read: the loop's timeout is

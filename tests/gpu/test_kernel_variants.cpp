@@ -1,0 +1,39 @@
+// Every candidate step kernel (sim/cuda/cuda_kernels.cuh) writes exactly the
+// bytes of the row kernel, so that the backend may switch to whichever is
+// fastest (BackendRippleStep, BackendSinewaveStep) without a change in its
+// results. Grids that tiles do not divide (and one smaller than a tile) check
+// the edges of the last tiles and of partial warps.
+#include "gpu_environment.h"
+#include "sim/cuda/cuda_kernel_bench.h"
+
+namespace vksim {
+namespace {
+
+TEST(KernelVariants, EveryCandidateWritesTheRowKernelsBytes) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  for (uint32_t grid : {20u, 300u, 1024u}) {
+    Result<std::unique_ptr<KernelBench>> bench = KernelBench::create(0, grid);
+    ASSERT_TRUE(bench) << bench.error().message;
+    for (ModelKind model : {ModelKind::ripple, ModelKind::sinewave}) {
+      const std::vector<std::string> names = (*bench)->variants(model);
+      ASSERT_GE(names.size(), 2u);
+      EXPECT_EQ(names.front(), "row");
+      for (const std::string& name : names) {
+        const Result<bool> same = (*bench)->variantMatchesRowKernel(model, name);
+        ASSERT_TRUE(same) << same.error().message;
+        EXPECT_TRUE(*same) << toString(model) << " " << name << " at grid " << grid;
+      }
+    }
+  }
+}
+
+TEST(KernelVariants, AnUnknownNameIsRefused) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  Result<std::unique_ptr<KernelBench>> bench = KernelBench::create(0, 64);
+  ASSERT_TRUE(bench) << bench.error().message;
+  EXPECT_FALSE((*bench)->variantMatchesRowKernel(ModelKind::ripple, "no-such-kernel"));
+  EXPECT_LT((*bench)->timeVariantMs(ModelKind::sinewave, "no-such-kernel", 1), 0.0);
+}
+
+}  // namespace
+}  // namespace vksim
