@@ -9,6 +9,16 @@
 #include "sim/model_math.h"
 #include "sim/models.h"
 
+// The entry points that the cuda-nvx backend looks up by name
+// (vkCreateCuFunctionNVX) are marked VKSIM_NVX_ENTRY: sim/cuda_nvx/nvx_kernels.cu
+// defines it as extern "C" before including this header, so that their names
+// stay unmangled in its module; everywhere else it is empty (the runtime path
+// launches by pointer). Templates cannot have C linkage, which is why the
+// mark is per kernel and not one extern "C" block around the header.
+#ifndef VKSIM_NVX_ENTRY
+#define VKSIM_NVX_ENTRY
+#endif
+
 namespace vksim {
 namespace {
 
@@ -42,7 +52,7 @@ __device__ inline void storeVertex(float4* vertices, uint32_t cell, const Vertex
 
 // Adds the batch's drops, in order, to both fields of every interior cell: the
 // same sequence of additions per cell as RippleModel::applyDrop.
-__global__ void addDropsKernel(float* __restrict__ current, float* __restrict__ previous, uint32_t grid,
+VKSIM_NVX_ENTRY __global__ void addDropsKernel(float* __restrict__ current, float* __restrict__ previous, uint32_t grid,
                                DropBatch batch) {
   const CellIndex cell = threadCell();
   if (!isInteriorCell(cell.i, cell.j, grid)) return;
@@ -60,7 +70,7 @@ __global__ void addDropsKernel(float* __restrict__ current, float* __restrict__ 
   previous[index] = previousHeight;
 }
 
-__global__ void heightFieldVerticesKernel(const float* __restrict__ heights, uint32_t grid,
+VKSIM_NVX_ENTRY __global__ void heightFieldVerticesKernel(const float* __restrict__ heights, uint32_t grid,
                                           float4* __restrict__ vertices) {
   const CellIndex cell = threadCell();
   if (cell.i >= grid || cell.j >= grid) return;
@@ -104,7 +114,7 @@ __device__ inline void storeStagedRow(float4* __restrict__ vertices, const float
 // sinewaveKernel's arithmetic, with each column's and row's factor (a sinf or
 // cosf) evaluated once per block instead of once per use: the same values, so
 // the same bits as the CPU reference's sinewaveVertex.
-__global__ void __launch_bounds__(kRowThreads) sinewaveRowKernel(float4* __restrict__ vertices, SinewaveFrame frame) {
+VKSIM_NVX_ENTRY __global__ void __launch_bounds__(kRowThreads) sinewaveRowKernel(float4* __restrict__ vertices, SinewaveFrame frame) {
   __shared__ float factorX[kRowThreads + 2];  // columns first-1 .. first+count, clamped to the grid
   __shared__ float factorZ[3];                // the row's lower, centre and upper slope neighbours
   __shared__ float4 staged[2 * kRowThreads];
@@ -138,7 +148,7 @@ __global__ void __launch_bounds__(kRowThreads) sinewaveRowKernel(float4* __restr
 // (44 bytes a vertex), instead of a second pass reading the heights back.
 // `next` must not alias `previous`: neighbours read previous heights that
 // another block would otherwise already have overwritten.
-__global__ void __launch_bounds__(kRowThreads)
+VKSIM_NVX_ENTRY __global__ void __launch_bounds__(kRowThreads)
     rippleStepRowKernel(const float* __restrict__ current, const float* __restrict__ previous,
                         float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
                         float4* __restrict__ vertices) {
