@@ -139,9 +139,17 @@ GpuBuffer createMeasuredStagingBuffer(const Device& device, VkDeviceSize size, S
   result = StagingChoice{};
   result.memoryType = chooseFastestMemoryType(device.memoryProperties, bufferTypeBits(device, size), kStagingFlags,
                                               measure, &result.measured);
-  if (result.memoryType != UINT32_MAX) {
-    TypedBuffer staging = createBufferInType(device, size, result.memoryType);
+  // The fastest type whose heap takes the whole buffer (a small BAR heap may
+  // take the sample and not the buffer): the measured types, fastest first.
+  std::vector<MemoryTypeSpeed> ranked;
+  for (const MemoryTypeSpeed& speed : result.measured)
+    if (speed.gbps) ranked.push_back(speed);
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const MemoryTypeSpeed& a, const MemoryTypeSpeed& b) { return *a.gbps > *b.gbps; });
+  for (const MemoryTypeSpeed& candidate : ranked) {
+    TypedBuffer staging = createBufferInType(device, size, candidate.type);
     if (staging.allocated) {
+      result.memoryType = candidate.type;
       // Then the thread count, in the chosen memory: several threads help
       // where one core cannot keep the memory busy (write-combined or BAR
       // memory), and cost their start-up where the copy is small.
@@ -167,8 +175,8 @@ GpuBuffer createMeasuredStagingBuffer(const Device& device, VkDeviceSize size, S
       return staging.buffer;
     }
   }
-  // Nothing measured, or the full size did not fit the fastest type's heap:
-  // the first coherent host-visible type, as before.
+  // Nothing measured, or no measured type took the whole buffer: the first
+  // coherent host-visible type, as before.
   GpuBuffer fallback = createGpuBuffer(device, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, kStagingFlags);
   result.memoryType = findMemoryType(device, bufferTypeBits(device, size), kStagingFlags);
   return fallback;
