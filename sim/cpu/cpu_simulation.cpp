@@ -5,6 +5,7 @@
 // path it writes into a host array of its own and takes no part in the
 // schedule: the frame loop copies that array to Vulkan itself.
 #include <chrono>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -135,19 +136,36 @@ class CpuSimulation final : public Simulation {
 
  private:
   void writeVertices() {
+    if (!texels_) {
+      writeModelVertices(vertices_);
+      return;
+    }
+    // With the texture, the texels are computed from the vertices, which
+    // must then be read back. Reading the shared memory itself can be very
+    // slow (on a discrete GPU it is device memory mapped uncached or
+    // write-combined: on the H200 it made a 512² step take seconds), so the
+    // vertices are written into host memory first, the texels computed from
+    // there, and the shared memory only written, in one pass. The texels
+    // follow the same turn of the schedule as the vertices (after the wait,
+    // before the signal).
+    scratch_.resize(size_t(params_.grid) * params_.grid);
+    writeModelVertices(scratch_.data());
+    writeSurfaceTexture(scratch_.data(), params_.grid, texels_);
+    std::memcpy(static_cast<void*>(vertices_), scratch_.data(), scratch_.size() * sizeof(Vertex));
+  }
+
+  void writeModelVertices(Vertex* vertices) {
     if (ripple_)
-      ripple_->writeVertices(vertices_);
+      ripple_->writeVertices(vertices);
     else
-      writeSinewaveVertices(params_, stepCount_, vertices_);
-    // From the vertices just written: the texels follow the same turn of the
-    // schedule as the vertices (written after the wait, before the signal).
-    if (texels_) writeSurfaceTexture(vertices_, params_.grid, texels_);
+      writeSinewaveVertices(params_, stepCount_, vertices);
   }
 
   ModelParams params_;
   Vertex* vertices_;
   HostSemaphoreOps* hostOps_;          // null on the copy path
   uint8_t* texels_;                    // the surface texture's packed levels, or null (no texture)
+  std::vector<Vertex> scratch_;        // with the texture: this step's vertices on the host
   std::vector<Vertex> ownVertices_;    // the copy path's vertices
   std::optional<RippleModel> ripple_;  // ripple only
   uint64_t stepCount_ = 0;

@@ -40,6 +40,16 @@ std::vector<T> deviceArray(const OpenClApi& api, cl_device_id device, cl_device_
   return values;
 }
 
+// The same for a platform's array-valued property.
+template <typename T>
+std::vector<T> platformArray(const OpenClApi& api, cl_platform_id platform, cl_platform_info what) {
+  size_t size = 0;
+  if (api.clGetPlatformInfo(platform, what, 0, nullptr, &size) != CL_SUCCESS || size < sizeof(T)) return {};
+  std::vector<T> values(size / sizeof(T));
+  if (api.clGetPlatformInfo(platform, what, values.size() * sizeof(T), values.data(), nullptr) != CL_SUCCESS) return {};
+  return values;
+}
+
 template <typename T>
 bool contains(const std::vector<T>& values, T value) {
   return std::find(values.begin(), values.end(), value) != values.end();
@@ -108,9 +118,17 @@ OpenClDeviceList listOpenClDevices() {
         info.importsOpaqueFdSemaphores =
             contains(deviceArray<cl_external_semaphore_handle_type_khr>(api, id, CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR),
                      cl_external_semaphore_handle_type_khr(CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR));
-      if (contains(extensions, std::string("cl_khr_semaphore")))
-        info.binarySemaphores = contains(deviceArray<cl_semaphore_type_khr>(api, id, CL_DEVICE_SEMAPHORE_TYPES_KHR),
-                                         cl_semaphore_type_khr(CL_SEMAPHORE_TYPE_BINARY_KHR));
+      if (contains(extensions, std::string("cl_khr_semaphore"))) {
+        // cl_khr_semaphore's only semaphore type is the binary one: a device
+        // that names the extension supports it. The type lists refine that
+        // where a driver fills them (the device's, else the platform's); an
+        // empty or refused query (NVIDIA's 580 driver on the H200 answers the
+        // device query with no types) leaves the extension's word standing.
+        std::vector<cl_semaphore_type_khr> types =
+            deviceArray<cl_semaphore_type_khr>(api, id, CL_DEVICE_SEMAPHORE_TYPES_KHR);
+        if (types.empty()) types = platformArray<cl_semaphore_type_khr>(api, platforms[p], CL_PLATFORM_SEMAPHORE_TYPES_KHR);
+        info.binarySemaphores = types.empty() || contains(types, cl_semaphore_type_khr(CL_SEMAPHORE_TYPE_BINARY_KHR));
+      }
       list.devices.push_back(std::move(info));
     }
   }

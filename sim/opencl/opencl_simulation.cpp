@@ -177,20 +177,12 @@ class OpenClSimulation final : public Simulation {
       return abandon(result);
     result.waitEnqueued = true;
 
-    // FAULT HOOK (--inject-fault sim-stalls): the acquire, and so everything
-    // after it, waits on a user event that only releaseInjectedStall() completes.
-    cl_uint stallEvents = 0;
-    if (sync.fault == StepFault::stall) {
-      cl_int status = CL_SUCCESS;
-      stall_ = api_.clCreateUserEvent(context_, &status);
-      if (!CL_OK(status)) return abandon(result);
-      stallEvents = 1;
-    }
+    // --inject-fault sim-stalls is refused for this backend (app/cli.cpp):
+    // a user event in front of the acquire hung the run on NVIDIA's OpenCL.
     // cl_khr_external_memory: OpenCL may use the imported buffer only between
     // an acquire and a release. They hand the memory over; they do not order
     // anything against Vulkan, which the semaphores do.
-    bool launched = CL_OK(ext_.clEnqueueAcquireExternalMemObjectsKHR(queue_, 1, &vertices_, stallEvents,
-                                                                      stallEvents ? &stall_ : nullptr, nullptr));
+    bool launched = CL_OK(ext_.clEnqueueAcquireExternalMemObjectsKHR(queue_, 1, &vertices_, 0, nullptr, nullptr));
     launched = launched && (!advance || enqueueModelStep());
     launched = launched && CL_OK(ext_.clEnqueueReleaseExternalMemObjectsKHR(queue_, 1, &vertices_, 0, nullptr, nullptr));
 
@@ -234,13 +226,6 @@ class OpenClSimulation final : public Simulation {
                                    nullptr)))
       return true;  // nothing more will be known about it: do not keep a poll spinning
     return status == CL_COMPLETE || status < 0;
-  }
-
-  void releaseInjectedStall() override {
-    if (!stall_) return;
-    CL_OK(api_.clSetUserEventStatus(stall_, CL_COMPLETE));
-    CL_OK(api_.clReleaseEvent(stall_));
-    stall_ = nullptr;
   }
 
   // Acquire, read, release behind every enqueued step; the host waits at most
@@ -467,7 +452,6 @@ class OpenClSimulation final : public Simulation {
   uint64_t vertexBytes() const { return uint64_t(params_.grid) * params_.grid * sizeof(Vertex); }
 
   void releaseObjects() {
-    if (stall_) api_.clReleaseEvent(stall_);
     if (lastEvent_) api_.clReleaseEvent(lastEvent_);
     if (vertices_) CL_OK(api_.clReleaseMemObject(vertices_));
     for (cl_semaphore_khr semaphore : {renderDone_, simDone_})
@@ -496,7 +480,6 @@ class OpenClSimulation final : public Simulation {
   cl_mem heights_[3] = {nullptr, nullptr, nullptr};  // ripple: previous, current, next by rotation_
   uint32_t rotation_ = 0;
   cl_event lastEvent_ = nullptr;  // the last command of the last turn (its signal, or a marker)
-  cl_event stall_ = nullptr;      // the injected stall's user event
   std::vector<Drop> queued_;
   std::vector<uint8_t> readbackBounce_;  // copyVerticesToHost's destination on the device's side
   uint64_t stepCount_ = 0;

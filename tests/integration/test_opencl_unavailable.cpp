@@ -73,5 +73,16 @@ TEST(OpenClUnavailable, BinaryOnlyRulesAreExitThreeBeforeAnythingRuns) {
   }
 }
 
+// The stall fault is refused for OpenCL before anything runs (app/cli.cpp
+// says why), with one line and exit 3, like the binary-only rules.
+TEST(OpenClUnavailable, SimStallsIsRefusedBeforeAnythingRuns) {
+  const AppResult result =
+      runApp({"--headless", "--backend", "opencl", "--frames", "3", "--inject-fault", "sim-stalls@2"});
+  EXPECT_EQ(result.exitCode, 3) << result.err;
+  EXPECT_EQ(lineCount(result.err), 1) << result.err;
+  EXPECT_NE(result.err.find("sim-stalls: not offered with the OpenCL backend"), std::string::npos) << result.err;
+  EXPECT_EQ(result.out, "") << result.out;
+}
+
 }  // namespace
 }  // namespace vksim::testing
