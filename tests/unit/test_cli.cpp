@@ -96,7 +96,7 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(BadInput{{"--grid", "0"}, "--grid"}, BadInput{{"--grid", "9000"}, "--grid"},
                       BadInput{{"--grid", "1"}, "--grid"}, BadInput{{"--sync", "fast"}, "--sync"},
                       BadInput{{"--frames", "-5"}, "--frames"},
-                      BadInput{{"--backend", "opencl"}, "--backend"}, BadInput{{"--sim", "fluid"}, "--sim"},
+                      BadInput{{"--backend", "metal"}, "--backend"}, BadInput{{"--sim", "fluid"}, "--sim"},
                       BadInput{{"--size", "big"}, "--size"},
                       BadInput{{"--screenshot", "/nonexistent-dir/x.png"}, "--screenshot"},
                       BadInput{{"--screenshot", "/tmp/x.jpg"}, "--screenshot"},
