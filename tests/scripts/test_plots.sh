@@ -96,6 +96,24 @@ grep -q "budget line: render + sim + 2 switches, 3 point(s)" "$work/switch.out" 
 ! grep -q "budget line" "$work/plain.out" || fail "plot-bench drew a budget line without switchUs"
 expect_refusal "plot-bench, malformed switchUs" "$root/scripts/plot-bench" "$work/bad-switch.json" -o "$work/x.png"
 
+# Two files, one per backend: the budget bars take the cuda rows' measured
+# switches and none for a render-queue backend, and "the rest" is what the
+# mean leaves after render, sim and switches (0.8 - 0.2 - 0.05 - 0.328).
+python3 - "$work" <<'EOF'
+import json, sys
+work = sys.argv[1]
+rows = [{"grid": 64, "sync": "timeline", "transfer": "zero-copy", "waitStrategy": "poll", "backend": "vulkan",
+         "frames": 100, "meanMs": 0.5, "p99Ms": 0.6, "simGpuMs": 0.04, "renderGpuMs": 0.2, "unexplainedMs": 0.26}]
+json.dump({"machine": {}, "results": rows}, open(f"{work}/bench-vulkan.json", "w"))
+EOF
+"$root/scripts/plot-bench" "$work/bench-switch.json" "$work/bench-vulkan.json" -o "$work/bench-two.png" \
+  >"$work/two.out" || fail "plot-bench with two files exited $?"
+expect_png "$work/bench-two.png"
+grep -Eq "^ +64 cuda +timeline +0\.800 +0\.200 +0\.050 +0\.328 +0\.222$" "$work/two.out" ||
+  fail "plot-bench's budget row for cuda at 64 is wrong: $(cat "$work/two.out")"
+grep -Eq "^ +64 vulkan +timeline +0\.500 +0\.200 +0\.040 +0\.000 +0\.260$" "$work/two.out" ||
+  fail "plot-bench's budget row for vulkan at 64 is wrong: $(cat "$work/two.out")"
+
 echo "not,a,capture" >"$work/bad.csv"
 echo '{"results": [{"grid": 64, "sync": "sometimes", "transfer": "copy", "backend": "cpu", "meanMs": 1}]}' \
   >"$work/bad.json"
