@@ -197,8 +197,8 @@ class OpenClSwitchProbePeer final : public SwitchProbePeer {
       const int64_t after = hostNowNs();
       if (status == CL_INVALID_OPERATION)
         return fail(
-            "the OpenCL platform cannot read the device timer from the host (clGetDeviceAndHostTimer: "
-            "CL_INVALID_OPERATION; it needs OpenCL 2.1 or later)",
+            "the OpenCL platform does not read the device timer from the host (clGetDeviceAndHostTimer "
+            "answered CL_INVALID_OPERATION: the call is missing before OpenCL 2.1 and optional in 3.0)",
             kExitEnvironment);
       if (status != CL_SUCCESS)
         return fail(clFailure("read the device timer (clGetDeviceAndHostTimer)", status), kExitRuntime);

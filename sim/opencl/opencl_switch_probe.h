@@ -18,7 +18,8 @@ namespace vksim {
 // clGetDeviceAndHostTimer between two host clock readings and keeps the
 // narrowest of several tries; the device timer's resolution is added to the
 // uncertainty. Fails with exit code 3 when OpenCL or the device cannot be
-// used, or when the platform cannot read the device timer (OpenCL < 2.1).
+// used; tieClock fails with exit code 3 when the platform does not offer
+// clGetDeviceAndHostTimer (missing before OpenCL 2.1, optional in 3.0).
 // The destructor waits (bounded) for outstanding work before releasing.
 Result<std::unique_ptr<SwitchProbePeer>> createOpenClSwitchProbePeer(const OpenClDeviceInfo& device);
 
