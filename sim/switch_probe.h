@@ -1,7 +1,8 @@
 // The GPU context-switch probe's view of one API: the peer interface that
 // each simulation backend with a GPU context of its own implements (CUDA in
-// sim/cuda/cuda_switch_probe.h; OpenCL can follow), and that app/ also
-// implements for the Vulkan side. No Vulkan, CUDA or OpenCL type appears here.
+// sim/cuda/cuda_switch_probe.h, OpenCL in sim/opencl/opencl_switch_probe.h),
+// and that app/ also implements for the Vulkan side. No Vulkan, CUDA or
+// OpenCL type appears here.
 //
 // The probe (app/capture/switch_probe.h) plays a ping-pong between two peers
 // with no semaphores at all: it launches one side's marked work, waits on the

@@ -268,8 +268,10 @@ int runBenchmark(const Options& options) {
     // configuration runs: nothing else is outstanding on either side then.
     std::optional<SwitchCost> switchCost;
     nlohmann::ordered_json switchProbe;
-    if (app.devices.useCuda && app.devices.cuda) {
-      Result<SwitchCost> probed = probeVulkanCudaSwitch(app.device, app.devices.cuda->ordinal);
+    const bool cudaProbe = app.devices.useCuda && app.devices.cuda.has_value();
+    if (cudaProbe || (app.devices.useOpenCl && app.devices.opencl)) {
+      Result<SwitchCost> probed = cudaProbe ? probeVulkanCudaSwitch(app.device, app.devices.cuda->ordinal)
+                                            : probeVulkanOpenClSwitch(app.device, *app.devices.opencl);
       if (probed) {
         switchCost = *probed;
         switchProbe = switchCostJson(*probed);

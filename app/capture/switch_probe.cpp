@@ -11,6 +11,7 @@
 #include "renderer/frame_sync.h"
 #include "renderer/marked_submission.h"
 #include "sim/cuda/cuda_switch_probe.h"
+#include "sim/opencl/opencl_switch_probe.h"
 
 namespace vksim {
 namespace {
@@ -208,6 +209,15 @@ Result<SwitchCost> probeVulkanCudaSwitch(const Device& device, int cudaOrdinal, 
   Result<std::unique_ptr<SwitchProbePeer>> cuda = createCudaSwitchProbePeer(cudaOrdinal);
   if (!cuda) return tl::unexpected(cuda.error());
   return measureSwitchCost(**vulkan, **cuda, options);
+}
+
+Result<SwitchCost> probeVulkanOpenClSwitch(const Device& device, const OpenClDeviceInfo& opencl,
+                                           const SwitchProbeOptions& options) {
+  Result<std::unique_ptr<SwitchProbePeer>> vulkan = createVulkanSwitchProbePeer(device);
+  if (!vulkan) return tl::unexpected(vulkan.error());
+  Result<std::unique_ptr<SwitchProbePeer>> peer = createOpenClSwitchProbePeer(opencl);
+  if (!peer) return tl::unexpected(peer.error());
+  return measureSwitchCost(**vulkan, **peer, options);
 }
 
 nlohmann::ordered_json switchCostJson(const SwitchCost& cost) {

@@ -29,6 +29,7 @@
 #include "base/host_clock.h"
 #include "base/result.h"
 #include "renderer/vulkan_context.h"
+#include "sim/opencl/opencl_simulation.h"
 #include "sim/switch_probe.h"
 
 namespace vksim {
@@ -86,6 +87,12 @@ Result<std::unique_ptr<SwitchProbePeer>> createVulkanSwitchProbePeer(const Devic
 // measureSwitchCost(vulkan, cuda). Nothing else may be outstanding on either.
 Result<SwitchCost> probeVulkanCudaSwitch(const Device& device, int cudaOrdinal,
                                          const SwitchProbeOptions& options = {});
+
+// The probe between the Vulkan device and OpenCL device `opencl`
+// (sim/opencl/opencl_switch_probe.h): measureSwitchCost(vulkan, opencl).
+// Nothing else may be outstanding on either.
+Result<SwitchCost> probeVulkanOpenClSwitch(const Device& device, const OpenClDeviceInfo& opencl,
+                                           const SwitchProbeOptions& options = {});
 
 // The bench JSON's "switchProbe" object: every figure above, µs.
 nlohmann::ordered_json switchCostJson(const SwitchCost& cost);
