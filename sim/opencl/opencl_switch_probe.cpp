@@ -183,10 +183,7 @@ class OpenClSwitchProbePeer final : public SwitchProbePeer {
   // somewhere inside that window, so its middle is the estimate and its
   // half-width the uncertainty (plus one timer tick).
   Result<ClockTie> tieClock(uint64_t timeoutNs) override {
-    if (!api_.clGetDeviceAndHostTimer)
-      return fail(
-          "the OpenCL ICD loader " + api_.library + " has no clGetDeviceAndHostTimer (OpenCL 2.1 or later)",
-          kExitEnvironment);
+    if (!api_.clGetDeviceAndHostTimer) return tieByQueuedStamp(timeoutNs);
     ClockTie best{};
     bool found = false;
     const int64_t begin = hostNowNs();
@@ -195,11 +192,9 @@ class OpenClSwitchProbePeer final : public SwitchProbePeer {
       const int64_t before = hostNowNs();
       const cl_int status = api_.clGetDeviceAndHostTimer(device_, &deviceNs, &implementationHostNs);
       const int64_t after = hostNowNs();
-      if (status == CL_INVALID_OPERATION)
-        return fail(
-            "the OpenCL platform does not read the device timer from the host (clGetDeviceAndHostTimer "
-            "answered CL_INVALID_OPERATION: the call is missing before OpenCL 2.1 and optional in 3.0)",
-            kExitEnvironment);
+      // Missing before OpenCL 2.1 and optional in 3.0 (NVIDIA's 580 driver
+      // answers CL_INVALID_OPERATION): tie through a marker's QUEUED stamp.
+      if (status == CL_INVALID_OPERATION) return tieByQueuedStamp(timeoutNs);
       if (status != CL_SUCCESS)
         return fail(clFailure("read the device timer (clGetDeviceAndHostTimer)", status), kExitRuntime);
       ClockTie tie;
@@ -213,6 +208,49 @@ class OpenClSwitchProbePeer final : public SwitchProbePeer {
   }
 
  private:
+  // The tie where the host cannot read the device timer: an event's
+  // CL_PROFILING_COMMAND_QUEUED is "when the command is enqueued by the host",
+  // on the same device timer as its START and END (clGetEventProfilingInfo).
+  // Bracketing one clEnqueueMarkerWithWaitList between two host readings
+  // therefore ties that timer to the host clock, to within half the call plus
+  // a timer tick; narrowest of kTieTries. It assumes the implementation takes
+  // the stamp inside the call (one that stamped at flush time would show as
+  // drift or impossible gaps in the probe's own checks).
+  Result<ClockTie> tieByQueuedStamp(uint64_t timeoutNs) {
+    ClockTie best{};
+    bool found = false;
+    const int64_t begin = hostNowNs();
+    for (int attempt = 0; attempt < kTieTries; ++attempt) {
+      cl_event marker = nullptr;
+      const int64_t before = hostNowNs();
+      const cl_int status = api_.clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &marker);
+      const int64_t after = hostNowNs();
+      if (status != CL_SUCCESS) return fail(clFailure("enqueue a marker to tie the clock", status), kExitRuntime);
+      api_.clFlush(queue_);
+      cl_int state = CL_QUEUED;
+      while (api_.clGetEventInfo(marker, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(state), &state, nullptr) ==
+                 CL_SUCCESS &&
+             state > CL_COMPLETE) {
+        if (hostNowNs() - begin > int64_t(timeoutNs)) {
+          api_.clReleaseEvent(marker);
+          return fail("the OpenCL marker that ties the clock did not complete in time", kExitRuntime);
+        }
+      }
+      cl_ulong queued = 0;
+      const cl_int read =
+          api_.clGetEventProfilingInfo(marker, CL_PROFILING_COMMAND_QUEUED, sizeof(queued), &queued, nullptr);
+      api_.clReleaseEvent(marker);
+      if (state < 0 || read != CL_SUCCESS || queued == 0)
+        return fail("the OpenCL marker that ties the clock has no QUEUED profiling stamp", kExitEnvironment);
+      ClockTie tie;
+      tie.offsetNs = before + (after - before) / 2 - int64_t(queued);
+      tie.uncertaintyNs = uint64_t(after - before) / 2 + timerResolutionNs_;
+      if (!found || tie.uncertaintyNs < best.uncertaintyNs) best = tie;
+      found = true;
+    }
+    return best;
+  }
+
   const OpenClApi& api_;
   cl_device_id device_ = nullptr;
   cl_context context_ = nullptr;
