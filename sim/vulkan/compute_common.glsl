@@ -17,18 +17,9 @@ layout(std430, set = 0, binding = kComputeHeightBinding) buffer Heights { float 
 layout(std430, set = 0, binding = kComputeTableBinding) readonly buffer Table { float table[]; };
 layout(std430, set = 0, binding = kComputeDropBinding) readonly buffer Drops { vec4 drops[]; };
 
-layout(push_constant) uniform Push {
-  uint grid;
-  uint dropCount;
-  uint currentField;
-  uint previousField;
-  uint nextField;
-  float amplitude;
-  float spacing;
-  float courantSquared;
-  float keepPrevious;
-  float inverseDenominator;
-} pc;
+// The block's one member is compute_layout.h's struct, as the mesh shaders
+// take MeshPushConstants: one declaration for C++ and GLSL.
+layout(push_constant) uniform PushConstants { ComputePushConstants pc; };
 
 // gridCoordinate(i, grid), computed on the host (a division here could be
 // 2.5 ULP off): table[0 .. grid-1].
