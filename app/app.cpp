@@ -132,8 +132,10 @@ void createApp(App& app, const Options& options) {
     app.renderPass = app.swapchain.renderPass;
   }
   app.pipeline = createMeshPipeline(app.device, app.renderPass);
-  app.frame = createFrameResources(app.device);
-  app.gpuTimer = createGpuTimer(app.device, kFramesInFlight);
+  for (FrameResources& slot : app.frameSlots) slot = createFrameResources(app.device);
+  app.frameSlot = 0;
+  app.frame = app.frameSlots[0];
+  app.gpuTimer = createGpuTimer(app.device, kMaxFramesInFlight);
   app.sharedHooks = captureHooks(app);
   createSharedState(app.shared, app.device, app.devices, app.options, options.model, app.schedule,
                     app.sharedHooks);
@@ -145,12 +147,30 @@ void createApp(App& app, const Options& options) {
                   app.cudaDevices, options.sceneName);
 }
 
+namespace {
+
+void waitForEarlierFrames(App& app) {
+  // The drain and the teardown wait for the last frame's fence (app.frame);
+  // with two frames in flight the other slot's frame was submitted before it
+  // and is waited for here, so that nothing of it is pending when its
+  // command buffers or the shared state go.
+  for (uint32_t slot = 0; slot < kMaxFramesInFlight; ++slot) {
+    if (slot == app.frameSlot) continue;
+    if (!waitForFenceInTeardown(app.device, app.frameSlots[slot].inFlight, app.deviceLoss))
+      throwWaitTimeout(app.schedule, "render fence of the frame before the last");
+  }
+}
+
+}  // namespace
+
 void rebuildSharedState(App& app, const ModelParams& params) {
+  waitForEarlierFrames(app);
   rebuildSharedState(app.device, app.devices, app.options, params, app.frame, app.shared, app.schedule,
                      app.deviceLoss, app.sharedHooks);
 }
 
 void drainSchedule(App& app) {
+  waitForEarlierFrames(app);
   drainSchedule(app.device, app.frame, app.shared, app.schedule, app.deviceLoss, app.sharedHooks);
 }
 
@@ -171,7 +191,8 @@ void destroyApp(App& app) {
     destroyOverlay(app.overlay, app.device);
     destroySharedState(app.device, app.frame, app.shared, app.schedule, app.deviceLoss, app.sharedHooks);
     destroyGpuTimer(app.device, app.gpuTimer);
-    destroyFrameResources(app.device, app.frame);
+    for (FrameResources& slot : app.frameSlots) destroyFrameResources(app.device, slot);
+    app.frame = FrameResources{};
     destroyMeshPipeline(app.device, app.pipeline);
     if (app.headless)
       destroyOffscreenTarget(app.device, app.offscreen);

@@ -2,6 +2,7 @@
 // interop core (app/interop/) gets the pieces of App that each step uses;
 // the exported fds cross from Vulkan to CUDA in app/interop/shared_state.cpp.
 #pragma once
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -51,6 +52,12 @@ struct App {
   OffscreenTarget offscreen;
   VkRenderPass renderPass = VK_NULL_HANDLE;  // the target's (not owned here)
   MeshPipeline pipeline;
+  // One set per frame in flight (base/config.h: kMaxFramesInFlight; the
+  // render-queue backends use both, every other path slot 0 alone).
+  std::array<FrameResources, kMaxFramesInFlight> frameSlots;
+  uint32_t frameSlot = 0;  // the slot of the frame being recorded, or submitted last
+  // frameSlots[frameSlot]'s handles: what the frame loop, the drain and the
+  // tests use for "this frame's" command buffer and fence.
   FrameResources frame;
   SharedState shared;      // app/interop/shared_state.h: what Vulkan and the simulation share
   ScheduleState schedule;  // app/interop/value_schedule.h: the frame, the mode, what is outstanding

@@ -35,8 +35,9 @@ void recordFrame(App& app, VkFramebuffer framebuffer, VkExtent2D extent, bool ac
   VkCommandBuffer commandBuffer = app.frame.commandBuffer;
   restartCommandBuffer(commandBuffer);
   // The timed region is the whole command buffer (the copy path's upload
-  // included). Slot 0: one frame in flight, whose fence the caller waited for.
-  beginGpuTimer(app.device, app.gpuTimer, 0, commandBuffer);
+  // included), in the timer slot of the frame's own slot, whose fence the
+  // caller waited for.
+  beginGpuTimer(app.device, app.gpuTimer, app.frameSlot, commandBuffer);
   const bool copyPath = app.shared.transfer == TransferMode::copy;
   if (acquires)
     recordAcquireFromExternal(app.shared, app.device.queueFamily, commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
@@ -54,7 +55,7 @@ beginRenderPass(commandBuffer, app.renderPass, framebuffer, extent);
   vkCmdEndRenderPass(commandBuffer);
 
   if (releases) recordReleaseToExternal(app.shared, app.device.queueFamily, commandBuffer);
-  endGpuTimer(app.gpuTimer, 0, commandBuffer);
+  endGpuTimer(app.gpuTimer, app.frameSlot, commandBuffer);
   VK_CHECK(vkEndCommandBuffer(commandBuffer));
 }
 
@@ -104,6 +105,15 @@ void waitUntilRenderSignalled(const App& app, const StepSync& sync, bool renderS
   }
 }
 
+// Frames in flight for this shared state (base/config.h). Two only where the
+// queue alone orders every handover: a simulation in the render's own
+// submission, zero-copy (the copy path's host staging buffer is rewritten
+// every frame and would need one per frame).
+uint32_t framesInFlight(const App& app) {
+  return app.shared.queueSimulation && app.shared.transfer == TransferMode::zeroCopy ? kMaxFramesInFlight
+                                                                                    : kFramesInFlight;
+}
+
 }  // namespace
 
 void requestSyncMode(App& app, SyncMode mode) {
@@ -126,9 +136,21 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   FrameTiming timing;
   timing.hostFrame.beginNs = hostNowNs();
 
-  // 1. The previous frame's render must be done before its command buffer is
-  //    recorded again (one frame in flight: the single vertex buffer makes the
-  //    two sides alternate anyway). Its timestamps are then available.
+  // 0. The frame's slot: the next one with two frames in flight, the same one
+  //    otherwise (so that one frame in flight always waits for the frame
+  //    submitted last, whatever the slot count was before).
+  if (framesInFlight(app) > 1) app.frameSlot = (app.frameSlot + 1) % framesInFlight(app);
+  app.frame = app.frameSlots[app.frameSlot];
+
+  // 1. The slot's previous frame must be done before its command buffer is
+  //    recorded again. Its timestamps are then available. With one frame in
+  //    flight (the single vertex buffer makes the two sides alternate
+  //    anyway) that is the previous frame. With two (a render-queue
+  //    simulation) it is the frame before: the previous frame's render and
+  //    step are still queued, so the GPU has work while the host waits, wakes,
+  //    records and submits this one, and the queue's own order (render k-1,
+  //    sim k-1, render k) plus the schedule's semaphores keep the vertex
+  //    buffer's reads and writes apart (docs/queue-backends.md).
   //    poll: the host saw that render's signal before it enqueued the previous
   //    sim step, so the fence is signalled or microseconds away; it spins
   //    rather than sleeping in vkWaitForFences, because a short sim step
@@ -152,8 +174,8 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
                          " mode) reported VK_ERROR_DEVICE_LOST (injected fault device-lost)");
   }
   reportFrameTag(app.shared.frameTags, app.sharedHooks);
-  noteRenderSeenDone(app.timing, hostNowNs());
-  collectGpuTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
+  noteRenderSeenDone(app.timing, app.frameSlot, hostNowNs());
+  collectGpuTimings(app.timing, app.device, app.gpuTimer, app.frameSlot, app.shared.simulation.get());
   if (!app.headless) collectDisplayTimes(app.timing, app.device, app.swapchain);
 
   // 2. A swapchain image (window only). Nothing has been submitted yet, so
@@ -344,7 +366,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   }
   if (!copyPath && schedule.mode == SyncMode::timeline) timing.timelineValue = simSync.signalValue;
   timing.hostFrame.endNs = hostNowNs();
-  addFrameTiming(app.timing, app.gpuTimer, timing);
+  addFrameTiming(app.timing, app.gpuTimer, app.frameSlot, timing);
 
   // 5. Frame boundary: the only place the mode may change.
   advanceFrame(schedule);

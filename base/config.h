@@ -24,9 +24,19 @@ inline constexpr uint64_t kMaxWaitTimeoutMs = 3'600'000;
 
 // --- Frames ----------------------------------------------------------------
 
-// One frame in flight: the single vertex buffer makes the two sides take
-// turns anyway, so a second frame's command buffer would only wait.
+// One frame in flight when the simulation runs in another API (CUDA, the CPU,
+// OpenCL) or the copy path moves the vertices through the host: the single
+// vertex buffer makes the two sides take turns, and the host takes part in
+// every handover, so a second frame's command buffer would only wait.
 inline constexpr uint32_t kFramesInFlight = 1;
+// Two when the simulation rides in the render's own submission (--backend
+// vulkan, cuda-nvx): the queue orders render k, sim k, render k+1 by itself,
+// and with one frame in flight the GPU idled while the host woke from the
+// fence, recorded and submitted the next frame (0.18 ms a frame at 512² on
+// the H200, docs/benchmarks.md). The resources each frame records into
+// (command buffers, fences, timestamp slots, the step's command buffer) exist
+// this many times; everything else is shared and ordered by the queue.
+inline constexpr uint32_t kMaxFramesInFlight = 2;
 
 // Frames run without --frames in a headless run (a window runs until it is
 // closed): ten seconds' worth at 60 Hz, and a run short enough for CI.

@@ -79,9 +79,11 @@ VkRenderPass createRenderPass(const Device& device, VkFormat colorFormat, VkForm
   // transition must also wait for that stage (otherwise it may run before the
   // presentation engine has released the image). Offscreen, the previous
   // frame's copy out of the image (TRANSFER) must finish before the
-  // transition overwrites it. Depth: the one depth image is shared by
-  // successive frames, so this frame's clear (EARLY_FRAGMENT_TESTS) must come
-  // after the previous frame's depth writes (LATE_FRAGMENT_TESTS): write after write.
+  // transition overwrites it, and so must its colour writes: with two frames
+  // in flight (base/config.h) nothing on the host separates them. Depth: the
+  // one depth image is shared by successive frames, so this frame's clear
+  // (EARLY_FRAGMENT_TESTS) must come after the previous frame's depth writes
+  // (LATE_FRAGMENT_TESTS): write after write.
   VkSubpassDependency& into = dependencies[0];
   into.srcSubpass = VK_SUBPASS_EXTERNAL;
   into.dstSubpass = 0;
@@ -89,7 +91,7 @@ VkRenderPass createRenderPass(const Device& device, VkFormat colorFormat, VkForm
       VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
       VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT |
       (offscreen ? VkPipelineStageFlags{VK_PIPELINE_STAGE_TRANSFER_BIT} : VkPipelineStageFlags{0});
-  into.srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+  into.srcAccessMask = VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
   into.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
                       VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
   into.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT |

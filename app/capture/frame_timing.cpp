@@ -59,7 +59,7 @@ const char* describe(GpuTimeBase base) {
   return "?";
 }
 
-void addFrameTiming(FrameTimingQueue& queue, const GpuTimer& timer, const FrameTiming& timing) {
+void addFrameTiming(FrameTimingQueue& queue, const GpuTimer& timer, uint32_t slot, const FrameTiming& timing) {
   // Bounded even when nobody takes records (a test driving runFrame itself).
   if (queue.pending.size() >= kMaxQueuedFrames) queue.pending.pop_front();
   queue.pending.push_back(timing);
@@ -71,27 +71,28 @@ void addFrameTiming(FrameTimingQueue& queue, const GpuTimer& timer, const FrameT
   added.displayPending = timing.presentId != 0;
   added.renderPending = gpuTimerSupported(timer);
   added.simPending = true;
-  if (added.renderPending) queue.timerSlotFrame = timing.frame;
+  queue.slotFrames.at(slot) = timing.frame;
 }
 
-void noteRenderSeenDone(FrameTimingQueue& queue, int64_t hostNs) {
-  if (queue.pending.empty()) return;
-  FrameTiming& last = queue.pending.back();
-  if (last.renderSeenDoneNs == 0) last.renderSeenDoneNs = hostNs;
+void noteRenderSeenDone(FrameTimingQueue& queue, uint32_t slot, int64_t hostNs) {
+  if (!queue.slotFrames.at(slot)) return;
+  FrameTiming* timing = findFrame(queue, *queue.slotFrames[slot]);
+  if (timing && timing->renderSeenDoneNs == 0) timing->renderSeenDoneNs = hostNs;
 }
 
-void collectGpuTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer,
-                       Simulation* simulation) {
-  // One frame in flight, one timer slot: it holds the frame rendered last,
-  // whose fence the caller has seen signalled.
-  if (queue.timerSlotFrame) {
-    if (FrameTiming* timing = findFrame(queue, *queue.timerSlotFrame)) {
-      if (const std::optional<GpuTicks> ticks = readGpuTimer(device, timer, 0)) {
-        timing->renderGpu = renderSpanOnHostClock(queue, device, timer, *ticks, timing->renderSeenDoneNs);
-        timing->renderPending = false;
-      }
-    }
+namespace {
+
+void collectRenderTiming(FrameTimingQueue& queue, const Device& device, GpuTimer& timer, uint32_t slot) {
+  if (!queue.slotFrames.at(slot)) return;
+  FrameTiming* timing = findFrame(queue, *queue.slotFrames[slot]);
+  if (!timing || !timing->renderPending) return;
+  if (const std::optional<GpuTicks> ticks = readGpuTimer(device, timer, slot)) {
+    timing->renderGpu = renderSpanOnHostClock(queue, device, timer, *ticks, timing->renderSeenDoneNs);
+    timing->renderPending = false;
   }
+}
+
+void collectStepTimings(FrameTimingQueue& queue, Simulation* simulation) {
   if (!simulation) return;
   StepTiming step;
   while (simulation->takeStepTiming(&step)) {
@@ -106,11 +107,22 @@ void collectGpuTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& 
   }
 }
 
+}  // namespace
+
+void collectGpuTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer, uint32_t slot,
+                       Simulation* simulation) {
+  // The slot holds the frame it carried last, whose fence the caller has
+  // seen signalled.
+  collectRenderTiming(queue, device, timer, slot);
+  collectStepTimings(queue, simulation);
+}
+
 void settleFrameTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer,
                         Simulation* simulation) {
-  collectGpuTimings(queue, device, timer, simulation);
+  for (uint32_t slot = 0; slot < kMaxFramesInFlight; ++slot) collectRenderTiming(queue, device, timer, slot);
+  collectStepTimings(queue, simulation);
   for (FrameTiming& timing : queue.pending) timing.renderPending = timing.simPending = timing.displayPending = false;
-  queue.timerSlotFrame.reset();
+  queue.slotFrames = {};
 }
 
 std::optional<FrameTiming> takeFinishedFrame(FrameTimingQueue& queue, bool flush) {

@@ -8,6 +8,7 @@
 // kMaxPendingFrames. Nothing here ever blocks. docs/captures.md describes the
 // clocks and how GPU spans are placed on the host's.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -70,25 +71,29 @@ struct FrameTimingQueue {
   int64_t lastPresentEndNs = 0;
   uint64_t lastPresentId = 0;    // the id the last tagged present carried (they increase by one)
   int64_t lastDisplayedNs = 0;   // the display time of the last present seen on the display; 0: none yet
-  std::optional<uint64_t> timerSlotFrame;  // the frame whose render timestamps slot 0 holds
+  // The frame each frame slot carried last (FrameTiming::frame), whose render
+  // timestamps are in the timer's slot of the same index until read.
+  std::array<std::optional<uint64_t>, kMaxFramesInFlight> slotFrames;
   std::optional<GpuClockCalibration> calibration;
   int64_t calibratedAtNs = 0;
   GpuTimeBase timeBase = GpuTimeBase::none;
 };
 
 // The frame loop's calls, on the queue it owns. addFrameTiming queues a frame
-// that was rendered (`timer` says whether render timestamps will come);
-// collectGpuTimings attaches what has arrived: the render timestamps in
-// `timer`'s slot 0, read on `device`, and the step timings `simulation` has
-// (null: none). Call it once the previous frame's fence is known signalled:
-// its timestamps are then available; it never waits. settleFrameTimings
-// collects once more and gives up on anything still missing: before the
-// simulation or the timer goes away.
-void addFrameTiming(FrameTimingQueue& queue, const GpuTimer& timer, const FrameTiming& timing);
-// The host has just seen the last queued frame's render complete (its fence
-// waited for): kept as that frame's renderSeenDoneNs unless it has one.
-void noteRenderSeenDone(FrameTimingQueue& queue, int64_t hostNs);
-void collectGpuTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer,
+// that was rendered with frame slot `slot` (`timer` says whether render
+// timestamps will come, in the timer's slot of that index);
+// collectGpuTimings attaches what has arrived: the render timestamps of the
+// frame that `slot` carried, read on `device`, and the step timings
+// `simulation` has (null: none). Call it once that slot's fence is known
+// signalled: its timestamps are then available; it never waits.
+// settleFrameTimings collects every slot once more and gives up on anything
+// still missing: before the simulation or the timer goes away.
+void addFrameTiming(FrameTimingQueue& queue, const GpuTimer& timer, uint32_t slot, const FrameTiming& timing);
+// The host has just seen the render of the frame that `slot` carried
+// complete (its fence waited for): kept as that frame's renderSeenDoneNs
+// unless it has one.
+void noteRenderSeenDone(FrameTimingQueue& queue, uint32_t slot, int64_t hostNs);
+void collectGpuTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer, uint32_t slot,
                        Simulation* simulation);
 void settleFrameTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer,
                         Simulation* simulation);

@@ -80,17 +80,17 @@ QueueSimulationBase::QueueSimulationBase(const ModelParams& params, const Render
   poolInfo.queueFamilyIndex = context.queueFamily;  // recorded for the render's own queue
   VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocateInfo.commandBufferCount = 1;
+  allocateInfo.commandBufferCount = uint32_t(commandBuffers_.size());
   if (vkCreateCommandPool(context.device, &poolInfo, nullptr, &pool_) != VK_SUCCESS ||
       (allocateInfo.commandPool = pool_,
-       vkAllocateCommandBuffers(context.device, &allocateInfo, &commandBuffer_) != VK_SUCCESS)) {
+       vkAllocateCommandBuffers(context.device, &allocateInfo, commandBuffers_.data()) != VK_SUCCESS)) {
     setError("could not create the simulation's command buffer");
     return;
   }
   if (context.timestamps) {
     VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    queryInfo.queryCount = 2;
+    queryInfo.queryCount = 2 * kMaxFramesInFlight;
     if (vkCreateQueryPool(context.device, &queryInfo, nullptr, &queries_) != VK_SUCCESS) queries_ = VK_NULL_HANDLE;
   }
   if (params_.model == ModelKind::ripple) {
@@ -111,7 +111,7 @@ QueueSimulationBase::~QueueSimulationBase() {
   // teardown): nothing recorded here is still pending.
   destroyQueueBuffer(context_.device, heights_);
   if (queries_) vkDestroyQueryPool(context_.device, queries_, nullptr);
-  if (pool_) vkDestroyCommandPool(context_.device, pool_, nullptr);  // frees commandBuffer_
+  if (pool_) vkDestroyCommandPool(context_.device, pool_, nullptr);  // frees commandBuffers_
 }
 
 void QueueSimulationBase::computeBarrier(VkCommandBuffer commandBuffer) {
@@ -127,35 +127,37 @@ StepResult QueueSimulationBase::writeInitialState() {
   result.status = StepStatus::failed;
   stepCount_ = 0;
   sequence_ = 0;
-  timedSequence_.reset();
+  timedSequences_.clear();
   queued_.clear();
   current_ = 0, previous_ = 1, next_ = 2;
+  // Slot 0's command buffer; the wait below leaves both slots free for frame 0.
+  VkCommandBuffer commandBuffer = commandBuffers_[0];
   VkCommandBufferBeginInfo beginInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  if (vkResetCommandBuffer(commandBuffer_, 0) != VK_SUCCESS ||
-      vkBeginCommandBuffer(commandBuffer_, &beginInfo) != VK_SUCCESS)
+  if (vkResetCommandBuffer(commandBuffer, 0) != VK_SUCCESS ||
+      vkBeginCommandBuffer(commandBuffer, &beginInfo) != VK_SUCCESS)
     return result;
   if (params_.model == ModelKind::ripple) {
     // Flat fields, then the initial drop (at rest: added to both), then the
     // vertices: the order of RippleModel::reset and of the CUDA backend.
-    vkCmdFillBuffer(commandBuffer_, heights_.buffer, 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(commandBuffer, heights_.buffer, 0, VK_WHOLE_SIZE, 0);
     VkMemoryBarrier filled{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     filled.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
     filled.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    vkCmdPipelineBarrier(commandBuffer_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
+    vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
                          &filled, 0, nullptr, 0, nullptr);
-    recordDrops(commandBuffer_, {makeDropShape(initialDrop(params_))}, current_, previous_);
-    computeBarrier(commandBuffer_);
-    recordRippleVertices(commandBuffer_, current_);
+    recordDrops(commandBuffer, {makeDropShape(initialDrop(params_))}, current_, previous_);
+    computeBarrier(commandBuffer);
+    recordRippleVertices(commandBuffer, current_);
   } else {
-    recordSinewave(commandBuffer_, sinewaveFrame(params_, 0));
+    recordSinewave(commandBuffer, sinewaveFrame(params_, 0));
   }
   // No barrier towards the render here: render 0's wait on simDone is at
   // VERTEX_INPUT, and a semaphore signal makes every write of its batch
   // available and the wait visible to the stages it waits at (the
   // synchronization chapter's semaphore signal and wait operations).
-  if (vkEndCommandBuffer(commandBuffer_) != VK_SUCCESS) return result;
-  context_.submitInitialWrite(commandBuffer_);
+  if (vkEndCommandBuffer(commandBuffer) != VK_SUCCESS) return result;
+  context_.submitInitialWrite(commandBuffer);
   result.signalEnqueued = true;
   // The command buffer is recorded again for frame 0: it must have completed.
   // Bounded: only compute work and a signal are queued, no wait.
@@ -191,14 +193,17 @@ RecordedStep QueueSimulationBase::recordStep(const StepSync& sync, bool advance)
   RecordedStep recorded;
   VkCommandBufferBeginInfo beginInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  // The frame's fence covered this command buffer's last submission (both
-  // batches of one vkQueueSubmit): it is not pending and may be reset.
-  if (vkResetCommandBuffer(commandBuffer_, 0) != VK_SUCCESS ||
-      vkBeginCommandBuffer(commandBuffer_, &beginInfo) != VK_SUCCESS)
+  // The slot's last submission was frame k - kMaxFramesInFlight's (or an
+  // earlier one), whose fence the frame loop has waited for (the fence covers
+  // both batches of one vkQueueSubmit): it is not pending and may be reset.
+  const uint32_t slot = uint32_t(sequence_ % kMaxFramesInFlight);
+  VkCommandBuffer commandBuffer = commandBuffers_[slot];
+  if (vkResetCommandBuffer(commandBuffer, 0) != VK_SUCCESS ||
+      vkBeginCommandBuffer(commandBuffer, &beginInfo) != VK_SUCCESS)
     return recorded;
   if (queries_) {
-    vkCmdResetQueryPool(commandBuffer_, queries_, 0, 2);
-    vkCmdWriteTimestamp(commandBuffer_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 0);
+    vkCmdResetQueryPool(commandBuffer, queries_, 2 * slot, 2);
+    vkCmdWriteTimestamp(commandBuffer, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries_, 2 * slot);
   }
   // Write after read: the vertices and the fields may be overwritten only
   // once the render's vertex input and the previous step's shaders are done
@@ -209,22 +214,28 @@ RecordedStep QueueSimulationBase::recordStep(const StepSync& sync, bool advance)
   VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   before.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   before.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-  vkCmdPipelineBarrier(commandBuffer_, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
   // As the CUDA backend: a paused step (advance = false) writes nothing.
-  if (advance) recordModelStep(commandBuffer_);
+  if (advance) recordModelStep(commandBuffer);
   // Read after write: the next render's vertex input reads what the shaders
   // or kernels wrote.
   VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   after.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   after.dstAccessMask = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
-  vkCmdPipelineBarrier(commandBuffer_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0,
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0,
                        1, &after, 0, nullptr, 0, nullptr);
-  if (queries_) vkCmdWriteTimestamp(commandBuffer_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 1);
-  if (vkEndCommandBuffer(commandBuffer_) != VK_SUCCESS) return recorded;
-  timedSequence_ = queries_ ? std::optional<uint64_t>(sequence_) : std::nullopt;
+  if (queries_) vkCmdWriteTimestamp(commandBuffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries_, 2 * slot + 1);
+  if (vkEndCommandBuffer(commandBuffer) != VK_SUCCESS) return recorded;
+  if (queries_) {
+    // A slot's results not taken before it is recorded again are lost
+    // (its queries were just reset): that step simply has no timing.
+    while (!timedSequences_.empty() && sequence_ - timedSequences_.front() >= kMaxFramesInFlight)
+      timedSequences_.pop_front();
+    timedSequences_.push_back(sequence_);
+  }
   ++sequence_;
-  recorded.commandBuffer = commandBuffer_;
+  recorded.commandBuffer = commandBuffer;
   recorded.signals = sync.fault != StepFault::skipSignal;
   return recorded;
 }
@@ -240,14 +251,16 @@ StepResult QueueSimulationBase::step(const StepSync&, bool, uint64_t) {
 bool QueueSimulationBase::finish(uint64_t timeoutNs) { return context_.waitForQueue(timeoutNs); }
 
 bool QueueSimulationBase::takeStepTiming(StepTiming* timing) {
-  if (!timedSequence_ || !queries_) return false;
+  if (timedSequences_.empty() || !queries_) return false;
+  // Steps complete in queue order: the oldest untaken one first.
+  const uint64_t sequence = timedSequences_.front();
+  const uint32_t slot = uint32_t(sequence % kMaxFramesInFlight);
   std::array<uint64_t, 4> values{};  // begin, its availability, end, its availability
   const VkResult result =
-      vkGetQueryPoolResults(context_.device, queries_, 0, 2, sizeof(values), values.data(), 2 * sizeof(uint64_t),
-                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+      vkGetQueryPoolResults(context_.device, queries_, 2 * slot, 2, sizeof(values), values.data(),
+                            2 * sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
   if ((result != VK_SUCCESS && result != VK_NOT_READY) || values[1] == 0 || values[3] == 0) return false;
-  const uint64_t sequence = *timedSequence_;
-  timedSequence_.reset();
+  timedSequences_.pop_front();
   const std::optional<int64_t> begin = context_.ticksToHostNs(values[0]);
   const std::optional<int64_t> end = context_.ticksToHostNs(values[2]);
   if (!begin || !end) return false;

@@ -8,8 +8,10 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
+#include "base/config.h"
 #include "sim/models.h"
 #include "sim/vulkan/render_queue_simulation.h"
 
@@ -88,12 +90,15 @@ class QueueSimulationBase : public RenderQueueSimulation {
   std::string deviceName_;
   std::string error_;
   VkCommandPool pool_ = VK_NULL_HANDLE;
-  VkCommandBuffer commandBuffer_ = VK_NULL_HANDLE;
-  VkQueryPool queries_ = VK_NULL_HANDLE;  // 2 timestamps: the step's batch begins, ends
+  // One command buffer per frame in flight (base/config.h): step k records
+  // into slot k % kMaxFramesInFlight while step k-1 may still be queued.
+  std::array<VkCommandBuffer, kMaxFramesInFlight> commandBuffers_{};
+  // 2 timestamps a slot (the step's batch begins, ends), slot s at 2s.
+  VkQueryPool queries_ = VK_NULL_HANDLE;
   std::vector<Drop> queued_;
   uint64_t stepCount_ = 0;
   uint64_t sequence_ = 0;                 // steps recorded since writeInitialState
-  std::optional<uint64_t> timedSequence_;  // the recorded step whose timestamps are not taken yet
+  std::deque<uint64_t> timedSequences_;   // recorded steps whose timestamps are not taken yet, oldest first
   // Which field plays which role (RippleModel: previous <- current <- next).
   uint32_t current_ = 0, previous_ = 1, next_ = 2;
 };

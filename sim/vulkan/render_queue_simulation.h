@@ -63,9 +63,10 @@ struct RecordedStep {
 class RenderQueueSimulation : public Simulation {
  public:
   // Records step k (advance = false: the vertices of the current state again)
-  // into the simulation's command buffer and returns it. The previous
-  // submission of that command buffer has completed (the frame's fence was
-  // waited for). The command buffer begins with the barriers that order its
+  // into one of the simulation's kMaxFramesInFlight command buffers
+  // (base/config.h) and returns it. The frame loop has waited for the fence
+  // of step k - kMaxFramesInFlight's submission, that command buffer's last;
+  // step k-1's may still be queued. The command buffer begins with the barriers that order its
   // writes after the render's vertex reads and ends with the barrier that
   // makes its vertex writes visible to the next render's vertex input; the
   // semaphores are the frame loop's.
