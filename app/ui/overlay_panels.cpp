@@ -32,6 +32,24 @@ unsigned long long u64(uint64_t value) {
 // Parameters that need no new resources change the running simulation at
 // once (from its next step); while a rebuild is pending they change the
 // parameters that the rebuild will use instead.
+// Where the semaphores and the vertex buffer go, in the overlay's words:
+// the other API for the interop backends, the render's own queue for the
+// render-queue backends, the host for the CPU backend.
+struct SharingText {
+  const char* semaphores;
+  const char* buffer;
+};
+SharingText sharingText(const App& app) {
+  if (app.shared.queueSimulation)
+    return {"render queue only (one vkQueueSubmit): not exported", "device-local"};
+  if (app.shared.semaphores.exportable)
+    return app.devices.useOpenCl ? SharingText{"exported to OpenCL as opaque fds", "exported to OpenCL"}
+           : app.options.memoryOwner == MemoryOwner::cuda
+               ? SharingText{"exported to CUDA as opaque fds", "CUDA's memory, imported by Vulkan"}
+               : SharingText{"exported to CUDA as opaque fds", "exported to CUDA"};
+  return {"CPU backend: the host waits and signals through Vulkan", "host-visible"};
+}
+
 void changeParams(App& app, const ModelParams& params) {
   if (std::optional<ModelParams>& pending = app.input.requests.rebuild) {
     ModelParams merged = params;  // keep the model and grid that the rebuild asks for
@@ -107,9 +125,7 @@ void drawSyncSection(App& app) {
   ImGui::Text("semaphores in use: %s%s", timelineUsed ? "timeline " : "",
               binaryUsed ? "renderDone simDone" : "");
   if (!app.headless) ImGui::Text("swapchain: imageAvailable, renderFinished[image]");
-  ImGui::TextDisabled(app.shared.semaphores.exportable
-                          ? "exported to CUDA as opaque fds"
-                          : "CPU backend: the host waits and signals through Vulkan");
+  ImGui::TextDisabled("%s", sharingText(app).semaphores);
 }
 
 void drawSimulationSection(App& app) {
@@ -132,8 +148,7 @@ void drawSimulationSection(App& app) {
     ImGui::TextColored(kHighlight, "rebuilding the shared buffer at the next frame boundary");
   else
     ImGui::TextDisabled("shared vertex buffer: %.1f MiB, %s",
-                        double(app.shared.vertices.size) / (1024.0 * 1024.0),
-                        app.shared.vertices.exportable ? "exported to CUDA" : "host-visible");
+                        double(app.shared.vertices.size) / (1024.0 * 1024.0), sharingText(app).buffer);
 
   ImGui::Checkbox("pause (Space)", &app.paused);
   ImGui::SameLine();
