@@ -37,7 +37,7 @@ __global__ void sinewaveKernel(float4* __restrict__ vertices, SinewaveFrame fram
 // One leapfrog step, the new heights written over `previous` in place (each
 // cell reads only its own previous height).
 __global__ void rippleLeapfrogKernel(const float* __restrict__ current, float* __restrict__ previous,
-                                 uint32_t grid, RippleCoefficients coefficients) {
+                                     uint32_t grid, RippleCoefficients coefficients) {
   const CellIndex cell = threadCell();
   if (cell.i >= grid || cell.j >= grid) return;
   const uint32_t index = cell.j * grid + cell.i;
@@ -154,8 +154,8 @@ class CudaKernelBench final : public KernelBench {
     return timeMs(repetitions, [&] {
       // Leapfrog into `previous` in place, then the vertices from it (the
       // fields need not rotate for timing: the same work every launch).
-      rippleLeapfrogKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(field(1), field(0), grid_,
-                                                                                      coefficients);
+      rippleLeapfrogKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(field(1), field(0),
+                                                                                      grid_, coefficients);
       heightFieldVerticesKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(field(0), grid_,
                                                                                           vertices_);
     });
@@ -163,9 +163,8 @@ class CudaKernelBench final : public KernelBench {
 
   double timeSinewaveStepMs(int repetitions) override {
     uint64_t step = 0;
-    return timeMs(repetitions, [&] {
-      BackendSinewaveStep::launch(vertices_, sinewaveFrame(params_, ++step), stream_);
-    });
+    return timeMs(repetitions,
+                  [&] { BackendSinewaveStep::launch(vertices_, sinewaveFrame(params_, ++step), stream_); });
   }
 
   double timeSinewaveTiledMs(int repetitions) override {
@@ -239,19 +238,25 @@ class CudaKernelBench final : public KernelBench {
         rotation_ = (rotation_ + 1) % 3;
       }
       const bool ran =
-          runInto([&] {
-            RippleStep<RippleRow>::launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
-          },
-                  expectedVertices, &expectedNext) &&
-          runInto([&] { candidate->launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_); },
-                  vertices, &next);
+          runInto(
+              [&] {
+                RippleStep<RippleRow>::launch(field(1), field(0), field(2), grid_, coefficients, vertices_,
+                                              stream_);
+              },
+              expectedVertices, &expectedNext) &&
+          runInto(
+              [&] {
+                candidate->launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
+              },
+              vertices, &next);
       if (!ran) return fail("a CUDA call failed while comparing " + name, kExitRuntime);
       return expectedVertices == vertices && expectedNext == next;
     }
     const SinewaveCandidate* candidate = findCandidate(kSinewaveCandidates, name);
     if (!candidate) return fail("no sinewave kernel named " + name, kExitUsage);
     const SinewaveFrame frame = sinewaveFrame(params_, 7);
-    const bool ran = runInto([&] { SinewaveStep<SinewaveRow>::launch(vertices_, frame, stream_); }, expectedVertices, nullptr) &&
+    const bool ran = runInto([&] { SinewaveStep<SinewaveRow>::launch(vertices_, frame, stream_); },
+                             expectedVertices, nullptr) &&
                      runInto([&] { candidate->launch(vertices_, frame, stream_); }, vertices, nullptr);
     if (!ran) return fail("a CUDA call failed while comparing " + name, kExitRuntime);
     return expectedVertices == vertices;

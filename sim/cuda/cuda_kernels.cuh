@@ -145,7 +145,8 @@ struct SinewaveRow {
     const uint32_t t = threadIdx.x;
     for (uint32_t s = t; s < span.count + 2; s += kRowThreads) {
       const int column = int(span.first) - 1 + int(s);
-      factorX[s] = sinewaveFactorX(frame, uint32_t(column < 0 ? 0 : (column >= int(n) ? int(n) - 1 : column)));
+      factorX[s] =
+          sinewaveFactorX(frame, uint32_t(column < 0 ? 0 : (column >= int(n) ? int(n) - 1 : column)));
     }
     if (t < 3) {
       const NeighbourPair alongZ = slopeNeighbours(span.row, n);
@@ -195,12 +196,12 @@ struct RippleRow {
       const NeighbourPair alongZ = slopeNeighbours(j, grid);
       const float spacing = gridSpacing(grid);
       // The same slopes as heightFieldVertex over the next field.
-      const float slopeX = finiteDifferenceSlope(alongX.lower == i ? height : nextHeight(alongX.lower, j),
-                                                 alongX.upper == i ? height : nextHeight(alongX.upper, j), alongX,
-                                                 spacing);
-      const float slopeZ = finiteDifferenceSlope(alongZ.lower == j ? height : nextHeight(i, alongZ.lower),
-                                                 alongZ.upper == j ? height : nextHeight(i, alongZ.upper), alongZ,
-                                                 spacing);
+      const float slopeX =
+          finiteDifferenceSlope(alongX.lower == i ? height : nextHeight(alongX.lower, j),
+                                alongX.upper == i ? height : nextHeight(alongX.upper, j), alongX, spacing);
+      const float slopeZ =
+          finiteDifferenceSlope(alongZ.lower == j ? height : nextHeight(i, alongZ.lower),
+                                alongZ.upper == j ? height : nextHeight(i, alongZ.upper), alongZ, spacing);
       const Vertex vertex{{gridCoordinate(i, grid), height, gridCoordinate(j, grid), 1.0f},
                           surfaceNormal(slopeX, slopeZ)};
       stageVertex(staged, t, vertex);
@@ -289,7 +290,8 @@ struct RippleTile {
   static constexpr uint32_t kNextWidth = W + 2, kNextRows = R + 2;        // one-cell halo
   static constexpr uint32_t kNextCells = kNextRows * kNextWidth;
   static constexpr uint32_t kNextPerThread = (kNextCells + kTileThreads - 1) / kTileThreads;
-  static_assert((kCurrentRows * kCurrentWidth + kNextCells) * sizeof(float) + kTileWarps * 64 * sizeof(float4) <=
+  static_assert((kCurrentRows * kCurrentWidth + kNextCells) * sizeof(float) +
+                        kTileWarps * 64 * sizeof(float4) <=
                     48 * 1024,
                 "static shared memory: the cuda-nvx launch passes sharedMemBytes 0");
 
@@ -358,7 +360,7 @@ struct RippleTile {
     for (uint32_t base = warp * 32; base < W * R; base += kTileThreads) {
       const uint32_t row = base / W, column = base % W;  // the warp's run: columns column .. column+31 of row
       const uint32_t j = uint32_t(j0) + row, firstI = uint32_t(i0) + column;
-      if (j >= grid || firstI >= grid) continue;  // the whole warp skips together
+      if (j >= grid || firstI >= grid) continue;        // the whole warp skips together
       const uint32_t i = min(firstI + lane, grid - 1);  // lanes past the edge compute a copy, never stored
       const auto nextAt = [&](uint32_t ci, uint32_t cj) {
         return tileNext[(cj - uint32_t(j0) + 1) * kNextWidth + (ci - uint32_t(i0) + 1)];
@@ -366,8 +368,10 @@ struct RippleTile {
       const NeighbourPair alongX = slopeNeighbours(i, grid);
       const NeighbourPair alongZ = slopeNeighbours(j, grid);
       const float height = nextAt(i, j);
-      const float slopeX = finiteDifferenceSlope(nextAt(alongX.lower, j), nextAt(alongX.upper, j), alongX, spacing);
-      const float slopeZ = finiteDifferenceSlope(nextAt(i, alongZ.lower), nextAt(i, alongZ.upper), alongZ, spacing);
+      const float slopeX =
+          finiteDifferenceSlope(nextAt(alongX.lower, j), nextAt(alongX.upper, j), alongX, spacing);
+      const float slopeZ =
+          finiteDifferenceSlope(nextAt(i, alongZ.lower), nextAt(i, alongZ.upper), alongZ, spacing);
       const Vertex vertex{{gridCoordinate(i, grid), height, gridCoordinate(j, grid), 1.0f},
                           surfaceNormal(slopeX, slopeZ)};
       storeWarpVertices<Streaming>(staging[warp], vertices + 2 * (size_t(j) * grid + firstI),
@@ -414,7 +418,8 @@ struct RippleStrip {
   static constexpr uint32_t kWarps = W / 32;
   static constexpr uint32_t kCurrentWidth = W + 4;  // columns i0-2 .. i0+W+1
   static constexpr uint32_t kNextWidth = W + 2;     // columns i0-1 .. i0+W
-  static_assert((3 * kCurrentWidth + 3 * kNextWidth) * sizeof(float) + kWarps * 64 * sizeof(float4) <= 48 * 1024,
+  static_assert((3 * kCurrentWidth + 3 * kNextWidth) * sizeof(float) + kWarps * 64 * sizeof(float4) <=
+                    48 * 1024,
                 "static shared memory: the cuda-nvx launch passes sharedMemBytes 0");
 
   static dim3 blocks(uint32_t grid) { return dim3((grid + W - 1) / W, (grid + R - 1) / R); }
@@ -508,14 +513,15 @@ struct RippleStrip {
       const float height = isInterior(column, r) ? stencil(k, t + 1, previousHeight) : 0.0f;
       nextRow[t + 1] = height;
       if (computesHalo)
-        nextRow[haloNextSlot] = isInterior(haloNextColumn, r) ? stencil(k, haloNextSlot, previousHaloHeight) : 0.0f;
+        nextRow[haloNextSlot] =
+            isInterior(haloNextColumn, r) ? stencil(k, haloNextSlot, previousHaloHeight) : 0.0f;
       if (r >= j0 && r < j0 + int(rows) && column < n) next[size_t(r) * grid + column] = height;
       __syncthreads();
 
       if (k < 2) continue;  // uniform across the block
       const uint32_t j = uint32_t(r - 1);
       const uint32_t firstI = uint32_t(i0) + warp * 32;
-      if (firstI >= grid) continue;  // the whole warp skips together
+      if (firstI >= grid) continue;                     // the whole warp skips together
       const uint32_t i = min(firstI + lane, grid - 1);  // lanes past the edge compute a copy, never stored
       // Next row q lives in slot (q - (j0 - 1)) % 3, column c at c - (i0 - 1).
       const auto nextAt = [&](uint32_t ci, uint32_t cj) {
@@ -524,12 +530,14 @@ struct RippleStrip {
       const NeighbourPair alongX = slopeNeighbours(i, grid);
       const NeighbourPair alongZ = slopeNeighbours(j, grid);
       const float vertexHeight = nextAt(i, j);
-      const float slopeX = finiteDifferenceSlope(nextAt(alongX.lower, j), nextAt(alongX.upper, j), alongX, spacing);
-      const float slopeZ = finiteDifferenceSlope(nextAt(i, alongZ.lower), nextAt(i, alongZ.upper), alongZ, spacing);
+      const float slopeX =
+          finiteDifferenceSlope(nextAt(alongX.lower, j), nextAt(alongX.upper, j), alongX, spacing);
+      const float slopeZ =
+          finiteDifferenceSlope(nextAt(i, alongZ.lower), nextAt(i, alongZ.upper), alongZ, spacing);
       const Vertex vertex{{gridCoordinate(i, grid), vertexHeight, gridCoordinate(j, grid), 1.0f},
                           surfaceNormal(slopeX, slopeZ)};
-      storeWarpVertices<true>(staging[warp], vertices + 2 * (size_t(j) * grid + firstI), min(32u, grid - firstI),
-                              vertex);
+      storeWarpVertices<true>(staging[warp], vertices + 2 * (size_t(j) * grid + firstI),
+                              min(32u, grid - firstI), vertex);
     }
   }
 };
@@ -570,8 +578,8 @@ struct SinewaveTile {
                           factorX[alongX.upper - uint32_t(i0) + 1]};
       const AxisFactors z{factorZ[alongZ.lower - uint32_t(j0) + 1], factorZ[j - uint32_t(j0) + 1],
                           factorZ[alongZ.upper - uint32_t(j0) + 1]};
-      storeWarpVertices<Streaming>(staging[warp], vertices + 2 * (size_t(j) * n + firstI), min(32u, n - firstI),
-                                   sinewaveVertex(frame, i, j, x, z));
+      storeWarpVertices<Streaming>(staging[warp], vertices + 2 * (size_t(j) * n + firstI),
+                                   min(32u, n - firstI), sinewaveVertex(frame, i, j, x, z));
     }
   }
 };
@@ -587,8 +595,8 @@ __global__ void __launch_bounds__(Config::kThreads, Config::kMinBlocks)
 }
 
 template <typename Config>
-__global__ void __launch_bounds__(Config::kThreads, Config::kMinBlocks) sinewaveCandidateKernel(float4* __restrict__ vertices,
-                                                                            SinewaveFrame frame) {
+__global__ void __launch_bounds__(Config::kThreads, Config::kMinBlocks)
+    sinewaveCandidateKernel(float4* __restrict__ vertices, SinewaveFrame frame) {
   Config::step(vertices, frame);
 }
 
@@ -600,15 +608,16 @@ struct RippleStep {
   static const void* kernel() { return reinterpret_cast<const void*>(&rippleCandidateKernel<Config>); }
   static void launch(const float* current, const float* previous, float* next, uint32_t grid,
                      RippleCoefficients coefficients, float4* vertices, cudaStream_t stream) {
-    rippleCandidateKernel<Config>
-        <<<Config::blocks(grid), Config::kThreads, 0, stream>>>(current, previous, next, grid, coefficients, vertices);
+    rippleCandidateKernel<Config><<<Config::blocks(grid), Config::kThreads, 0, stream>>>(
+        current, previous, next, grid, coefficients, vertices);
   }
 };
 template <typename Config>
 struct SinewaveStep {
   static const void* kernel() { return reinterpret_cast<const void*>(&sinewaveCandidateKernel<Config>); }
   static void launch(float4* vertices, SinewaveFrame frame, cudaStream_t stream) {
-    sinewaveCandidateKernel<Config><<<Config::blocks(frame.grid), Config::kThreads, 0, stream>>>(vertices, frame);
+    sinewaveCandidateKernel<Config>
+        <<<Config::blocks(frame.grid), Config::kThreads, 0, stream>>>(vertices, frame);
   }
 };
 
@@ -628,23 +637,34 @@ using BackendSinewaveConfig = SinewaveTile<256, 4, true>;
 // The ripple step of the backends: next heights and vertices from current
 // and previous (`next` must not alias `previous`). Launch with
 // rippleStepBlocks(grid) x rippleStepThreads().
-VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendRippleConfig::kThreads, BackendRippleConfig::kMinBlocks)
-    rippleStepKernel(const float* __restrict__ current, const float* __restrict__ previous, float* __restrict__ next,
-                     uint32_t grid, RippleCoefficients coefficients, float4* __restrict__ vertices) {
+VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendRippleConfig::kThreads,
+                                                  BackendRippleConfig::kMinBlocks)
+    rippleStepKernel(const float* __restrict__ current, const float* __restrict__ previous,
+                     float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
+                     float4* __restrict__ vertices) {
   BackendRippleConfig::step(current, previous, next, grid, coefficients, vertices);
 }
 
 // The sinewave step of the backends: every vertex of `frame`. Launch with
 // sinewaveStepBlocks(grid) x sinewaveStepThreads().
-VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendSinewaveConfig::kThreads, BackendSinewaveConfig::kMinBlocks)
+VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendSinewaveConfig::kThreads,
+                                                  BackendSinewaveConfig::kMinBlocks)
     sinewaveStepKernel(float4* __restrict__ vertices, SinewaveFrame frame) {
   BackendSinewaveConfig::step(vertices, frame);
 }
 
-inline dim3 rippleStepBlocks(uint32_t grid) { return BackendRippleConfig::blocks(grid); }
-inline dim3 rippleStepThreads() { return dim3(BackendRippleConfig::kThreads); }
-inline dim3 sinewaveStepBlocks(uint32_t grid) { return BackendSinewaveConfig::blocks(grid); }
-inline dim3 sinewaveStepThreads() { return dim3(BackendSinewaveConfig::kThreads); }
+inline dim3 rippleStepBlocks(uint32_t grid) {
+  return BackendRippleConfig::blocks(grid);
+}
+inline dim3 rippleStepThreads() {
+  return dim3(BackendRippleConfig::kThreads);
+}
+inline dim3 sinewaveStepBlocks(uint32_t grid) {
+  return BackendSinewaveConfig::blocks(grid);
+}
+inline dim3 sinewaveStepThreads() {
+  return dim3(BackendSinewaveConfig::kThreads);
+}
 
 // The CUDA backend's launches of the two entry points, in the candidates'
 // shape (kernel_bench lists them as "backend").
@@ -652,8 +672,8 @@ struct BackendRippleStep {
   static const void* kernel() { return reinterpret_cast<const void*>(&rippleStepKernel); }
   static void launch(const float* current, const float* previous, float* next, uint32_t grid,
                      RippleCoefficients coefficients, float4* vertices, cudaStream_t stream) {
-    rippleStepKernel<<<rippleStepBlocks(grid), rippleStepThreads(), 0, stream>>>(current, previous, next, grid,
-                                                                                coefficients, vertices);
+    rippleStepKernel<<<rippleStepBlocks(grid), rippleStepThreads(), 0, stream>>>(
+        current, previous, next, grid, coefficients, vertices);
   }
 };
 struct BackendSinewaveStep {

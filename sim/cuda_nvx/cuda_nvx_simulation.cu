@@ -104,7 +104,8 @@ class CudaNvxSimulation final : public QueueSimulationBase {
     launchInfo.blockDimX = block.x;
     launchInfo.blockDimY = block.y;
     launchInfo.blockDimZ = block.z;
-    launchInfo.sharedMemBytes = 0;  // the kernels' shared memory is static (cuda_kernels.cuh asserts < 48 KiB)
+    // The kernels' shared memory is static (cuda_kernels.cuh asserts < 48 KiB).
+    launchInfo.sharedMemBytes = 0;
     launchInfo.paramCount = N;
     launchInfo.pParams = arguments.data();
     vkCmdCuLaunchKernelNVX(commandBuffer, &launchInfo);

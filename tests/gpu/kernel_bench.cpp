@@ -146,8 +146,8 @@ void printVariants() {
         const double ms = median([&] { return bench->timeVariantMs(model, name, kRepetitions); });
         const Result<bool> same = bench->variantMatchesRowKernel(model, name);
         const double gbps = double(bytes) / (ms * 1e6);
-        std::printf("%-9s %-6u %-18s %10.1f %10.0f %7.0f%% %10s\n", toString(model), grid, name.c_str(), ms * 1000,
-                    gbps, 100 * gbps / copyGBps, !same ? "error" : (*same ? "yes" : "NO"));
+        std::printf("%-9s %-6u %-18s %10.1f %10.0f %7.0f%% %10s\n", toString(model), grid, name.c_str(),
+                    ms * 1000, gbps, 100 * gbps / copyGBps, !same ? "error" : (*same ? "yes" : "NO"));
       }
     }
   }
