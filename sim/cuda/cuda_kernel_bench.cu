@@ -77,12 +77,13 @@ const RippleCandidate kRippleCandidates[] = {
     {"tile64x16-cs-ld", &RippleStep<RippleTile<64, 16, true, kHinted>>::launch},
     {"tile64x16-cs-pf", &RippleStep<RippleTile<64, 16, true, kHinted, true>>::launch},
     // Marching strips (always with streaming vertex stores), loading two rows
-    // ahead; -d1 one row ahead.
+    // ahead (-d1: one); "stripW" without R: the rows divided among as many
+    // blocks as fill the GPU in one wave.
     {"strip256x32-cs", &RippleStep<RippleStrip<256, 32>>::launch},
-    {"strip256x64-cs", &RippleStep<RippleStrip<256, 64>>::launch},
-    {"strip128x64-cs", &RippleStep<RippleStrip<128, 64>>::launch},
-    {"strip256x64-cs-ld", &RippleStep<RippleStrip<256, 64, kHinted>>::launch},
-    {"strip256x64-cs-d1", &RippleStep<RippleStrip<256, 64, HeightLoads::plain, 1>>::launch},
+    {"strip256-cs", &RippleStep<RippleStrip<256, 0>>::launch},
+    {"strip128-cs", &RippleStep<RippleStrip<128, 0>>::launch},
+    {"strip256-cs-ld", &RippleStep<RippleStrip<256, 0, kHinted>>::launch},
+    {"strip256-cs-d1", &RippleStep<RippleStrip<256, 0, HeightLoads::plain, 1>>::launch},
 };
 const SinewaveCandidate kSinewaveCandidates[] = {
     {"backend", &BackendSinewaveStep::launch},

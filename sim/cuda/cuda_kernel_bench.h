@@ -42,10 +42,12 @@ class KernelBench {
   // The candidate step kernels of `model` by name (cuda_kernels.cuh):
   // "backend" first (the entry point both backends run), then "row" (the row
   // kernel, the reference), then "tileWxR" (W columns x R rows a block) and,
-  // for ripple, "stripWxR" (W columns walked down R rows). Suffixes: "-cs"
+  // for ripple, "stripWxR" (W columns walked down R rows; "stripW": the rows
+  // divided among as many blocks as fill the GPU once). Suffixes: "-cs"
   // when the vertex stores carry the streaming hint, "-ld" when the height
   // loads carry cache hints, "-pf" when a tile's previous heights are loaded
-  // (with those hints) before its first barrier.
+  // (with those hints) before its first barrier, "-d1" when a strip loads
+  // one row ahead instead of two.
   virtual std::vector<std::string> variants(ModelKind model) const = 0;
   // Milliseconds per step of the named candidate, as timeRippleStepMs; -1 for
   // an unknown name or a failed launch.

@@ -408,6 +408,15 @@ struct RippleTile {
 //
 // Every trip count of the loop depends on the block only (j0, R, grid), so
 // every thread reaches every __syncthreads.
+//
+// A strip is a long-lived block, so how many there are matters: with a fixed
+// R, 4096 / R block rows times grid / W columns rarely fill a whole number
+// of waves of resident blocks, and the last wave runs a few blocks on an
+// idle GPU. R = 0 sizes the strips to the GPU instead (blocks() below).
+// kStripSmCount is the H200's SM count; on a GPU with another count the bits
+// are the same, only the balance of the work across SMs changes.
+constexpr uint32_t kStripSmCount = 132;
+
 template <uint32_t W, uint32_t R, HeightLoads Loads = HeightLoads::plain, uint32_t Depth = 2,
           uint32_t MinBlocks = 1536 / W>
 struct RippleStrip {
@@ -422,7 +431,16 @@ struct RippleStrip {
                     48 * 1024,
                 "static shared memory: the cuda-nvx launch passes sharedMemBytes 0");
 
-  static dim3 blocks(uint32_t grid) { return dim3((grid + W - 1) / W, (grid + R - 1) / R); }
+  // R = 0: as many block rows as fill kStripSmCount SMs with MinBlocks
+  // blocks each, at most one a grid row; the kernel divides the grid's rows
+  // among them (ceil(grid / gridDim.y) each), so that every block is resident
+  // from the start and the last wave is not a partial one.
+  static dim3 blocks(uint32_t grid) {
+    const uint32_t columns = (grid + W - 1) / W;
+    if constexpr (R > 0) return dim3(columns, (grid + R - 1) / R);
+    const uint32_t rows = (kStripSmCount * MinBlocks) / columns;
+    return dim3(columns, rows < 1 ? 1 : (rows > grid ? grid : rows));
+  }
 
   __device__ static void step(const float* __restrict__ current, const float* __restrict__ previous,
                               float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
@@ -431,7 +449,9 @@ struct RippleStrip {
     __shared__ float ringNext[3][kNextWidth];
     __shared__ float4 staging[kWarps][64];
     const int n = int(grid);
-    const int i0 = int(blockIdx.x * W), j0 = int(blockIdx.y * R);
+    const uint32_t rowsPerBlock = R > 0 ? R : (grid + gridDim.y - 1) / gridDim.y;
+    const int i0 = int(blockIdx.x * W), j0 = int(blockIdx.y * rowsPerBlock);
+    if (j0 >= n) return;  // a balanced strip's trailing block with no rows left: the whole block
     const uint32_t t = threadIdx.x;
     // Each thread loads current column i0 + t (slot t + 2); threads 0-3 also
     // one halo column each (slots 0, 1, W+2, W+3).
@@ -465,7 +485,7 @@ struct RippleStrip {
     };
 
     // Vertex rows j0 .. j0 + rows - 1; iteration k writes vertex row j0 + k - 2.
-    const uint32_t rows = min(R, uint32_t(n - j0));
+    const uint32_t rows = min(rowsPerBlock, uint32_t(n - j0));
     const uint32_t iterations = rows + 2;
 
     // Prologue: current rows j0-2 and j0-1 into slots 0 and 1; the first
