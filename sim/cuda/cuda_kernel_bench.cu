@@ -36,15 +36,18 @@ __global__ void sinewaveKernel(float4* __restrict__ vertices, SinewaveFrame fram
 
 // One leapfrog step, the new heights written over `previous` in place (each
 // cell reads only its own previous height).
-__global__ void rippleStepKernel(const float* __restrict__ current, float* __restrict__ previous,
-                                 uint32_t grid, RippleCoefficients coefficients) {
+__global__ void rippleLeapfrogKernel(const float* __restrict__ current, float* __restrict__ previous,
+                                     uint32_t grid, RippleCoefficients coefficients) {
   const CellIndex cell = threadCell();
   if (cell.i >= grid || cell.j >= grid) return;
   const uint32_t index = cell.j * grid + cell.i;
   previous[index] = rippleNextHeight(current, previous[index], grid, cell.i, cell.j, coefficients);
 }
 
-// The candidates (cuda_kernels.cuh), by the names kernel_bench prints.
+// The candidates (cuda_kernels.cuh), by the names kernel_bench prints:
+// "backend" first (the entry point both backends run, BackendRippleConfig or
+// BackendSinewaveConfig), then "row" (the reference every candidate must
+// match bit for bit), then the others.
 using RippleLaunch = void (*)(const float*, const float*, float*, uint32_t, RippleCoefficients, float4*,
                               cudaStream_t);
 using SinewaveLaunch = void (*)(float4*, SinewaveFrame, cudaStream_t);
@@ -56,22 +59,40 @@ struct SinewaveCandidate {
   const char* name;
   SinewaveLaunch launch;
 };
+constexpr HeightLoads kHinted = HeightLoads::hinted;
 const RippleCandidate kRippleCandidates[] = {
-    {"row", &RippleRowStep::launch},
-    {"tile128x8", &RippleTileStep<128, 8, false>::launch},
-    {"tile64x16", &RippleTileStep<64, 16, false>::launch},
-    {"tile256x4", &RippleTileStep<256, 4, false>::launch},
-    {"tile32x32", &RippleTileStep<32, 32, false>::launch},
-    {"tile128x8-cs", &RippleTileStep<128, 8, true>::launch},
-    {"tile64x16-cs", &RippleTileStep<64, 16, true>::launch},
+    {"backend", &BackendRippleStep::launch},
+    {"row", &RippleStep<RippleRow>::launch},
+    {"tile128x8", &RippleStep<RippleTile<128, 8, false>>::launch},
+    {"tile64x16", &RippleStep<RippleTile<64, 16, false>>::launch},
+    {"tile256x4", &RippleStep<RippleTile<256, 4, false>>::launch},
+    {"tile32x32", &RippleStep<RippleTile<32, 32, false>>::launch},
+    {"tile128x8-cs", &RippleStep<RippleTile<128, 8, true>>::launch},
+    {"tile64x16-cs", &RippleStep<RippleTile<64, 16, true>>::launch},
+    // Taller and wider tiles: fewer halo loads and stencils per cell.
+    {"tile64x32-cs", &RippleStep<RippleTile<64, 32, true>>::launch},
+    {"tile128x16-cs", &RippleStep<RippleTile<128, 16, true>>::launch},
+    // Cache hints on the heights (-ld), and previous prefetched before the
+    // first barrier with the same hints (-pf).
+    {"tile64x16-cs-ld", &RippleStep<RippleTile<64, 16, true, kHinted>>::launch},
+    {"tile64x16-cs-pf", &RippleStep<RippleTile<64, 16, true, kHinted, true>>::launch},
+    // Marching strips (always with streaming vertex stores), loading two rows
+    // ahead (-d1: one); "stripW" without R: the rows divided among as many
+    // blocks as fill the GPU in one wave.
+    {"strip256x32-cs", &RippleStep<RippleStrip<256, 32>>::launch},
+    {"strip256-cs", &RippleStep<RippleStrip<256, 0>>::launch},
+    {"strip128-cs", &RippleStep<RippleStrip<128, 0>>::launch},
+    {"strip256-cs-ld", &RippleStep<RippleStrip<256, 0, kHinted>>::launch},
+    {"strip256-cs-d1", &RippleStep<RippleStrip<256, 0, HeightLoads::plain, 1>>::launch},
 };
 const SinewaveCandidate kSinewaveCandidates[] = {
-    {"row", &SinewaveRowStep::launch},
-    {"tile256x4", &SinewaveTileStep<256, 4, false>::launch},
-    {"tile128x8", &SinewaveTileStep<128, 8, false>::launch},
-    {"tile512x4", &SinewaveTileStep<512, 4, false>::launch},
-    {"tile256x4-cs", &SinewaveTileStep<256, 4, true>::launch},
-    {"tile128x8-cs", &SinewaveTileStep<128, 8, true>::launch},
+    {"backend", &BackendSinewaveStep::launch},
+    {"row", &SinewaveStep<SinewaveRow>::launch},
+    {"tile256x4", &SinewaveStep<SinewaveTile<256, 4, false>>::launch},
+    {"tile128x8", &SinewaveStep<SinewaveTile<128, 8, false>>::launch},
+    {"tile512x4", &SinewaveStep<SinewaveTile<512, 4, false>>::launch},
+    {"tile256x4-cs", &SinewaveStep<SinewaveTile<256, 4, true>>::launch},
+    {"tile128x8-cs", &SinewaveStep<SinewaveTile<128, 8, true>>::launch},
 };
 
 template <typename Candidate, size_t N>
@@ -124,8 +145,7 @@ class CudaKernelBench final : public KernelBench {
   double timeRippleStepMs(int repetitions) override {
     const RippleCoefficients coefficients = rippleCoefficients(params_);
     return timeMs(repetitions, [&] {
-      rippleStepRowKernel<<<rowBlocks(grid_), kRowThreads, 0, stream_>>>(field(1), field(0), field(2), grid_,
-                                                                         coefficients, vertices_);
+      BackendRippleStep::launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
       rotation_ = (rotation_ + 1) % 3;
     });
   }
@@ -135,8 +155,8 @@ class CudaKernelBench final : public KernelBench {
     return timeMs(repetitions, [&] {
       // Leapfrog into `previous` in place, then the vertices from it (the
       // fields need not rotate for timing: the same work every launch).
-      rippleStepKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(field(1), field(0), grid_,
-                                                                                  coefficients);
+      rippleLeapfrogKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(field(1), field(0),
+                                                                                      grid_, coefficients);
       heightFieldVerticesKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(field(0), grid_,
                                                                                           vertices_);
     });
@@ -144,9 +164,8 @@ class CudaKernelBench final : public KernelBench {
 
   double timeSinewaveStepMs(int repetitions) override {
     uint64_t step = 0;
-    return timeMs(repetitions, [&] {
-      sinewaveRowKernel<<<rowBlocks(grid_), kRowThreads, 0, stream_>>>(vertices_, sinewaveFrame(params_, ++step));
-    });
+    return timeMs(repetitions,
+                  [&] { BackendSinewaveStep::launch(vertices_, sinewaveFrame(params_, ++step), stream_); });
   }
 
   double timeSinewaveTiledMs(int repetitions) override {
@@ -216,21 +235,29 @@ class CudaKernelBench final : public KernelBench {
       const RippleCoefficients coefficients = rippleCoefficients(params_);
       // A few row steps first: a field with waves in it, not only the drop.
       for (int step = 0; step < 5; ++step) {
-        RippleRowStep::launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
+        RippleStep<RippleRow>::launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
         rotation_ = (rotation_ + 1) % 3;
       }
       const bool ran =
-          runInto([&] { RippleRowStep::launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_); },
-                  expectedVertices, &expectedNext) &&
-          runInto([&] { candidate->launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_); },
-                  vertices, &next);
+          runInto(
+              [&] {
+                RippleStep<RippleRow>::launch(field(1), field(0), field(2), grid_, coefficients, vertices_,
+                                              stream_);
+              },
+              expectedVertices, &expectedNext) &&
+          runInto(
+              [&] {
+                candidate->launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
+              },
+              vertices, &next);
       if (!ran) return fail("a CUDA call failed while comparing " + name, kExitRuntime);
       return expectedVertices == vertices && expectedNext == next;
     }
     const SinewaveCandidate* candidate = findCandidate(kSinewaveCandidates, name);
     if (!candidate) return fail("no sinewave kernel named " + name, kExitUsage);
     const SinewaveFrame frame = sinewaveFrame(params_, 7);
-    const bool ran = runInto([&] { SinewaveRowStep::launch(vertices_, frame, stream_); }, expectedVertices, nullptr) &&
+    const bool ran = runInto([&] { SinewaveStep<SinewaveRow>::launch(vertices_, frame, stream_); },
+                             expectedVertices, nullptr) &&
                      runInto([&] { candidate->launch(vertices_, frame, stream_); }, vertices, nullptr);
     if (!ran) return fail("a CUDA call failed while comparing " + name, kExitRuntime);
     return expectedVertices == vertices;

@@ -30,8 +30,8 @@ class KernelBench {
   virtual ~KernelBench() = default;
   // Milliseconds per launch sequence, averaged over `repetitions` back-to-back
   // sequences between two CUDA events (after one warm-up sequence).
-  virtual double timeRippleStepMs(int repetitions) = 0;    // the backend's ripple step (one fused row pass)
-  virtual double timeSinewaveStepMs(int repetitions) = 0;  // the backend's sinewave step (row kernel)
+  virtual double timeRippleStepMs(int repetitions) = 0;    // the backends' ripple step (rippleStepKernel)
+  virtual double timeSinewaveStepMs(int repetitions) = 0;  // the backends' sinewave step (sinewaveStepKernel)
   // Baselines, to show what the row kernels gain: the ripple as two passes
   // (leapfrog, then vertices from the new heights; 48 bytes a vertex moved)
   // and the sinewave with 2D blocks and per-thread stores.
@@ -39,9 +39,15 @@ class KernelBench {
   virtual double timeSinewaveTiledMs(int repetitions) = 0;
   virtual double timeDeviceCopyMs(uint64_t bytes, int repetitions) = 0;  // cudaMemcpyAsync device to device
 
-  // The candidate step kernels of `model` by name (cuda_kernels.cuh): "row"
-  // (the row kernel), "tileWxR" (W columns x R rows a block), "-cs" when the
-  // vertex stores carry the streaming hint. The backend's own first.
+  // The candidate step kernels of `model` by name (cuda_kernels.cuh):
+  // "backend" first (the entry point both backends run), then "row" (the row
+  // kernel, the reference), then "tileWxR" (W columns x R rows a block) and,
+  // for ripple, "stripWxR" (W columns walked down R rows; "stripW": the rows
+  // divided among as many blocks as fill the GPU once). Suffixes: "-cs"
+  // when the vertex stores carry the streaming hint, "-ld" when the height
+  // loads carry cache hints, "-pf" when a tile's previous heights are loaded
+  // (with those hints) before its first barrier, "-d1" when a strip loads
+  // one row ahead instead of two.
   virtual std::vector<std::string> variants(ModelKind model) const = 0;
   // Milliseconds per step of the named candidate, as timeRippleStepMs; -1 for
   // an unknown name or a failed launch.

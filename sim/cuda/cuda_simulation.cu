@@ -254,9 +254,9 @@ class CudaSimulation final : public Simulation {
     const struct {
       const void* function;
       const char* name;
-    } kernels[] = {{BackendSinewaveStep::kernel(), "the sinewave step kernel"},
+    } kernels[] = {{BackendSinewaveStep::kernel(), "sinewaveStepKernel"},
                    {reinterpret_cast<const void*>(&addDropsKernel), "addDropsKernel"},
-                   {BackendRippleStep::kernel(), "the ripple step kernel"},
+                   {BackendRippleStep::kernel(), "rippleStepKernel"},
                    {reinterpret_cast<const void*>(&heightFieldVerticesKernel), "heightFieldVerticesKernel"},
                    {reinterpret_cast<const void*>(&stallUntilReleasedKernel), "stallUntilReleasedKernel"},
                    {reinterpret_cast<const void*>(&surfaceTexelsKernel), "surfaceTexelsKernel"},

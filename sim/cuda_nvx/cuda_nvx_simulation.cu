@@ -17,9 +17,12 @@
 namespace vksim {
 namespace {
 
-constexpr const char* kKernelNames[] = {"addDropsKernel", "heightFieldVerticesKernel", "sinewaveRowKernel",
-                                        "rippleStepRowKernel"};
-enum Kernel { kAddDrops, kHeightFieldVertices, kSinewaveRow, kRippleStepRow, kKernelCount };
+// The entry points of cuda_kernels.cuh that the CUDA backend runs too; the
+// step kernels' configuration is chosen there (BackendRippleConfig,
+// BackendSinewaveConfig), with their launch geometry.
+constexpr const char* kKernelNames[] = {"addDropsKernel", "heightFieldVerticesKernel", "sinewaveStepKernel",
+                                        "rippleStepKernel"};
+enum Kernel { kAddDrops, kHeightFieldVertices, kSinewaveStep, kRippleStep, kKernelCount };
 
 class CudaNvxSimulation final : public QueueSimulationBase {
  public:
@@ -46,7 +49,7 @@ class CudaNvxSimulation final : public QueueSimulationBase {
   void recordSinewave(VkCommandBuffer commandBuffer, const SinewaveFrame& frame) override {
     const VkDeviceAddress vertices = vertexAddress_;
     const std::array<const void*, 2> arguments{&vertices, &frame};
-    launch(commandBuffer, kSinewaveRow, rowBlocks(params_.grid), dim3(kRowThreads), arguments);
+    launch(commandBuffer, kSinewaveStep, sinewaveStepBlocks(params_.grid), sinewaveStepThreads(), arguments);
   }
 
   void recordDrops(VkCommandBuffer commandBuffer, const std::vector<DropShape>& drops, uint32_t current,
@@ -66,13 +69,13 @@ class CudaNvxSimulation final : public QueueSimulationBase {
 
   void recordRippleStep(VkCommandBuffer commandBuffer, uint32_t current, uint32_t previous, uint32_t next,
                         const RippleCoefficients& coefficients) override {
-    // One pass: the next field and its vertices (rippleStepRowKernel).
+    // One pass: the next field and its vertices (rippleStepKernel).
     const VkDeviceAddress currentField = field(current), previousField = field(previous), nextField = field(next);
     const VkDeviceAddress vertices = vertexAddress_;
     const uint32_t grid = params_.grid;
     const std::array<const void*, 6> arguments{&currentField, &previousField, &nextField,
                                                &grid,         &coefficients,  &vertices};
-    launch(commandBuffer, kRippleStepRow, rowBlocks(grid), dim3(kRowThreads), arguments);
+    launch(commandBuffer, kRippleStep, rippleStepBlocks(grid), rippleStepThreads(), arguments);
   }
 
   void recordRippleVertices(VkCommandBuffer commandBuffer, uint32_t fieldIndex) override {
@@ -101,7 +104,8 @@ class CudaNvxSimulation final : public QueueSimulationBase {
     launchInfo.blockDimX = block.x;
     launchInfo.blockDimY = block.y;
     launchInfo.blockDimZ = block.z;
-    launchInfo.sharedMemBytes = 0;  // the kernels' shared memory is static
+    // The kernels' shared memory is static (cuda_kernels.cuh asserts < 48 KiB).
+    launchInfo.sharedMemBytes = 0;
     launchInfo.paramCount = N;
     launchInfo.pParams = arguments.data();
     vkCmdCuLaunchKernelNVX(commandBuffer, &launchInfo);

@@ -120,11 +120,11 @@ void printRatios() {
 // Every candidate kernel (cuda_kernels.cuh) at each grid, in the same run
 // as the copy: time, achieved bandwidth over the fewest bytes, share of the
 // copy's bandwidth, and whether it writes the row kernel's bytes exactly.
-// The backend's choice (BackendRippleStep, BackendSinewaveStep) is the best
-// candidate that matches.
+// The "backend" line is what both backends run (BackendRippleConfig,
+// BackendSinewaveConfig): the best candidate that matches belongs there.
 void printVariants() {
   std::printf("\nvariants (median of 9 samples of %d launches; bytes as minimumStepBytes):\n", kRepetitions);
-  std::printf("%-9s %-6s %-14s %10s %10s %8s %10s\n", "model", "grid", "kernel", "step us", "GB/s", "of copy",
+  std::printf("%-9s %-6s %-18s %10s %10s %8s %10s\n", "model", "grid", "kernel", "step us", "GB/s", "of copy",
               "same bits");
   for (uint32_t grid : {1024u, 2048u, 4096u}) {
     KernelBench* bench = benchFor(grid);
@@ -138,7 +138,7 @@ void printVariants() {
     const uint64_t rippleBytes = minimumStepBytes(ModelKind::ripple, grid);
     const double copyMs = median([&] { return bench->timeDeviceCopyMs(rippleBytes / 2, kRepetitions); });
     const double copyGBps = double(rippleBytes) / (copyMs * 1e6);
-    std::printf("%-9s %-6u %-14s %10.1f %10.0f %7.0f%% %10s\n", "copy", grid, "cudaMemcpy D2D", copyMs * 1000,
+    std::printf("%-9s %-6u %-18s %10.1f %10.0f %7.0f%% %10s\n", "copy", grid, "cudaMemcpy D2D", copyMs * 1000,
                 copyGBps, 100.0, "-");
     for (ModelKind model : {ModelKind::ripple, ModelKind::sinewave}) {
       const uint64_t bytes = minimumStepBytes(model, grid);
@@ -146,8 +146,8 @@ void printVariants() {
         const double ms = median([&] { return bench->timeVariantMs(model, name, kRepetitions); });
         const Result<bool> same = bench->variantMatchesRowKernel(model, name);
         const double gbps = double(bytes) / (ms * 1e6);
-        std::printf("%-9s %-6u %-14s %10.1f %10.0f %7.0f%% %10s\n", toString(model), grid, name.c_str(), ms * 1000,
-                    gbps, 100 * gbps / copyGBps, !same ? "error" : (*same ? "yes" : "NO"));
+        std::printf("%-9s %-6u %-18s %10.1f %10.0f %7.0f%% %10s\n", toString(model), grid, name.c_str(),
+                    ms * 1000, gbps, 100 * gbps / copyGBps, !same ? "error" : (*same ? "yes" : "NO"));
       }
     }
   }

@@ -1,8 +1,12 @@
 // Every candidate step kernel (sim/cuda/cuda_kernels.cuh) writes exactly the
-// bytes of the row kernel, so that the backend may switch to whichever is
-// fastest (BackendRippleStep, BackendSinewaveStep) without a change in its
-// results. Grids that tiles do not divide (and one smaller than a tile) check
-// the edges of the last tiles and of partial warps.
+// bytes of the row kernel, so that the backends may switch to whichever is
+// fastest (BackendRippleConfig, BackendSinewaveConfig) without a change in
+// their results; "backend", the entry point both backends run, is one of
+// them. Grids that tiles and strips do not divide (and one smaller than a
+// tile) check the edges of the last blocks and of partial warps: 257 leaves
+// the last strip or tile one column wide and one row tall.
+#include <algorithm>
+
 #include "gpu_environment.h"
 #include "sim/cuda/cuda_kernel_bench.h"
 
@@ -15,8 +19,9 @@ void expectEveryCandidateMatches(std::initializer_list<uint32_t> grids) {
     ASSERT_TRUE(bench) << bench.error().message;
     for (ModelKind model : {ModelKind::ripple, ModelKind::sinewave}) {
       const std::vector<std::string> names = (*bench)->variants(model);
-      ASSERT_GE(names.size(), 2u);
-      EXPECT_EQ(names.front(), "row");
+      ASSERT_GE(names.size(), 3u);
+      EXPECT_EQ(names.front(), "backend");
+      EXPECT_NE(std::find(names.begin(), names.end(), "row"), names.end());
       for (const std::string& name : names) {
         const Result<bool> same = (*bench)->variantMatchesRowKernel(model, name);
         ASSERT_TRUE(same) << same.error().message;
@@ -29,7 +34,7 @@ void expectEveryCandidateMatches(std::initializer_list<uint32_t> grids) {
 // Small grids, quick enough under compute-sanitizer (scripts/gpu-check-bench).
 TEST(KernelVariants, EveryCandidateWritesTheRowKernelsBytes) {
   VKSIM_REQUIRE_CUDA_DEVICE();
-  expectEveryCandidateMatches({20u, 300u});
+  expectEveryCandidateMatches({20u, 257u, 300u});
 }
 
 TEST(KernelVariants, EveryCandidateWritesTheRowKernelsBytesAtALargeGrid) {
