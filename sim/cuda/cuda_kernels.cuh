@@ -651,8 +651,12 @@ struct SinewaveStep {
 // with the same geometry (rippleStepBlocks/Threads, sinewaveStepBlocks/
 // Threads). Every configuration's shared memory is static (the cuda-nvx
 // launch passes sharedMemBytes 0).
-using BackendRippleConfig = RippleTile<64, 16, true>;
-using BackendSinewaveConfig = SinewaveTile<256, 4, true>;
+// H200, 2026-12-02 (docs/benchmarks.md, "Kernels at the memory limit"):
+// ripple tile64x16-cs-pf was within a point of the best at 2048² and 4096²
+// and, unlike the strips, as good at 1024²; sinewave tile128x8 was the
+// fastest at all three grids.
+using BackendRippleConfig = RippleTile<64, 16, true, HeightLoads::hinted, true>;  // tile64x16-cs-pf
+using BackendSinewaveConfig = SinewaveTile<128, 8, false>;                       // tile128x8
 
 // The ripple step of the backends: next heights and vertices from current
 // and previous (`next` must not alias `previous`). Launch with
