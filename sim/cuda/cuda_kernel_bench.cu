@@ -44,6 +44,32 @@ __global__ void rippleLeapfrogKernel(const float* __restrict__ current, float* _
   previous[index] = rippleNextHeight(current, previous[index], grid, cell.i, cell.j, coefficients);
 }
 
+// timeRippleTrafficMs's kernel: the ripple step's reads and writes in the
+// tiles' store pattern, and nothing else. Lane t of a warp stores float4
+// number t and 32 + t of the warp's 64 (two store instructions, each 512
+// contiguous bytes), filled from its own cell's loads.
+template <bool Streaming>
+__global__ void __launch_bounds__(256) rippleTrafficKernel(const float* __restrict__ current,
+                                                           const float* __restrict__ previous,
+                                                           float* __restrict__ next, uint64_t cells,
+                                                           float4* __restrict__ vertices) {
+  const uint64_t warpFirst = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) & ~uint64_t(31);
+  const uint32_t lane = threadIdx.x & 31u;
+  const uint64_t cell = warpFirst + lane;
+  if (warpFirst >= cells) return;  // cells is a multiple of 32 at every benchmarked grid
+  const float c = current[cell], p = previous[cell];
+  next[cell] = c - p;
+  float4* out = vertices + 2 * warpFirst;
+  const float4 first = make_float4(c, p, c + p, 1.0f), second = make_float4(c * p, c, p, 0.0f);
+  if constexpr (Streaming) {
+    __stcs(out + lane, first);
+    __stcs(out + 32 + lane, second);
+  } else {
+    out[lane] = first;
+    out[32 + lane] = second;
+  }
+}
+
 // The candidates (cuda_kernels.cuh), by the names kernel_bench prints:
 // "backend" first (the entry point both backends run, BackendRippleConfig or
 // BackendSinewaveConfig), then "row" (the reference every candidate must
@@ -180,6 +206,18 @@ class CudaKernelBench final : public KernelBench {
     if (bytes > copyBytes_) bytes = copyBytes_;
     return timeMs(repetitions, [&] {
       CUDA_CHECK(cudaMemcpyAsync(copyDestination_, copySource_, bytes, cudaMemcpyDeviceToDevice, stream_));
+    });
+  }
+
+  double timeRippleTrafficMs(bool streaming, int repetitions) override {
+    const uint64_t cells = uint64_t(grid_) * grid_;
+    const dim3 blocks(unsigned((cells + 255) / 256));
+    return timeMs(repetitions, [&] {
+      if (streaming)
+        rippleTrafficKernel<true><<<blocks, 256, 0, stream_>>>(field(1), field(0), field(2), cells, vertices_);
+      else
+        rippleTrafficKernel<false><<<blocks, 256, 0, stream_>>>(field(1), field(0), field(2), cells, vertices_);
+      rotation_ = (rotation_ + 1) % 3;
     });
   }
 

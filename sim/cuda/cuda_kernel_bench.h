@@ -38,6 +38,13 @@ class KernelBench {
   virtual double timeRippleTwoPassMs(int repetitions) = 0;
   virtual double timeSinewaveTiledMs(int repetitions) = 0;
   virtual double timeDeviceCopyMs(uint64_t bytes, int repetitions) = 0;  // cudaMemcpyAsync device to device
+  // The ripple step's memory traffic alone, with none of its arithmetic:
+  // each cell's current and previous heights read once, its next height and
+  // 32 bytes of vertex written once, each warp's stores covering 512
+  // contiguous bytes (evict-first with `streaming`). Its bandwidth is what
+  // the memory system gives this mix (8 bytes read, 36 written a cell): the
+  // ceiling for any ripple kernel. What it writes means nothing.
+  virtual double timeRippleTrafficMs(bool streaming, int repetitions) = 0;
 
   // The candidate step kernels of `model` by name (cuda_kernels.cuh):
   // "backend" first (the entry point both backends run), then "row" (the row

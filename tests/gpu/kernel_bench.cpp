@@ -149,6 +149,14 @@ void printVariants() {
         std::printf("%-9s %-6u %-18s %10.1f %10.0f %7.0f%% %10s\n", toString(model), grid, name.c_str(),
                     ms * 1000, gbps, 100 * gbps / copyGBps, !same ? "error" : (*same ? "yes" : "NO"));
       }
+      if (model != ModelKind::ripple) continue;
+      // The ceiling for ripple's mix of reads and writes: its traffic alone.
+      for (const bool streaming : {false, true}) {
+        const double ms = median([&] { return bench->timeRippleTrafficMs(streaming, kRepetitions); });
+        const double gbps = double(bytes) / (ms * 1e6);
+        std::printf("%-9s %-6u %-18s %10.1f %10.0f %7.0f%% %10s\n", "ripple", grid,
+                    streaming ? "traffic only-cs" : "traffic only", ms * 1000, gbps, 100 * gbps / copyGBps, "n/a");
+      }
     }
   }
 }
