@@ -572,8 +572,8 @@ struct RippleStrip {
 // of R consecutive rows j0 .. j0+R-1 (the block's 8 warps are stacked: the
 // block covers 32 columns x 8R rows, so the rows one warp reads above and
 // below its own are mostly the rows its neighbours load, from L1). Each lane
-// keeps its column's window in registers, all of it loaded up front (so a
-// lane has every load of its R rows in flight at once):
+// keeps its column's window in registers, all of it loaded before the first
+// shuffle (so that every load of its R rows can be in flight at once):
 //   current (i, j0-2 .. j0+R+1)  the stencils' centre, below and above
 //   previous(i, j0-1 .. j0+R)    for the next heights of rows j0-1 .. j0+R
 // and computes next(i, r) for r = j0-1 .. j0+R once; the left and right
@@ -585,7 +585,9 @@ struct RippleStrip {
 // through the same expression as in the tiles (rippleNextFromNeighbours with
 // the same arguments, 0 outside the interior), so the bits are the row
 // kernel's. R = 1 is the plain warp-per-row-segment kernel: five current
-// loads and three previous loads a lane.
+// loads and three previous loads a lane. The window costs registers (ptxas
+// for sm_90: about 40 a thread at R = 1, 58 at R = 4, 91 at R = 8, no
+// spills), so a larger R trades resident warps for loads per cell.
 //
 // Every shuffle runs with the full mask: lanes past the grid's last column
 // compute on a copy of column n-1 and skip only their stores, and whole warps
