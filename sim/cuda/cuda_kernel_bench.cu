@@ -110,6 +110,13 @@ const RippleCandidate kRippleCandidates[] = {
     {"strip128-cs", &RippleStep<RippleStrip<128, 0>>::launch},
     {"strip256-cs-ld", &RippleStep<RippleStrip<256, 0, kHinted>>::launch},
     {"strip256-cs-d1", &RippleStep<RippleStrip<256, 0, HeightLoads::plain, 1>>::launch},
+    // Warps with no block-wide barrier: 32 columns of one row a warp
+    // ("warprow32x8": a block is 32 columns x 8 rows), or of R rows a warp
+    // kept in registers ("warpcol32xH": H = 8R rows a block).
+    {"warprow32x8", &RippleStep<RippleWarpRows<1, false>>::launch},
+    {"warprow32x8-cs", &RippleStep<RippleWarpRows<1, true>>::launch},
+    {"warpcol32x32-cs", &RippleStep<RippleWarpRows<4, true>>::launch},
+    {"warpcol32x64-cs", &RippleStep<RippleWarpRows<8, true>>::launch},
 };
 const SinewaveCandidate kSinewaveCandidates[] = {
     {"backend", &BackendSinewaveStep::launch},

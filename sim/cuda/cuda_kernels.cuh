@@ -562,6 +562,150 @@ struct RippleStrip {
   }
 };
 
+// ---- Warp kernels: no block-wide barrier.
+//
+// The tiles and strips share their loads across the block through shared
+// memory, so every thread waits at a __syncthreads for the slowest load of
+// the block before it computes, and again before it stores. A warp kernel
+// shares only within a warp, by register shuffles, so each warp runs at the
+// pace of its own loads. Warp w of a block covers the 32 columns i0 .. i0+31
+// of R consecutive rows j0 .. j0+R-1 (the block's 8 warps are stacked: the
+// block covers 32 columns x 8R rows, so the rows one warp reads above and
+// below its own are mostly the rows its neighbours load, from L1). Each lane
+// keeps its column's window in registers, all of it loaded before the first
+// shuffle (so that every load of its R rows can be in flight at once):
+//   current (i, j0-2 .. j0+R+1)  the stencils' centre, below and above
+//   previous(i, j0-1 .. j0+R)    for the next heights of rows j0-1 .. j0+R
+// and computes next(i, r) for r = j0-1 .. j0+R once; the left and right
+// current heights, and the left and right next heights of the horizontal
+// slope, come from the neighbouring lanes. The columns just outside the
+// warp (i0-1 for lane 0, i0+32 for lane 31) are the edge lanes' own: they
+// load that column's current heights (and the one beyond it, i0-2 or i0+33,
+// for its next heights) and compute its next heights. Every value goes
+// through the same expression as in the tiles (rippleNextFromNeighbours with
+// the same arguments, 0 outside the interior), so the bits are the row
+// kernel's. R = 1 is the plain warp-per-row-segment kernel: five current
+// loads and three previous loads a lane. The window costs registers (ptxas
+// for sm_90: about 40 a thread at R = 1, 58 at R = 4, 91 at R = 8, no
+// spills), so a larger R trades resident warps for loads per cell.
+//
+// Every shuffle runs with the full mask: lanes past the grid's last column
+// compute on a copy of column n-1 and skip only their stores, and whole warps
+// past the last row leave together, before the first shuffle.
+template <uint32_t R, bool Streaming, HeightLoads Loads = HeightLoads::plain>
+struct RippleWarpRows {
+  static_assert(R >= 1, "a warp covers at least one row");
+  static constexpr uint32_t kThreads = kTileThreads;
+  static constexpr uint32_t kMinBlocks = 1;
+  static constexpr uint32_t kWarps = kThreads / 32;
+  static_assert(kWarps * 64 * sizeof(float4) <= 48 * 1024,
+                "static shared memory: the cuda-nvx launch passes sharedMemBytes 0");
+
+  static dim3 blocks(uint32_t grid) { return dim3((grid + 31) / 32, (grid + kWarps * R - 1) / (kWarps * R)); }
+
+  __device__ static void step(const float* __restrict__ current, const float* __restrict__ previous,
+                              float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
+                              float4* __restrict__ vertices) {
+    __shared__ float4 staging[kWarps][64];
+    constexpr unsigned kAllLanes = 0xffffffffu;
+    const int n = int(grid);
+    const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+    const int i0 = int(blockIdx.x * 32), j0 = int((blockIdx.y * kWarps + warp) * R);
+    if (j0 >= n) return;  // the whole warp leaves together, before any shuffle
+    const int i = min(i0 + int(lane), n - 1);  // lanes past the edge compute a copy, never stored
+    // Lanes 0 and 31 also cover the column just outside the warp (halo) and
+    // the one beyond it (outer), which the halo's stencil needs.
+    const bool edgeLane = lane == 0 || lane == 31;
+    const int haloColumn = lane == 0 ? i0 - 1 : i0 + 32;
+    const int outerColumn = lane == 0 ? i0 - 2 : i0 + 33;
+
+    const auto isInterior = [&](int ci, int cj) { return ci > 0 && cj > 0 && ci + 1 < n && cj + 1 < n; };
+    const auto currentAt = [&](int ci, int cj) {
+      return (ci >= 0 && cj >= 0 && ci < n && cj < n) ? loadCurrent<Loads>(current, size_t(cj) * grid + ci)
+                                                      : 0.0f;
+    };
+    // Only interior cells' previous heights are read: the edges' next
+    // heights are 0 whatever their previous ones.
+    const auto previousAt = [&](int ci, int cj) {
+      return isInterior(ci, cj) ? loadPrevious<Loads>(previous, size_t(cj) * grid + ci) : 0.0f;
+    };
+
+    float columnCurrent[R + 4];   // current(i, j0 - 2 + m)
+    float columnPrevious[R + 2];  // previous(i, j0 - 1 + m)
+    float haloCurrent[R + 2];     // edge lanes: current(haloColumn, j0 - 1 + m)
+    float outerCurrent[R];        // edge lanes: current(outerColumn, j0 + m)
+    float haloPrevious[R];        // edge lanes: previous(haloColumn, j0 + m)
+#pragma unroll
+    for (uint32_t m = 0; m < R + 4; ++m) columnCurrent[m] = currentAt(i, j0 - 2 + int(m));
+#pragma unroll
+    for (uint32_t m = 0; m < R + 2; ++m) {
+      columnPrevious[m] = previousAt(i, j0 - 1 + int(m));
+      haloCurrent[m] = edgeLane ? currentAt(haloColumn, j0 - 1 + int(m)) : 0.0f;
+    }
+#pragma unroll
+    for (uint32_t m = 0; m < R; ++m) {
+      const bool haloInterior = edgeLane && isInterior(haloColumn, j0 + int(m));
+      outerCurrent[m] = haloInterior ? currentAt(outerColumn, j0 + int(m)) : 0.0f;
+      haloPrevious[m] = haloInterior ? previousAt(haloColumn, j0 + int(m)) : 0.0f;
+    }
+
+    // Next heights of the lane's column, rows j0-1 .. j0+R.
+    float columnNext[R + 2];
+#pragma unroll
+    for (uint32_t m = 0; m < R + 2; ++m) {
+      const float centre = columnCurrent[m + 1];
+      float left = __shfl_up_sync(kAllLanes, centre, 1);
+      float right = __shfl_down_sync(kAllLanes, centre, 1);
+      if (lane == 0) left = haloCurrent[m];
+      if (lane == 31) right = haloCurrent[m];
+      columnNext[m] = isInterior(i, j0 - 1 + int(m))
+                          ? rippleNextFromNeighbours(centre, left, right, columnCurrent[m], columnCurrent[m + 2],
+                                                     columnPrevious[m], coefficients)
+                          : 0.0f;
+    }
+    // Edge lanes: next heights of the halo column, rows j0 .. j0+R-1. When
+    // the halo is interior, the lane's own column is in the grid (lane 31
+    // is then no copy), so its current height is the halo's inner neighbour.
+    float haloNext[R];
+#pragma unroll
+    for (uint32_t m = 0; m < R; ++m) {
+      haloNext[m] = 0.0f;
+      if (edgeLane && isInterior(haloColumn, j0 + int(m))) {
+        const float inner = columnCurrent[m + 2], outer = outerCurrent[m];
+        haloNext[m] = rippleNextFromNeighbours(haloCurrent[m + 1], lane == 0 ? outer : inner,
+                                               lane == 0 ? inner : outer, haloCurrent[m], haloCurrent[m + 2],
+                                               haloPrevious[m], coefficients);
+      }
+    }
+
+    const float spacing = gridSpacing(grid);
+    const uint32_t column = uint32_t(i);
+    const NeighbourPair alongX = slopeNeighbours(column, grid);
+    const bool inGrid = i0 + int(lane) < n;
+    const uint32_t count = min(32u, grid - uint32_t(i0));
+#pragma unroll
+    for (uint32_t m = 0; m < R; ++m) {
+      const uint32_t j = uint32_t(j0) + m;
+      if (j >= grid) break;  // the same row for every lane of the warp
+      const float height = columnNext[m + 1];
+      if (inGrid) next[size_t(j) * grid + column] = height;
+      const float fromLeft = __shfl_up_sync(kAllLanes, height, 1);
+      const float fromRight = __shfl_down_sync(kAllLanes, height, 1);
+      const NeighbourPair alongZ = slopeNeighbours(j, grid);
+      // The same slopes as heightFieldVertex over the next field: a
+      // neighbour that is the cell itself (at an edge) is its own height.
+      const float lowerX = alongX.lower == column ? height : (lane == 0 ? haloNext[m] : fromLeft);
+      const float upperX = alongX.upper == column ? height : (lane == 31 ? haloNext[m] : fromRight);
+      const float lowerZ = alongZ.lower == j ? height : columnNext[m];
+      const float upperZ = alongZ.upper == j ? height : columnNext[m + 2];
+      const Vertex vertex{{gridCoordinate(column, grid), height, gridCoordinate(j, grid), 1.0f},
+                          surfaceNormal(finiteDifferenceSlope(lowerX, upperX, alongX, spacing),
+                                        finiteDifferenceSlope(lowerZ, upperZ, alongZ, spacing))};
+      storeWarpVertices<Streaming>(staging[warp], vertices + 2 * (size_t(j) * grid + uint32_t(i0)), count, vertex);
+    }
+  }
+};
+
 template <uint32_t W, uint32_t R, bool Streaming>
 struct SinewaveTile {
   static_assert(W % 32 == 0, "a warp covers 32 vertices of one row");
