@@ -115,8 +115,9 @@ const RippleCandidate kRippleCandidates[] = {
     // kept in registers ("warpcol32xH": H = 8R rows a block).
     {"warprow32x8", &RippleStep<RippleWarpRows<1, false>>::launch},
     {"warprow32x8-cs", &RippleStep<RippleWarpRows<1, true>>::launch},
+    {"warpcol32x24-cs", &RippleStep<RippleWarpRows<3, true>>::launch},
+    {"warpcol32x32", &RippleStep<RippleWarpRows<4, false>>::launch},
     {"warpcol32x32-cs", &RippleStep<RippleWarpRows<4, true>>::launch},
-    {"warpcol32x64-cs", &RippleStep<RippleWarpRows<8, true>>::launch},
 };
 const SinewaveCandidate kSinewaveCandidates[] = {
     {"backend", &BackendSinewaveStep::launch},
