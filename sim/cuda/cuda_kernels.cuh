@@ -755,8 +755,25 @@ struct SinewaveTile {
 
 // ---- The candidates' kernels, for kernel_bench and the KernelVariants tests.
 
+// __launch_bounds__'s blocks per SM may not ask for more threads than one SM
+// of the target holds (1024 on sm_75; 1536 on sm_86, sm_89 and sm_120; 2048
+// on sm_80, sm_90 and sm_100): ptxas rejects the request otherwise, and the
+// build treats its warning as an error. The configurations are tuned on the
+// H200 (sm_90), where their request stands; elsewhere it is capped to what
+// fits. The host pass ignores the bound.
+__host__ __device__ constexpr uint32_t fittedMinBlocks(uint32_t threads, uint32_t minBlocks) {
+#if defined(__CUDA_ARCH__)
+  constexpr uint32_t kThreadsPerSm =
+      __CUDA_ARCH__ == 750 ? 1024u
+                           : ((__CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || __CUDA_ARCH__ == 1000) ? 2048u : 1536u);
+#else
+  constexpr uint32_t kThreadsPerSm = 2048u;
+#endif
+  return minBlocks * threads <= kThreadsPerSm ? minBlocks : kThreadsPerSm / threads;
+}
+
 template <typename Config>
-__global__ void __launch_bounds__(Config::kThreads, Config::kMinBlocks)
+__global__ void __launch_bounds__(Config::kThreads, fittedMinBlocks(Config::kThreads, Config::kMinBlocks))
     rippleCandidateKernel(const float* __restrict__ current, const float* __restrict__ previous,
                           float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
                           float4* __restrict__ vertices) {
@@ -764,7 +781,7 @@ __global__ void __launch_bounds__(Config::kThreads, Config::kMinBlocks)
 }
 
 template <typename Config>
-__global__ void __launch_bounds__(Config::kThreads, Config::kMinBlocks)
+__global__ void __launch_bounds__(Config::kThreads, fittedMinBlocks(Config::kThreads, Config::kMinBlocks))
     sinewaveCandidateKernel(float4* __restrict__ vertices, SinewaveFrame frame) {
   Config::step(vertices, frame);
 }
@@ -811,7 +828,8 @@ using BackendSinewaveConfig = SinewaveTile<128, 8, false>;                      
 // and previous (`next` must not alias `previous`). Launch with
 // rippleStepBlocks(grid) x rippleStepThreads().
 VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendRippleConfig::kThreads,
-                                                  BackendRippleConfig::kMinBlocks)
+                                                  fittedMinBlocks(BackendRippleConfig::kThreads,
+                                                                  BackendRippleConfig::kMinBlocks))
     rippleStepKernel(const float* __restrict__ current, const float* __restrict__ previous,
                      float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
                      float4* __restrict__ vertices) {
@@ -821,7 +839,8 @@ VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendRippleConfig::kThreads,
 // The sinewave step of the backends: every vertex of `frame`. Launch with
 // sinewaveStepBlocks(grid) x sinewaveStepThreads().
 VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendSinewaveConfig::kThreads,
-                                                  BackendSinewaveConfig::kMinBlocks)
+                                                  fittedMinBlocks(BackendSinewaveConfig::kThreads,
+                                                                  BackendSinewaveConfig::kMinBlocks))
     sinewaveStepKernel(float4* __restrict__ vertices, SinewaveFrame frame) {
   BackendSinewaveConfig::step(vertices, frame);
 }

@@ -79,10 +79,12 @@ TEST(FramesInFlight, TheVulkanBackendAlternatesTwoSlotsAndEveryFrameKeepsItsOwnR
     ASSERT_TRUE(timing.renderGpu.has_value()) << "frame " << k << " has no render time";
     ASSERT_TRUE(timing.simWork.has_value()) << "frame " << k << " has no step time";
     EXPECT_LE(timing.renderGpu->beginNs, timing.renderGpu->endNs) << "frame " << k;
-    EXPECT_LE(timing.renderGpu->endNs, timing.simWork->beginNs) << "frame " << k << ": its step began before its render ended";
-    if (k > 0)
+    EXPECT_LE(timing.renderGpu->endNs, timing.simWork->beginNs)
+        << "frame " << k << ": its step began before its render ended";
+    if (k > 0) {
       EXPECT_LE(run.timings[k - 1].simWork->endNs, timing.renderGpu->beginNs)
           << "frame " << k << ": its render began before the step before it ended";
+    }
   }
 }
 
