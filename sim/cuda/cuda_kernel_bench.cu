@@ -18,6 +18,11 @@ uint64_t minimumStepBytes(ModelKind model, uint32_t grid) {
 
 namespace {
 
+// Steps from the initial drop to the state every ripple sample starts from:
+// about one simulated second (60 steps of 16.7 ms), waves spread across the
+// middle of the grid.
+constexpr int kSettleSteps = 60;
+
 // ---- Baselines: the first versions of the kernels, kept to show what the
 // row kernels in cuda_kernels.cuh gain. 2D blocks of 32x8, each thread
 // storing its own vertex.
@@ -139,7 +144,8 @@ const Candidate* findCandidate(const Candidate (&candidates)[N], const std::stri
 class CudaKernelBench final : public KernelBench {
  public:
   ~CudaKernelBench() override {
-    for (void* p : {static_cast<void*>(vertices_), static_cast<void*>(heights_), copySource_, copyDestination_})
+    for (void* p : {static_cast<void*>(vertices_), static_cast<void*>(heights_), static_cast<void*>(snapshot_),
+                    copySource_, copyDestination_})
       if (p) CUDA_CHECK(cudaFree(p));
     if (start_) CUDA_CHECK(cudaEventDestroy(start_));
     if (stop_) CUDA_CHECK(cudaEventDestroy(stop_));
@@ -161,6 +167,7 @@ class CudaKernelBench final : public KernelBench {
         CUDA_CHECK(cudaEventCreate(&start_)) || CUDA_CHECK(cudaEventCreate(&stop_)) ||
         CUDA_CHECK(cudaMalloc(&vertices_, cells * sizeof(Vertex))) ||
         CUDA_CHECK(cudaMalloc(&heights_, 3 * cells * sizeof(float))) ||
+        CUDA_CHECK(cudaMalloc(&snapshot_, 3 * cells * sizeof(float))) ||
         CUDA_CHECK(cudaMalloc(&copySource_, copyBytes_)) || CUDA_CHECK(cudaMalloc(&copyDestination_, copyBytes_)))
       return "CUDA could not allocate the benchmark buffers";
     // Real data, not zeros: a centred drop, as the backend starts.
@@ -169,14 +176,39 @@ class CudaKernelBench final : public KernelBench {
     batch.drops[0] = makeDropShape(initialDrop(params_));
     batch.count = 1;
     addDropsKernel<<<gridBlocks(grid), dim3(kBlockX, kBlockY), 0, stream_>>>(heights_ + cells, heights_, grid, batch);
-    if (CUDA_CHECK(cudaGetLastError()) || CUDA_CHECK(cudaStreamSynchronize(stream_))) return "warm-up failed";
+    // Waves spread from the drop for about a second of simulated time; that
+    // state is kept and restored before every timed sample and every bit
+    // check (restoreState), so that each candidate computes on the same
+    // heights. Without it the field decays through the table (the damping,
+    // and no new drops: ~500 steps a candidate), and later candidates ran on
+    // ever smaller heights, whose cost in the normal's IEEE division and
+    // square root is not that of the app's field.
+    const RippleCoefficients coefficients = rippleCoefficients(params_);
+    for (int step = 0; step < kSettleSteps; ++step) {
+      RippleStep<RippleRow>::launch(field(1), field(0), field(2), grid, coefficients, vertices_, stream_);
+      rotation_ = (rotation_ + 1) % 3;
+    }
+    snapshotRotation_ = rotation_;
+    if (CUDA_CHECK(cudaMemcpyAsync(snapshot_, heights_, 3 * cells * sizeof(float), cudaMemcpyDeviceToDevice,
+                                   stream_)) ||
+        CUDA_CHECK(cudaGetLastError()) || CUDA_CHECK(cudaStreamSynchronize(stream_)))
+      return "warm-up failed";
     return {};
+  }
+
+  // The heights (and which field is which) as init left them. Enqueued on
+  // the stream before a sample's events, so it is not timed.
+  bool restoreState() {
+    rotation_ = snapshotRotation_;
+    return !CUDA_CHECK(cudaMemcpyAsync(heights_, snapshot_, 3 * uint64_t(grid_) * grid_ * sizeof(float),
+                                       cudaMemcpyDeviceToDevice, stream_));
   }
 
   // The fields rotate as in the backend: previous <- current <- next <- previous.
   float* field(int which) { return heights_ + size_t((which + rotation_) % 3) * grid_ * grid_; }
 
   double timeRippleStepMs(int repetitions) override {
+    if (!restoreState()) return -1.0;
     const RippleCoefficients coefficients = rippleCoefficients(params_);
     return timeMs(repetitions, [&] {
       BackendRippleStep::launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
@@ -185,6 +217,7 @@ class CudaKernelBench final : public KernelBench {
   }
 
   double timeRippleTwoPassMs(int repetitions) override {
+    if (!restoreState()) return -1.0;
     const RippleCoefficients coefficients = rippleCoefficients(params_);
     return timeMs(repetitions, [&] {
       // Leapfrog into `previous` in place, then the vertices from it (the
@@ -220,6 +253,7 @@ class CudaKernelBench final : public KernelBench {
   double timeRippleTrafficMs(bool streaming, int repetitions) override {
     const uint64_t cells = uint64_t(grid_) * grid_;
     const dim3 blocks(unsigned((cells + 255) / 256));
+    if (!restoreState()) return -1.0;
     return timeMs(repetitions, [&] {
       if (streaming)
         rippleTrafficKernel<true><<<blocks, 256, 0, stream_>>>(field(1), field(0), field(2), cells, vertices_);
@@ -243,7 +277,7 @@ class CudaKernelBench final : public KernelBench {
   double timeVariantMs(ModelKind model, const std::string& name, int repetitions) override {
     if (model == ModelKind::ripple) {
       const RippleCandidate* candidate = findCandidate(kRippleCandidates, name);
-      if (!candidate) return -1.0;
+      if (!candidate || !restoreState()) return -1.0;
       const RippleCoefficients coefficients = rippleCoefficients(params_);
       return timeMs(repetitions, [&] {
         candidate->launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
@@ -278,6 +312,7 @@ class CudaKernelBench final : public KernelBench {
     if (model == ModelKind::ripple) {
       const RippleCandidate* candidate = findCandidate(kRippleCandidates, name);
       if (!candidate) return fail("no ripple kernel named " + name, kExitUsage);
+      if (!restoreState()) return fail("a CUDA call failed while comparing " + name, kExitRuntime);
       const RippleCoefficients coefficients = rippleCoefficients(params_);
       // A few row steps first: a field with waves in it, not only the drop.
       for (int step = 0; step < 5; ++step) {
@@ -334,6 +369,8 @@ class CudaKernelBench final : public KernelBench {
   void* copyDestination_ = nullptr;
   uint64_t copyBytes_ = 0;
   int rotation_ = 0;
+  float* snapshot_ = nullptr;  // the three fields after kSettleSteps, as init left them
+  int snapshotRotation_ = 0;
 };
 
 }  // namespace
