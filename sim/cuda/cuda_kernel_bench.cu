@@ -180,9 +180,9 @@ class CudaKernelBench final : public KernelBench {
     // state is kept and restored before every timed sample and every bit
     // check (restoreState), so that each candidate computes on the same
     // heights. Without it the field decays through the table (the damping,
-    // and no new drops: ~500 steps a candidate), and later candidates ran on
-    // ever smaller heights, whose cost in the normal's IEEE division and
-    // square root is not that of the app's field.
+    // and no new drops: ~500 steps a candidate), later candidates ran on
+    // ever smaller heights, and where a candidate sat in the table changed
+    // its time (docs/benchmarks.md, "Measured on the H200").
     const RippleCoefficients coefficients = rippleCoefficients(params_);
     for (int step = 0; step < kSettleSteps; ++step) {
       RippleStep<RippleRow>::launch(field(1), field(0), field(2), grid, coefficients, vertices_, stream_);
