@@ -139,7 +139,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   // 0. The frame's slot: the next one with two frames in flight, the same one
   //    otherwise (so that one frame in flight always waits for the frame
   //    submitted last, whatever the slot count was before).
-  if (framesInFlight(app) > 1) app.frameSlot = (app.frameSlot + 1) % framesInFlight(app);
+  if (const uint32_t slots = framesInFlight(app); slots > 1) app.frameSlot = (app.frameSlot + 1) % slots;
   app.frame = app.frameSlots[app.frameSlot];
 
   // 1. The slot's previous frame must be done before its command buffer is
