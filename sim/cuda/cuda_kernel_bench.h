@@ -19,6 +19,20 @@ namespace vksim {
 //   sinewave: write the vertex (32): 32 bytes a vertex (nothing is read)
 uint64_t minimumStepBytes(ModelKind model, uint32_t grid);
 
+// The ripple field that every timed ripple sample and every bit check starts
+// from (restored before each). A step's time depends on its data: a
+// subnormal or very small height difference sends the IEEE division of the
+// slope down its slow path (docs/benchmarks.md, "Kernels at the memory
+// limit"), so the benchmark times both kinds of field the app shows.
+//   early:  60 steps after the initial drop, no other drops: the drop's
+//           Gaussian tail and the front ahead of its waves hold subnormal
+//           heights (the first seconds of a run)
+//   steady: 1920 steps (32 simulated seconds) of the app's own schedule, an
+//           automatic drop every dropInterval steps: the waves have reached
+//           every cell, and none is subnormal (what a running app shows)
+enum class RippleState { early, steady };
+const char* toString(RippleState state);
+
 // Buffers for one grid on CUDA device `ordinal`: a vertex buffer and the
 // ripple's three height fields in plain cudaMalloc'd memory (the imported memory is
 // device memory of the same kind), plus two copy buffers of the same total size.
@@ -50,21 +64,30 @@ class KernelBench {
   // "backend" first (the entry point both backends run), then "row" (the row
   // kernel, the reference), then "tileWxR" (W columns x R rows a block) and,
   // for ripple, "stripWxR" (W columns walked down R rows; "stripW": the rows
-  // divided among as many blocks as fill the GPU once). Suffixes: "-cs"
+  // divided among as many blocks as fill the GPU once), "warprow32x8",
+  // "warpcol32xH" and "warpin32xH" (one warp a row segment or a column of
+  // H/8 rows, no block-wide barrier; "warpin": warps that touch no edge of
+  // the grid take an unchecked path). Suffixes: "-cs"
   // when the vertex stores carry the streaming hint, "-ld" when the height
   // loads carry cache hints, "-pf" when a tile's previous heights are loaded
   // (with those hints) before its first barrier, "-d1" when a strip loads
-  // one row ahead instead of two.
+  // one row ahead instead of two, "-oN" when the registers are capped so
+  // that N blocks fit on an SM.
   virtual std::vector<std::string> variants(ModelKind model) const = 0;
   // Milliseconds per step of the named candidate, as timeRippleStepMs; -1 for
   // an unknown name or a failed launch.
   virtual double timeVariantMs(ModelKind model, const std::string& name, int repetitions) = 0;
   // Whether the named candidate writes exactly the bytes the row kernel writes
-  // (vertices, and the next heights for ripple) from the same state: a ripple
-  // field a few steps after the initial drop, a sinewave frame a few steps in.
+  // (vertices, and the next heights for ripple) from the same state: a few
+  // steps after the selected ripple field, a sinewave frame a few steps in.
   // The outputs are filled with 0xFF first, so a kernel that writes nothing
   // does not match. An Error when a CUDA call failed.
   virtual Result<bool> variantMatchesRowKernel(ModelKind model, const std::string& name) = 0;
+  // Which field the ripple timings and bit checks start from (steady until
+  // changed), and the share of that field's current heights that are
+  // subnormal (nonzero and smaller than FLT_MIN in magnitude).
+  virtual void selectRippleState(RippleState state) = 0;
+  virtual double subnormalShare(RippleState state) const = 0;
   virtual std::string deviceName() const = 0;
 };
 

@@ -592,16 +592,34 @@ struct RippleStrip {
 // Every shuffle runs with the full mask: lanes past the grid's last column
 // compute on a copy of column n-1 and skip only their stores, and whole warps
 // past the last row leave together, before the first shuffle.
-template <uint32_t R, bool Streaming, HeightLoads Loads = HeightLoads::plain>
+//
+// InteriorPath: most warps touch no edge of the grid: every cell whose next
+// height they compute (columns i0-1 .. i0+32, rows j0-1 .. j0+R) is interior,
+// every height they load is in the grid, every lane's column is in it and
+// every slope is a central difference. Those warps run rows<true>, where
+// each of those tests is a constant and compiles away: the bounds checks and
+// the selects around each load were a large share of the kernel's
+// instructions, and the kernel issues about as many instructions as the
+// memory system has time for (docs/benchmarks.md, "Kernels at the memory
+// limit"). The other warps run rows<false>, the checked body. Both compute
+// the same expressions on the same values, so the bits do not depend on the
+// path. MinBlocks is __launch_bounds__'s blocks per SM (registers capped so
+// that many fit).
+template <uint32_t R, bool Streaming, HeightLoads Loads = HeightLoads::plain, bool InteriorPath = false,
+          uint32_t MinBlocks = 1>
 struct RippleWarpRows {
   static_assert(R >= 1, "a warp covers at least one row");
   // On the H200 (2026-12-02) R = 5, 6 and 8 wrote other bits than the row
   // kernel at grids 257 and 300 (KernelVariants), and racecheck reported
-  // hazards on their staging area; R = 1, 3 and 4 matched at every grid tested
-  // and raced nowhere. The cause is not found, so larger R is refused.
+  // hazards between writes and reads of their staging area in different
+  // rows. In a later build (the interior path, the shuffled z coordinate)
+  // R = 5 matched and R = 8 still did not, and only from the early field:
+  // the one with subnormal heights, whose slopes take the IEEE division's
+  // out-of-line slow path. R <= 4 matched from both fields at every grid
+  // tested and raced nowhere. The cause is not found, so larger R is refused.
   static_assert(R <= 4, "R > 4 is not bit-identical on the H200 (cause unknown)");
   static constexpr uint32_t kThreads = kTileThreads;
-  static constexpr uint32_t kMinBlocks = 1;
+  static constexpr uint32_t kMinBlocks = MinBlocks;
   static constexpr uint32_t kWarps = kThreads / 32;
   static_assert(kWarps * 64 * sizeof(float4) <= 48 * 1024,
                 "static shared memory: the cuda-nvx launch passes sharedMemBytes 0");
@@ -612,22 +630,42 @@ struct RippleWarpRows {
                               float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
                               float4* __restrict__ vertices) {
     __shared__ float4 staging[kWarps][64];
-    constexpr unsigned kAllLanes = 0xffffffffu;
     const int n = int(grid);
-    const uint32_t warp = threadIdx.x / 32, lane = threadIdx.x & 31u;
+    const uint32_t warp = threadIdx.x / 32;
     const int i0 = int(blockIdx.x * 32), j0 = int((blockIdx.y * kWarps + warp) * R);
     if (j0 >= n) return;  // the whole warp leaves together, before any shuffle
-    const int i = min(i0 + int(lane), n - 1);  // lanes past the edge compute a copy, never stored
+    if constexpr (InteriorPath) {
+      if (i0 >= 2 && i0 + 34 <= n && j0 >= 2 && j0 + int(R) + 2 <= n) {  // the same for every lane
+        rows<true>(current, previous, next, grid, coefficients, vertices, staging[warp], i0, j0);
+        return;
+      }
+    }
+    rows<false>(current, previous, next, grid, coefficients, vertices, staging[warp], i0, j0);
+  }
+
+  // Rows j0 .. j0+R-1 of columns i0 .. i0+31; Interior as described above.
+  template <bool Interior>
+  __device__ static void rows(const float* __restrict__ current, const float* __restrict__ previous,
+                              float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
+                              float4* __restrict__ vertices, float4* staging, int i0, int j0) {
+    constexpr unsigned kAllLanes = 0xffffffffu;
+    const int n = int(grid);
+    const uint32_t lane = threadIdx.x & 31u;
+    // Lanes past the edge compute a copy of column n-1, never stored.
+    const int i = Interior ? i0 + int(lane) : min(i0 + int(lane), n - 1);
     // Lanes 0 and 31 also cover the column just outside the warp (halo) and
     // the one beyond it (outer), which the halo's stencil needs.
     const bool edgeLane = lane == 0 || lane == 31;
     const int haloColumn = lane == 0 ? i0 - 1 : i0 + 32;
     const int outerColumn = lane == 0 ? i0 - 2 : i0 + 33;
 
-    const auto isInterior = [&](int ci, int cj) { return ci > 0 && cj > 0 && ci + 1 < n && cj + 1 < n; };
+    const auto isInterior = [&](int ci, int cj) {
+      return Interior || (ci > 0 && cj > 0 && ci + 1 < n && cj + 1 < n);
+    };
     const auto currentAt = [&](int ci, int cj) {
-      return (ci >= 0 && cj >= 0 && ci < n && cj < n) ? loadCurrent<Loads>(current, size_t(cj) * grid + ci)
-                                                      : 0.0f;
+      return (Interior || (ci >= 0 && cj >= 0 && ci < n && cj < n))
+                 ? loadCurrent<Loads>(current, size_t(cj) * grid + ci)
+                 : 0.0f;
     };
     // Only interior cells' previous heights are read: the edges' next
     // heights are 0 whatever their previous ones.
@@ -685,28 +723,34 @@ struct RippleWarpRows {
 
     const float spacing = gridSpacing(grid);
     const uint32_t column = uint32_t(i);
-    const NeighbourPair alongX = slopeNeighbours(column, grid);
-    const bool inGrid = i0 + int(lane) < n;
-    const uint32_t count = min(32u, grid - uint32_t(i0));
+    // In the interior every slope is central: the pair slopeNeighbours gives.
+    const NeighbourPair alongX = Interior ? NeighbourPair{column - 1, column + 1} : slopeNeighbours(column, grid);
+    const bool inGrid = Interior || i0 + int(lane) < n;
+    const uint32_t count = Interior ? 32u : min(32u, grid - uint32_t(i0));
+    // Every lane needs row j's z coordinate, a division: lane m computes row
+    // j0+m's once, and the row's lanes take it by shuffle (the same bits).
+    const float laneRowCoordinate = gridCoordinate(uint32_t(j0) + min(lane, R - 1), grid);
+    const float x = gridCoordinate(column, grid);
 #pragma unroll
     for (uint32_t m = 0; m < R; ++m) {
       const uint32_t j = uint32_t(j0) + m;
-      if (j >= grid) break;  // the same row for every lane of the warp
+      if (!Interior && j >= grid) break;  // the same row for every lane of the warp
       const float height = columnNext[m + 1];
       if (inGrid) next[size_t(j) * grid + column] = height;
       const float fromLeft = __shfl_up_sync(kAllLanes, height, 1);
       const float fromRight = __shfl_down_sync(kAllLanes, height, 1);
-      const NeighbourPair alongZ = slopeNeighbours(j, grid);
+      const NeighbourPair alongZ = Interior ? NeighbourPair{j - 1, j + 1} : slopeNeighbours(j, grid);
       // The same slopes as heightFieldVertex over the next field: a
       // neighbour that is the cell itself (at an edge) is its own height.
-      const float lowerX = alongX.lower == column ? height : (lane == 0 ? haloNext[m] : fromLeft);
-      const float upperX = alongX.upper == column ? height : (lane == 31 ? haloNext[m] : fromRight);
-      const float lowerZ = alongZ.lower == j ? height : columnNext[m];
-      const float upperZ = alongZ.upper == j ? height : columnNext[m + 2];
-      const Vertex vertex{{gridCoordinate(column, grid), height, gridCoordinate(j, grid), 1.0f},
+      const float lowerX = (!Interior && alongX.lower == column) ? height : (lane == 0 ? haloNext[m] : fromLeft);
+      const float upperX = (!Interior && alongX.upper == column) ? height : (lane == 31 ? haloNext[m] : fromRight);
+      const float lowerZ = (!Interior && alongZ.lower == j) ? height : columnNext[m];
+      const float upperZ = (!Interior && alongZ.upper == j) ? height : columnNext[m + 2];
+      const float z = __shfl_sync(kAllLanes, laneRowCoordinate, m);
+      const Vertex vertex{{x, height, z, 1.0f},
                           surfaceNormal(finiteDifferenceSlope(lowerX, upperX, alongX, spacing),
                                         finiteDifferenceSlope(lowerZ, upperZ, alongZ, spacing))};
-      storeWarpVertices<Streaming>(staging[warp], vertices + 2 * (size_t(j) * grid + uint32_t(i0)), count, vertex);
+      storeWarpVertices<Streaming>(staging, vertices + 2 * (size_t(j) * grid + uint32_t(i0)), count, vertex);
     }
   }
 };
@@ -818,11 +862,11 @@ struct SinewaveStep {
 // Threads). Every configuration's shared memory is static (the cuda-nvx
 // launch passes sharedMemBytes 0).
 // H200, 2026-12-02 (docs/benchmarks.md, "Kernels at the memory limit"):
-// ripple tile64x16-cs-pf was within a point of the best at 2048² and 4096²
-// and, unlike the strips, as good at 1024²; sinewave tile128x8 was the
+// ripple warpin32x24-cs-o5 was the fastest, or within a point of it, at
+// 1024², 2048² and 4096², from both fields; sinewave tile128x8 was the
 // fastest at all three grids.
-using BackendRippleConfig = RippleTile<64, 16, true, HeightLoads::hinted, true>;  // tile64x16-cs-pf
-using BackendSinewaveConfig = SinewaveTile<128, 8, false>;                       // tile128x8
+using BackendRippleConfig = RippleWarpRows<3, true, HeightLoads::plain, true, 5>;  // warpin32x24-cs-o5
+using BackendSinewaveConfig = SinewaveTile<128, 8, false>;                         // tile128x8
 
 // The ripple step of the backends: next heights and vertices from current
 // and previous (`next` must not alias `previous`). Launch with

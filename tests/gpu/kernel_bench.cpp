@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <string>
 
 #include "sim/cuda/cuda_kernel_bench.h"
 #include "sim/cuda/cuda_simulation.h"
@@ -114,18 +115,24 @@ void printRatios() {
                 100 * (double(rippleBytes) / (twoPassMs * 1e6)) / copyGBps,
                 100 * (double(sineBytes) / (tiledMs * 1e6)) / copyGBps);
   }
-  std::printf("(%% = achieved bandwidth over the fewest bytes a step must move, as a share of the copy's)\n");
+  std::printf("(%% = achieved bandwidth over the fewest bytes a step must move, as a share of the copy's; ripple "
+              "from the steady field)\n");
 }
 
 // Every candidate kernel (cuda_kernels.cuh) at each grid, in the same run
 // as the copy: time, achieved bandwidth over the fewest bytes, share of the
 // copy's bandwidth, and whether it writes the row kernel's bytes exactly.
+// Ripple is timed from both fields of RippleState: steady (what a running
+// app computes on, the figure the backends are chosen by) and early (the
+// first seconds, with subnormal heights); its bits are checked from both.
 // The "backend" line is what both backends run (BackendRippleConfig,
 // BackendSinewaveConfig): the best candidate that matches belongs there.
 void printVariants() {
-  std::printf("\nvariants (median of 9 samples of %d launches; bytes as minimumStepBytes):\n", kRepetitions);
-  std::printf("%-9s %-6s %-18s %10s %10s %8s %10s\n", "model", "grid", "kernel", "step us", "GB/s", "of copy",
-              "same bits");
+  std::printf("\nvariants (median of 9 samples of %d launches; bytes as minimumStepBytes; ripple from the steady "
+              "field, and from the early one in the last two columns):\n",
+              kRepetitions);
+  std::printf("%-9s %-6s %-22s %10s %10s %8s %10s %10s %10s\n", "model", "grid", "kernel", "step us", "GB/s",
+              "of copy", "same bits", "early us", "of copy");
   for (uint32_t grid : {1024u, 2048u, 4096u}) {
     KernelBench* bench = benchFor(grid);
     if (!bench) return;
@@ -138,24 +145,43 @@ void printVariants() {
     const uint64_t rippleBytes = minimumStepBytes(ModelKind::ripple, grid);
     const double copyMs = median([&] { return bench->timeDeviceCopyMs(rippleBytes / 2, kRepetitions); });
     const double copyGBps = double(rippleBytes) / (copyMs * 1e6);
-    std::printf("%-9s %-6u %-18s %10.1f %10.0f %7.0f%% %10s\n", "copy", grid, "cudaMemcpy D2D", copyMs * 1000,
+    std::printf("%-9s %-6u %-22s %10.1f %10.0f %7.0f%% %10s\n", "copy", grid, "cudaMemcpy D2D", copyMs * 1000,
                 copyGBps, 100.0, "-");
+    std::printf("ripple fields at %u: subnormal current heights steady %.2f %%, early %.2f %%\n", grid,
+                100 * bench->subnormalShare(RippleState::steady), 100 * bench->subnormalShare(RippleState::early));
     for (ModelKind model : {ModelKind::ripple, ModelKind::sinewave}) {
       const uint64_t bytes = minimumStepBytes(model, grid);
+      const auto share = [&](double ms) { return 100 * (double(bytes) / (ms * 1e6)) / copyGBps; };
       for (const std::string& name : bench->variants(model)) {
-        const double ms = median([&] { return bench->timeVariantMs(model, name, kRepetitions); });
-        const Result<bool> same = bench->variantMatchesRowKernel(model, name);
-        const double gbps = double(bytes) / (ms * 1e6);
-        std::printf("%-9s %-6u %-18s %10.1f %10.0f %7.0f%% %10s\n", toString(model), grid, name.c_str(),
-                    ms * 1000, gbps, 100 * gbps / copyGBps, !same ? "error" : (*same ? "yes" : "NO"));
+        std::string mismatched;  // the fields from which the bits differed
+        bool failed = false;
+        double ms = 0, earlyMs = 0;
+        for (RippleState state : {RippleState::steady, RippleState::early}) {
+          bench->selectRippleState(state);
+          (state == RippleState::steady ? ms : earlyMs) =
+              median([&] { return bench->timeVariantMs(model, name, kRepetitions); });
+          const Result<bool> same = bench->variantMatchesRowKernel(model, name);
+          failed = failed || !same;
+          if (same && !*same) mismatched += std::string(mismatched.empty() ? "" : ",") + toString(state);
+          if (model != ModelKind::ripple) break;  // the sinewave has no field
+        }
+        bench->selectRippleState(RippleState::steady);
+        const std::string bits = failed ? "error" : (mismatched.empty() ? "yes" : "NO:" + mismatched);
+        std::printf("%-9s %-6u %-22s %10.1f %10.0f %7.0f%% %10s", toString(model), grid, name.c_str(), ms * 1000,
+                    double(bytes) / (ms * 1e6), share(ms), bits.c_str());
+        if (model == ModelKind::ripple)
+          std::printf(" %10.1f %9.0f%%\n", earlyMs * 1000, share(earlyMs));
+        else
+          std::printf("\n");
       }
       if (model != ModelKind::ripple) continue;
-      // The ceiling for ripple's mix of reads and writes: its traffic alone.
+      // The ceiling for ripple's mix of reads and writes: its traffic alone
+      // (the same loads and stores whatever the heights).
       for (const bool streaming : {false, true}) {
         const double ms = median([&] { return bench->timeRippleTrafficMs(streaming, kRepetitions); });
-        const double gbps = double(bytes) / (ms * 1e6);
-        std::printf("%-9s %-6u %-18s %10.1f %10.0f %7.0f%% %10s\n", "ripple", grid,
-                    streaming ? "traffic only-cs" : "traffic only", ms * 1000, gbps, 100 * gbps / copyGBps, "n/a");
+        std::printf("%-9s %-6u %-22s %10.1f %10.0f %7.0f%% %10s\n", "ripple", grid,
+                    streaming ? "traffic only-cs" : "traffic only", ms * 1000, double(bytes) / (ms * 1e6),
+                    share(ms), "n/a");
       }
     }
   }

@@ -22,10 +22,17 @@ void expectEveryCandidateMatches(std::initializer_list<uint32_t> grids) {
       ASSERT_GE(names.size(), 3u);
       EXPECT_EQ(names.front(), "backend");
       EXPECT_NE(std::find(names.begin(), names.end(), "row"), names.end());
-      for (const std::string& name : names) {
-        const Result<bool> same = (*bench)->variantMatchesRowKernel(model, name);
-        ASSERT_TRUE(same) << same.error().message;
-        EXPECT_TRUE(*same) << toString(model) << " " << name << " at grid " << grid;
+      // From both ripple fields: the early one has subnormal heights, which
+      // take other paths through the division than the steady one's.
+      for (RippleState state : {RippleState::early, RippleState::steady}) {
+        (*bench)->selectRippleState(state);
+        for (const std::string& name : names) {
+          const Result<bool> same = (*bench)->variantMatchesRowKernel(model, name);
+          ASSERT_TRUE(same) << same.error().message;
+          EXPECT_TRUE(*same) << toString(model) << " " << name << " at grid " << grid << " from the "
+                             << toString(state) << " field";
+        }
+        if (model != ModelKind::ripple) break;
       }
     }
   }
@@ -40,6 +47,19 @@ TEST(KernelVariants, EveryCandidateWritesTheRowKernelsBytes) {
 TEST(KernelVariants, EveryCandidateWritesTheRowKernelsBytesAtALargeGrid) {
   VKSIM_REQUIRE_CUDA_DEVICE();
   expectEveryCandidateMatches({1024u});
+}
+
+// The two fields the candidates are timed and checked from differ in what
+// matters to the division: the early one has subnormal heights, the steady
+// one (what a running app computes on) none.
+TEST(KernelVariants, OnlyTheEarlyFieldHasSubnormalHeights) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  for (uint32_t grid : {257u, 1024u}) {
+    Result<std::unique_ptr<KernelBench>> bench = KernelBench::create(0, grid);
+    ASSERT_TRUE(bench) << bench.error().message;
+    EXPECT_GT((*bench)->subnormalShare(RippleState::early), 0.01) << "grid " << grid;
+    EXPECT_EQ((*bench)->subnormalShare(RippleState::steady), 0.0) << "grid " << grid;
+  }
 }
 
 TEST(KernelVariants, AnUnknownNameIsRefused) {
