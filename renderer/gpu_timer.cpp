@@ -106,6 +106,17 @@ std::optional<GpuClockCalibration> calibrateGpuClock(const Device& device, const
   return GpuClockCalibration{timestamps[0] & timer.validMask, int64_t(timestamps[1]), maxDeviation};
 }
 
+const std::optional<GpuClockCalibration>& currentGpuClockCalibration(CachedGpuClockCalibration& cache,
+                                                                    const Device& device, const GpuTimer& timer,
+                                                                    int64_t nowNs) {
+  if (timer.calibrated &&
+      (!cache.calibration || nowNs - cache.calibratedAtNs > CachedGpuClockCalibration::kRecalibrateAfterNs)) {
+    cache.calibration = calibrateGpuClock(device, timer);
+    cache.calibratedAtNs = nowNs;
+  }
+  return cache.calibration;
+}
+
 int64_t gpuTicksToHostNanoseconds(const GpuTimer& timer, const GpuClockCalibration& calibration,
                                   uint64_t ticks) {
   // Signed distance within the valid bits: the timestamp may lie before or

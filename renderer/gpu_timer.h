@@ -72,6 +72,23 @@ struct GpuClockCalibration {
 // clocks drift apart by parts per million.
 std::optional<GpuClockCalibration> calibrateGpuClock(const Device& device, const GpuTimer& timer);
 
+// A calibration kept between calls and sampled again once it is older than
+// kRecalibrateAfterNs: the clocks drift apart by parts per million, so one
+// 100 ms old is off by well under a microsecond, while sampling for every
+// timestamp would add a driver call (and its microseconds) to each.
+struct CachedGpuClockCalibration {
+  static constexpr int64_t kRecalibrateAfterNs = 100'000'000;
+  std::optional<GpuClockCalibration> calibration;
+  int64_t calibratedAtNs = 0;
+};
+
+// The cached calibration, sampled again first when there is none or it is
+// too old at host time `nowNs` (steady_clock nanoseconds); none when the timer
+// is not calibrated.
+const std::optional<GpuClockCalibration>& currentGpuClockCalibration(CachedGpuClockCalibration& cache,
+                                                                    const Device& device, const GpuTimer& timer,
+                                                                    int64_t nowNs);
+
 // A device timestamp on the host clock (steady_clock nanoseconds), through a
 // calibration taken close to it in time.
 int64_t gpuTicksToHostNanoseconds(const GpuTimer& timer, const GpuClockCalibration& calibration,

@@ -6,9 +6,6 @@
 namespace vksim {
 namespace {
 
-// The GPU and host clocks drift apart by parts per million: a calibration
-// 100 ms old is off by well under a microsecond.
-constexpr int64_t kRecalibrateAfterNs = 100'000'000;
 constexpr size_t kMaxQueuedFrames = 64;
 
 FrameTiming* findFrame(FrameTimingQueue& queue, uint64_t frame) {
@@ -25,15 +22,12 @@ FrameTiming* findFrame(FrameTimingQueue& queue, uint64_t frame) {
 std::optional<TimeSpan> renderSpanOnHostClock(FrameTimingQueue& queue, const Device& device,
                                               const GpuTimer& timer, const GpuTicks& ticks,
                                               int64_t seenDoneNs) {
-  const int64_t now = hostNowNs();
-  if (timer.calibrated && (!queue.calibration || now - queue.calibratedAtNs > kRecalibrateAfterNs)) {
-    queue.calibration = calibrateGpuClock(device, timer);
-    queue.calibratedAtNs = now;
-  }
-  if (queue.calibration) {
+  const std::optional<GpuClockCalibration>& calibration =
+      currentGpuClockCalibration(queue.clockCalibration, device, timer, hostNowNs());
+  if (calibration) {
     queue.timeBase = GpuTimeBase::calibrated;
-    return TimeSpan{gpuTicksToHostNanoseconds(timer, *queue.calibration, ticks.begin),
-                    gpuTicksToHostNanoseconds(timer, *queue.calibration, ticks.end)};
+    return TimeSpan{gpuTicksToHostNanoseconds(timer, *calibration, ticks.begin),
+                    gpuTicksToHostNanoseconds(timer, *calibration, ticks.end)};
   }
   if (seenDoneNs == 0) return std::nullopt;
   queue.timeBase = GpuTimeBase::anchoredAtCompletion;

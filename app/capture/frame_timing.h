@@ -74,8 +74,7 @@ struct FrameTimingQueue {
   // The frame each frame slot carried last (FrameTiming::frame), whose render
   // timestamps are in the timer's slot of the same index until read.
   std::array<std::optional<uint64_t>, kMaxFramesInFlight> slotFrames;
-  std::optional<GpuClockCalibration> calibration;
-  int64_t calibratedAtNs = 0;
+  CachedGpuClockCalibration clockCalibration;
   GpuTimeBase timeBase = GpuTimeBase::none;
 };
 

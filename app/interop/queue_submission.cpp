@@ -1,6 +1,7 @@
 #include "app/interop/queue_submission.h"
 
 #include "base/config.h"
+#include "base/host_clock.h"
 #include "renderer/gpu_timer.h"
 #include "renderer/vk_check.h"
 
@@ -48,13 +49,19 @@ std::unique_ptr<RenderQueueSimulation> createRenderQueueSimulation(const Device&
     vkDestroyFence(owner->device, fence, nullptr);
     return result == VK_SUCCESS;
   };
-  // The step's timestamps on the host clock, through the same calibration
-  // as the render's (renderer/gpu_timer.h); none without it.
-  auto timer = std::make_shared<GpuTimer>(createGpuTimer(device, 0));
-  context.ticksToHostNs = [owner, timer](uint64_t ticks) -> std::optional<int64_t> {
-    const std::optional<GpuClockCalibration> calibration = calibrateGpuClock(*owner, *timer);
+  // The step's timestamps on the host clock, through the same kind of
+  // calibration as the render's (renderer/gpu_timer.h), kept between frames;
+  // none without it.
+  struct StepClock {
+    GpuTimer timer;
+    CachedGpuClockCalibration calibration;
+  };
+  auto clock = std::make_shared<StepClock>(StepClock{createGpuTimer(device, 0), {}});
+  context.ticksToHostNs = [owner, clock](uint64_t ticks) -> std::optional<int64_t> {
+    const std::optional<GpuClockCalibration>& calibration =
+        currentGpuClockCalibration(clock->calibration, *owner, clock->timer, hostNowNs());
     if (!calibration) return std::nullopt;
-    return gpuTicksToHostNanoseconds(*timer, *calibration, ticks & timer->validMask);
+    return gpuTicksToHostNanoseconds(clock->timer, *calibration, ticks & clock->timer.validMask);
   };
   Result<std::unique_ptr<RenderQueueSimulation>> simulation =
       backend == QueueBackend::cudaNvx ? createCudaNvxSimulation(params, context)
