@@ -30,7 +30,7 @@ SharedStateHooks captureHooks(App& app) {
   };
   hooks.drainSubmitted = [&app](std::span<const SemaphoreWait> waits) {
     if (scheduleRecording(app.capture, app.schedule))
-      recordDrainSubmission(app.scheduleLog, app.schedule, {app.shared.semaphores, app.frame.imageAvailable},
+      recordDrainSubmission(app.scheduleLog, app.schedule, {app.shared.semaphores, currentFrame(app).imageAvailable},
                             waits);
   };
   hooks.frameTagSeen = [&app](const SeenFrameTag& seen) {
@@ -134,7 +134,6 @@ void createApp(App& app, const Options& options) {
   app.pipeline = createMeshPipeline(app.device, app.renderPass);
   for (FrameResources& slot : app.frameSlots) slot = createFrameResources(app.device);
   app.frameSlot = 0;
-  app.frame = app.frameSlots[0];
   app.gpuTimer = createGpuTimer(app.device, kMaxFramesInFlight);
   app.sharedHooks = captureHooks(app);
   createSharedState(app.shared, app.device, app.devices, app.options, options.model, app.schedule,
@@ -150,7 +149,7 @@ void createApp(App& app, const Options& options) {
 namespace {
 
 void waitForEarlierFrames(App& app) {
-  // The drain and the teardown wait for the last frame's fence (app.frame);
+  // The drain and the teardown wait for the last frame's fence (currentFrame);
   // with two frames in flight the other slot's frame was submitted before it
   // and is waited for here, so that nothing of it is pending when its
   // command buffers or the shared state go.
@@ -165,13 +164,13 @@ void waitForEarlierFrames(App& app) {
 
 void rebuildSharedState(App& app, const ModelParams& params) {
   waitForEarlierFrames(app);
-  rebuildSharedState(app.device, app.devices, app.options, params, app.frame, app.shared, app.schedule,
+  rebuildSharedState(app.device, app.devices, app.options, params, currentFrame(app), app.shared, app.schedule,
                      app.deviceLoss, app.sharedHooks);
 }
 
 void drainSchedule(App& app) {
   waitForEarlierFrames(app);
-  drainSchedule(app.device, app.frame, app.shared, app.schedule, app.deviceLoss, app.sharedHooks);
+  drainSchedule(app.device, currentFrame(app), app.shared, app.schedule, app.deviceLoss, app.sharedHooks);
 }
 
 void destroyApp(App& app) {
@@ -189,10 +188,9 @@ void destroyApp(App& app) {
     }
     waitForDeviceIdleInTeardown(app.device, app.deviceLoss);
     destroyOverlay(app.overlay, app.device);
-    destroySharedState(app.device, app.frame, app.shared, app.schedule, app.deviceLoss, app.sharedHooks);
+    destroySharedState(app.device, currentFrame(app), app.shared, app.schedule, app.deviceLoss, app.sharedHooks);
     destroyGpuTimer(app.device, app.gpuTimer);
     for (FrameResources& slot : app.frameSlots) destroyFrameResources(app.device, slot);
-    app.frame = FrameResources{};
     destroyMeshPipeline(app.device, app.pipeline);
     if (app.headless)
       destroyOffscreenTarget(app.device, app.offscreen);

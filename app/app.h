@@ -55,10 +55,7 @@ struct App {
   // One set per frame in flight (base/config.h: kMaxFramesInFlight; the
   // render-queue backends use both, every other path slot 0 alone).
   std::array<FrameResources, kMaxFramesInFlight> frameSlots;
-  uint32_t frameSlot = 0;  // the slot of the frame being recorded, or submitted last
-  // frameSlots[frameSlot]'s handles: what the frame loop, the drain and the
-  // tests use for "this frame's" command buffer and fence.
-  FrameResources frame;
+  uint32_t frameSlot = 0;  // the slot of the frame being recorded, or submitted last (currentFrame)
   SharedState shared;      // app/interop/shared_state.h: what Vulkan and the simulation share
   ScheduleState schedule;  // app/interop/value_schedule.h: the frame, the mode, what is outstanding
   // VK_ERROR_DEVICE_LOST was seen (or the test seam injects it in teardown):
@@ -79,6 +76,11 @@ struct App {
   CaptureSession capture;   // --capture / --trace, or the overlay's Record (app/capture/capture_session.h)
   ScheduleLog scheduleLog;  // submissions waiting to be written into the trace (app/capture/schedule_log.h)
 };
+
+// frameSlots[frameSlot]: what the frame loop, the drain and the tests use
+// for "this frame's" command buffer, fence and acquire semaphore.
+inline FrameResources& currentFrame(App& app) { return app.frameSlots[app.frameSlot]; }
+inline const FrameResources& currentFrame(const App& app) { return app.frameSlots[app.frameSlot]; }
 
 // Creates instance, device, target, pipeline, frame resources and the shared
 // state for options.model. Throws EnvironmentError / RuntimeFailure.

@@ -190,9 +190,9 @@ void expectNoBinarySemaphoreSignalled(App& app) {
     const SemaphoreSignal signal{semaphore, 0};
     submitToQueue(app.device, VK_NULL_HANDLE, {}, {&signal, 1}, VK_NULL_HANDLE);
     const SemaphoreWait wait{semaphore, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
-    VK_CHECK(vkResetFences(app.device.device, 1, &app.frame.inFlight));
-    submitToQueue(app.device, VK_NULL_HANDLE, {&wait, 1}, {}, app.frame.inFlight);
-    ASSERT_TRUE(waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs));
+    VK_CHECK(vkResetFences(app.device.device, 1, &currentFrame(app).inFlight));
+    submitToQueue(app.device, VK_NULL_HANDLE, {&wait, 1}, {}, currentFrame(app).inFlight);
+    ASSERT_TRUE(waitForFence(app.device, currentFrame(app).inFlight, kWaitTimeoutNs));
   }
   EXPECT_EQ(validationCounts().errors.load(), errorsBefore) << "a binary semaphore was left signalled";
 }
@@ -284,7 +284,7 @@ TEST(DeviceLost, InTeardownEverythingIsDestroyedAndTheRunExitsFourWithOneLine) {
     EXPECT_EQ(app.shared.simulation, nullptr);
     EXPECT_EQ(app.shared.vertices.buffer, VK_NULL_HANDLE);
     EXPECT_EQ(app.shared.semaphores.timeline, VK_NULL_HANDLE);
-    EXPECT_EQ(app.frame.inFlight, VK_NULL_HANDLE);
+    EXPECT_EQ(currentFrame(app).inFlight, VK_NULL_HANDLE);
     EXPECT_EQ(app.device.device, VK_NULL_HANDLE);
     EXPECT_EQ(app.instance.instance, VK_NULL_HANDLE);
     EXPECT_EQ(validationCounts().errors.load(), 0u);

@@ -104,7 +104,7 @@ TEST_P(SurfaceTextureLevels, EveryLevelReadBackEqualsTheTestsOwnReference) {
   app.paused = true;
   ASSERT_EQ(runFrame(app), FrameStatus::rendered);
   drainSchedule(app);
-  ASSERT_TRUE(waitForFence(app.device, app.frame.inFlight, kWaitTimeoutNs));
+  ASSERT_TRUE(waitForFence(app.device, currentFrame(app).inFlight, kWaitTimeoutNs));
   const std::vector<uint8_t> vertexBytes = readSharedVertices(app.device, app.shared);
   std::vector<Vertex> vertices(size_t(testCase.grid) * testCase.grid);
   ASSERT_EQ(vertexBytes.size(), vertices.size() * sizeof(Vertex));
