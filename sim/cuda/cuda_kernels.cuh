@@ -585,9 +585,11 @@ struct RippleStrip {
 // through the same expression as in the tiles (rippleNextFromNeighbours with
 // the same arguments, 0 outside the interior), so the bits are the row
 // kernel's. R = 1 is the plain warp-per-row-segment kernel: five current
-// loads and three previous loads a lane. The window costs registers (ptxas
-// for sm_90: about 40 a thread at R = 1, 58 at R = 4, 91 at R = 8, no
-// spills), so a larger R trades resident warps for loads per cell.
+// loads and three previous loads a lane. The window costs registers, so a
+// larger R trades resident warps for loads per cell (ptxas for sm_90: the
+// checked body alone 61 registers a thread at R = 4; with the interior path
+// 72 uncapped, 64 capped for four blocks an SM, and capped for five, 48 at
+// R = 3 with no spill and 48 at R = 4 with 20 bytes spilled).
 //
 // Every shuffle runs with the full mask: lanes past the grid's last column
 // compute on a copy of column n-1 and skip only their stores, and whole warps
