@@ -587,9 +587,10 @@ struct RippleStrip {
 // kernel's. R = 1 is the plain warp-per-row-segment kernel: five current
 // loads and three previous loads a lane. The window costs registers, so a
 // larger R trades resident warps for loads per cell (ptxas for sm_90: the
-// checked body alone 61 registers a thread at R = 4; with the interior path
-// 72 uncapped, 64 capped for four blocks an SM, and capped for five, 48 at
-// R = 3 with no spill and 48 at R = 4 with 20 bytes spilled).
+// checked body alone 59 registers a thread at R = 4; with the interior path
+// 72 uncapped, 63 capped for four blocks an SM, and capped for five, 48 at
+// R = 3 with no spill and 48 at R = 4 with 8 bytes spilled; for sm_120 the
+// backends' R = 3 capped for five spills 16 bytes).
 //
 // Every shuffle runs with the full mask: lanes past the grid's last column
 // compute on a copy of column n-1 and skip only their stores, and whole warps
