@@ -186,6 +186,12 @@ void installFailingSimulation(App& app, uint64_t failAt, FailingSimulation::Wher
 // error, VUID-vkQueueSubmit-pSignalSemaphores-00067), and is then consumed.
 void expectNoBinarySemaphoreSignalled(App& app) {
   const uint32_t errorsBefore = validationCounts().errors.load();
+  // The frame's fence is reused below. A drain with nothing to drain (a step
+  // that failed before its signal, timeline) returns without waiting for
+  // it, so the failed frame's render may still hold it: resetting it then is
+  // VUID-vkResetFences-pFences-01123 (seen in CI, depending on whether the
+  // layer had retired that render yet).
+  ASSERT_TRUE(waitForFence(app.device, currentFrame(app).inFlight, kWaitTimeoutNs));
   for (VkSemaphore semaphore : {app.shared.semaphores.renderDone, app.shared.semaphores.simDone}) {
     const SemaphoreSignal signal{semaphore, 0};
     submitToQueue(app.device, VK_NULL_HANDLE, {}, {&signal, 1}, VK_NULL_HANDLE);
