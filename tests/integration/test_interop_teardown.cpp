@@ -189,8 +189,8 @@ void expectNoBinarySemaphoreSignalled(App& app) {
   // The frame's fence is reused below. A drain with nothing to drain (a step
   // that failed before its signal, timeline) returns without waiting for
   // it, so the failed frame's render may still hold it: resetting it then is
-  // VUID-vkResetFences-pFences-01123 (seen in CI, depending on whether the
-  // layer had retired that render yet).
+  // VUID-vkResetFences-pFences-01123 (seen once in CI, in one run of several:
+  // whether the layer still counts the fence in use there depends on timing).
   ASSERT_TRUE(waitForFence(app.device, currentFrame(app).inFlight, kWaitTimeoutNs));
   for (VkSemaphore semaphore : {app.shared.semaphores.renderDone, app.shared.semaphores.simDone}) {
     const SemaphoreSignal signal{semaphore, 0};
