@@ -142,6 +142,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   //    otherwise (so that one frame in flight always waits for the frame
   //    submitted last, whatever the slot count was before).
   if (const uint32_t slots = framesInFlight(app); slots > 1) app.frameSlot = (app.frameSlot + 1) % slots;
+  FrameResources& frame = currentFrame(app);
 
   // 1. The slot's previous frame must be done before its command buffer is
   //    recorded again. Its timestamps are then available. With one frame in
@@ -162,8 +163,8 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   //    is off the GPU's path unless it exceeds the sim step plus the two GPU
   //    context switches around it (~0.33 ms on the H200, docs/benchmarks.md).
   const bool fenceSignalled =
-      poll ? waitUntilReached([&] { return isFenceSignalled(app.device, currentFrame(app).inFlight); }, kWaitTimeoutNs)
-           : waitForFence(app.device, currentFrame(app).inFlight, kWaitTimeoutNs);
+      poll ? waitUntilReached([&] { return isFenceSignalled(app.device, frame.inFlight); }, kWaitTimeoutNs)
+           : waitForFence(app.device, frame.inFlight, kWaitTimeoutNs);
   if (!fenceSignalled) stall(app, "render fence of the previous frame");
   // FAULT HOOK (--inject-fault device-lost): from FRAME on the device counts
   // as lost. This wait reports it, and so do teardown's waits (app/interop/teardown.h's seam,
@@ -194,7 +195,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
       recreateSwapchainTarget(app.device, app.swapchain, size, app.options.vsync);
     }
     const SwapchainStatus acquired =
-        acquireSwapchainImage(app.device, app.swapchain, currentFrame(app).imageAvailable, kWaitTimeoutNs, &imageIndex);
+        acquireSwapchainImage(app.device, app.swapchain, frame.imageAvailable, kWaitTimeoutNs, &imageIndex);
     if (acquired == SwapchainStatus::timeout) stall(app, "swapchain image acquire");
     if (acquired == SwapchainStatus::outOfDate) {
       app.window.framebufferResized = true;
@@ -235,7 +236,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
     }
   }
   if (!app.headless) {
-    waits[waitCount++] = {currentFrame(app).imageAvailable, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT};
+    waits[waitCount++] = {frame.imageAvailable, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT};
     signals[signalCount++] = {app.swapchain.renderFinished[imageIndex], 0};
   }
   // Recording happened while sim k-1 ran; only now does the host wait for it.
@@ -271,14 +272,14 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
       throw RuntimeFailure("the " + queueSimulation->backendName() + " backend could not record step " +
                            std::to_string(k));
   }
-  VK_CHECK(vkResetFences(app.device.device, 1, &currentFrame(app).inFlight));
+  VK_CHECK(vkResetFences(app.device.device, 1, &frame.inFlight));
   if (queuedStep)
-    submitRenderAndStep(app.device, currentFrame(app).commandBuffer, std::span(waits.data(), waitCount),
+    submitRenderAndStep(app.device, frame.commandBuffer, std::span(waits.data(), waitCount),
                         std::span(signals.data(), signalCount), *queuedStep, simSync, app.shared.semaphores,
-                        currentFrame(app).inFlight);
+                        frame.inFlight);
   else
-    submitToQueue(app.device, currentFrame(app).commandBuffer, std::span(waits.data(), waitCount),
-                  std::span(signals.data(), signalCount), currentFrame(app).inFlight);
+    submitToQueue(app.device, frame.commandBuffer, std::span(waits.data(), waitCount),
+                  std::span(signals.data(), signalCount), frame.inFlight);
   // Recorded right after the submission succeeded: its wait consumed the
   // sim signal, its renderDone (if any) is outstanding, and the buffer is
   // EXTERNAL's again if the frame released it. A signal left out (the fault
@@ -294,7 +295,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
     app.shared.vertexOwner = VertexOwner::vulkan;
   if (app.shared.simulation) noteWaitSubmitted(app.shared.frameTags, *app.shared.simulation);
   if (scheduleRecording(app.capture, schedule))
-    recordRenderSubmission(app.scheduleLog, schedule, {app.shared.semaphores, currentFrame(app).imageAvailable}, k,
+    recordRenderSubmission(app.scheduleLog, schedule, {app.shared.semaphores, frame.imageAvailable}, k,
                            schedule.mode, std::span(waits.data(), waitCount),
                            std::span(signals.data(), signalCount));
   // Headless there is no present: the end of the submission stands in for it
@@ -302,7 +303,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   timing.present.beginNs = timing.present.endNs = hostNowNs();
 
   if (capture) {
-    if (!waitForFence(app.device, currentFrame(app).inFlight, kWaitTimeoutNs)) stall(app, "render fence before the screenshot");
+    if (!waitForFence(app.device, frame.inFlight, kWaitTimeoutNs)) stall(app, "render fence before the screenshot");
     *capture = app.headless ? readColorImage(app.device, app.offscreen.color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                                              app.offscreen.colorFormat, extent)
                             : readColorImage(app.device, app.swapchain.images[imageIndex],
