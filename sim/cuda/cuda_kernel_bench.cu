@@ -255,16 +255,9 @@ class CudaKernelBench final : public KernelBench {
   }
 
   // The drops into the current and previous fields, as the backend applies a
-  // step's drops (enqueueDrops in cuda_simulation.cu).
+  // step's drops (launchDrops, cuda_kernels.cuh).
   bool addDrops(const std::vector<Drop>& drops) {
-    for (size_t first = 0; first < drops.size(); first += kMaxDropsPerLaunch) {
-      DropBatch batch{};
-      for (size_t d = first; d < drops.size() && batch.count < kMaxDropsPerLaunch; ++d)
-        batch.drops[batch.count++] = makeDropShape(drops[d]);
-      addDropsKernel<<<gridBlocks(grid_), dim3(kBlockX, kBlockY), 0, stream_>>>(field(1), field(0), grid_, batch);
-      if (CUDA_CHECK(cudaGetLastError())) return false;
-    }
-    return true;
+    return CUDA_CHECK(launchDrops(drops, field(1), field(0), grid_, stream_)) == cudaSuccess;
   }
 
   // The selected state's heights (and which field is which). Enqueued on the
@@ -283,11 +276,9 @@ class CudaKernelBench final : public KernelBench {
   float* field(int which) { return heights_ + size_t((which + rotation_) % 3) * grid_ * grid_; }
 
   double timeRippleStepMs(int repetitions) override {
-    if (!restoreState()) return -1.0;
     const RippleCoefficients coefficients = rippleCoefficients(params_);
-    return timeMs(repetitions, [&] {
+    return timeRippleMs(repetitions, [&] {
       BackendRippleStep::launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
-      rotation_ = (rotation_ + 1) % 3;
     });
   }
 
@@ -328,13 +319,11 @@ class CudaKernelBench final : public KernelBench {
   double timeRippleTrafficMs(bool streaming, int repetitions) override {
     const uint64_t cells = uint64_t(grid_) * grid_;
     const dim3 blocks(unsigned((cells + 255) / 256));
-    if (!restoreState()) return -1.0;
-    return timeMs(repetitions, [&] {
+    return timeRippleMs(repetitions, [&] {
       if (streaming)
         rippleTrafficKernel<true><<<blocks, 256, 0, stream_>>>(field(1), field(0), field(2), cells, vertices_);
       else
         rippleTrafficKernel<false><<<blocks, 256, 0, stream_>>>(field(1), field(0), field(2), cells, vertices_);
-      rotation_ = (rotation_ + 1) % 3;
     });
   }
 
@@ -352,11 +341,10 @@ class CudaKernelBench final : public KernelBench {
   double timeVariantMs(ModelKind model, const std::string& name, int repetitions) override {
     if (model == ModelKind::ripple) {
       const RippleCandidate* candidate = findCandidate(kRippleCandidates, name);
-      if (!candidate || !restoreState()) return -1.0;
+      if (!candidate) return -1.0;
       const RippleCoefficients coefficients = rippleCoefficients(params_);
-      return timeMs(repetitions, [&] {
+      return timeRippleMs(repetitions, [&] {
         candidate->launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
-        rotation_ = (rotation_ + 1) % 3;
       });
     }
     const SinewaveCandidate* candidate = findCandidate(kSinewaveCandidates, name);
@@ -417,6 +405,18 @@ class CudaKernelBench final : public KernelBench {
   }
 
  private:
+  // A ripple step's time from the selected state (restoreState, enqueued
+  // before the timed launches), the fields rotating after each launch as in
+  // the backend; -1 when the restore failed.
+  template <typename Launch>
+  double timeRippleMs(int repetitions, Launch&& launch) {
+    if (!restoreState()) return -1.0;
+    return timeMs(repetitions, [&] {
+      launch();
+      rotation_ = (rotation_ + 1) % 3;
+    });
+  }
+
   template <typename Launch>
   double timeMs(int repetitions, Launch&& launch) {
     launch();  // warm-up: module load, first-touch, clocks

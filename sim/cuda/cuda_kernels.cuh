@@ -79,6 +79,21 @@ VKSIM_NVX_ENTRY __global__ void heightFieldVerticesKernel(const float* __restric
 
 inline dim3 gridBlocks(uint32_t n) { return dim3((n + kBlockX - 1) / kBlockX, (n + kBlockY - 1) / kBlockY); }
 
+// `drops`, in order, into both fields on `stream`: one addDropsKernel launch
+// per kMaxDropsPerLaunch drops. The first launch error, or cudaSuccess. The
+// CUDA backend's step and kernel_bench's fields both apply drops this way.
+inline cudaError_t launchDrops(const std::vector<Drop>& drops, float* current, float* previous, uint32_t grid,
+                               cudaStream_t stream) {
+  for (size_t first = 0; first < drops.size(); first += kMaxDropsPerLaunch) {
+    DropBatch batch{};
+    for (size_t d = first; d < drops.size() && batch.count < kMaxDropsPerLaunch; ++d)
+      batch.drops[batch.count++] = makeDropShape(drops[d]);
+    addDropsKernel<<<gridBlocks(grid), dim3(kBlockX, kBlockY), 0, stream>>>(current, previous, grid, batch);
+    if (const cudaError_t error = cudaGetLastError(); error != cudaSuccess) return error;
+  }
+  return cudaSuccess;
+}
+
 // ---- Step kernel configurations.
 //
 // Each candidate step kernel is a configuration: a struct with its block size

@@ -648,15 +648,7 @@ class CudaSimulation final : public Simulation {
   }
 
   bool enqueueDrops(const std::vector<Drop>& drops) {
-    for (size_t first = 0; first < drops.size(); first += kMaxDropsPerLaunch) {
-      DropBatch batch{};
-      for (size_t d = first; d < drops.size() && batch.count < kMaxDropsPerLaunch; ++d)
-        batch.drops[batch.count++] = makeDropShape(drops[d]);
-      addDropsKernel<<<gridBlocks(params_.grid), dim3(kBlockX, kBlockY), 0, stream_>>>(current_, previous_,
-                                                                                       params_.grid, batch);
-      if (CUDA_CHECK(cudaGetLastError()) != cudaSuccess) return false;
-    }
-    return true;
+    return CUDA_CHECK(launchDrops(drops, current_, previous_, params_.grid, stream_)) == cudaSuccess;
   }
 
   void enqueueRippleVertices() {
