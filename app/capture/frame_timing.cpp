@@ -14,6 +14,12 @@ FrameTiming* findFrame(FrameTimingQueue& queue, uint64_t frame) {
   return nullptr;
 }
 
+// The timing of the frame that `slot` carried last, if it is still queued.
+FrameTiming* slotFrame(FrameTimingQueue& queue, uint32_t slot) {
+  const std::optional<uint64_t>& frame = queue.slotFrames.at(slot);
+  return frame ? findFrame(queue, *frame) : nullptr;
+}
+
 // Render timestamps, from device ticks to the host clock: through
 // VK_EXT_calibrated_timestamps when the device has it; otherwise the span
 // keeps its GPU-measured length and ends where the host first saw the render
@@ -69,16 +75,14 @@ void addFrameTiming(FrameTimingQueue& queue, const GpuTimer& timer, uint32_t slo
 }
 
 void noteRenderSeenDone(FrameTimingQueue& queue, uint32_t slot, int64_t hostNs) {
-  if (!queue.slotFrames.at(slot)) return;
-  FrameTiming* timing = findFrame(queue, *queue.slotFrames[slot]);
+  FrameTiming* timing = slotFrame(queue, slot);
   if (timing && timing->renderSeenDoneNs == 0) timing->renderSeenDoneNs = hostNs;
 }
 
 namespace {
 
 void collectRenderTiming(FrameTimingQueue& queue, const Device& device, GpuTimer& timer, uint32_t slot) {
-  if (!queue.slotFrames.at(slot)) return;
-  FrameTiming* timing = findFrame(queue, *queue.slotFrames[slot]);
+  FrameTiming* timing = slotFrame(queue, slot);
   if (!timing || !timing->renderPending) return;
   if (const std::optional<GpuTicks> ticks = readGpuTimer(device, timer, slot)) {
     timing->renderGpu = renderSpanOnHostClock(queue, device, timer, *ticks, timing->renderSeenDoneNs);

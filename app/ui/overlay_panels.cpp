@@ -29,9 +29,6 @@ unsigned long long u64(uint64_t value) {
   return static_cast<unsigned long long>(value);
 }
 
-// Parameters that need no new resources change the running simulation at
-// once (from its next step); while a rebuild is pending they change the
-// parameters that the rebuild will use instead.
 // Where the semaphores and the vertex buffer go, in the overlay's words:
 // the other API for the interop backends, the render's own queue for the
 // render-queue backends, the host for the CPU backend.
@@ -42,14 +39,17 @@ struct SharingText {
 SharingText sharingText(const App& app) {
   if (app.shared.queueSimulation)
     return {"render queue only (one vkQueueSubmit): not exported", "device-local"};
-  if (app.shared.semaphores.exportable)
-    return app.devices.useOpenCl ? SharingText{"exported to OpenCL as opaque fds", "exported to OpenCL"}
-           : app.options.memoryOwner == MemoryOwner::cuda
-               ? SharingText{"exported to CUDA as opaque fds", "CUDA's memory, imported by Vulkan"}
-               : SharingText{"exported to CUDA as opaque fds", "exported to CUDA"};
-  return {"CPU backend: the host waits and signals through Vulkan", "host-visible"};
+  if (!app.shared.semaphores.exportable)
+    return {"CPU backend: the host waits and signals through Vulkan", "host-visible"};
+  if (app.devices.useOpenCl) return {"exported to OpenCL as opaque fds", "exported to OpenCL"};
+  if (app.options.memoryOwner == MemoryOwner::cuda)
+    return {"exported to CUDA as opaque fds", "CUDA's memory, imported by Vulkan"};
+  return {"exported to CUDA as opaque fds", "exported to CUDA"};
 }
 
+// Parameters that need no new resources change the running simulation at
+// once (from its next step); while a rebuild is pending they change the
+// parameters that the rebuild will use instead.
 void changeParams(App& app, const ModelParams& params) {
   if (std::optional<ModelParams>& pending = app.input.requests.rebuild) {
     ModelParams merged = params;  // keep the model and grid that the rebuild asks for
