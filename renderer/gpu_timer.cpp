@@ -1,12 +1,16 @@
 #include "renderer/gpu_timer.h"
 
 #include <array>
+#include <cstring>
 
 #include "renderer/vk_check.h"
 
 namespace vksim {
 namespace {
 constexpr uint32_t kQueriesPerSlot = 2;  // begin, end
+// Each query as a pair (value, availability) of 64-bit words.
+constexpr VkDeviceSize kResultStride = 2 * sizeof(uint64_t);
+constexpr VkDeviceSize kResultBytes = kQueriesPerSlot * kResultStride;
 
 uint64_t maskOfBits(uint32_t bits) {
   return bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
@@ -25,6 +29,13 @@ GpuTimer createGpuTimer(const Device& device, uint32_t slotCount) {
   poolInfo.queryCount = kQueriesPerSlot;
   timer.pools.resize(slotCount, VK_NULL_HANDLE);
   timer.written.assign(slotCount, false);
+  for (uint32_t slot = 0; slot < slotCount; ++slot) {
+    // Coherent: the GPU's copy needs no invalidate before the host reads it,
+    // the host's clearing no flush before the next submission.
+    timer.results.push_back(createGpuBuffer(device, kResultBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                            VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT));
+    std::memset(timer.results.back().mapped, 0, kResultBytes);
+  }
   for (VkQueryPool& pool : timer.pools) {
     VK_CHECK(vkCreateQueryPool(device.device, &poolInfo, nullptr, &pool));
     // Queries start in an undefined state and must be reset before their
@@ -38,6 +49,7 @@ GpuTimer createGpuTimer(const Device& device, uint32_t slotCount) {
 void destroyGpuTimer(const Device& device, GpuTimer& timer) {
   for (VkQueryPool pool : timer.pools)
     if (pool != VK_NULL_HANDLE) vkDestroyQueryPool(device.device, pool, nullptr);
+  for (GpuBuffer& results : timer.results) destroyGpuBuffer(device, results);
   timer = GpuTimer{};
 }
 
@@ -48,6 +60,12 @@ bool gpuTimerSupported(const GpuTimer& timer) {
 void beginGpuTimer(const Device& device, GpuTimer& timer, uint32_t slot, VkCommandBuffer commandBuffer) {
   if (!gpuTimerSupported(timer)) return;
   VkQueryPool pool = timer.pools[slot];
+  // Availability 0 until this recording's copy lands: a read before the
+  // slot's fence has signalled finds nothing rather than the last frame's
+  // results. The host's write is visible to the device's copy through the
+  // submission (host write ordering), and the slot's fence has signalled, so
+  // no copy of the last recording is still writing.
+  std::memset(timer.results[slot].mapped, 0, kResultBytes);
   // A query must be reset before it is written again. From the host this is
   // valid only once no submitted command still uses the query
   // (VUID-vkResetQueryPool-firstQuery-02741): the caller has seen this slot's
@@ -66,19 +84,29 @@ void endGpuTimer(const GpuTimer& timer, uint32_t slot, VkCommandBuffer commandBu
   // BOTTOM_OF_PIPE: written once every earlier command in submission order
   // has completed all its stages, so the span covers the whole render.
   vkCmdWriteTimestamp(commandBuffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timer.pools[slot], 1);
+  // WAIT: the copy (a transfer command) waits on the GPU until both queries
+  // are available, so the host finds them complete once the fence has
+  // signalled. The availability words stay for readGpuTimer to check.
+  const GpuBuffer& results = timer.results[slot];
+  vkCmdCopyQueryPoolResults(commandBuffer, timer.pools[slot], 0, kQueriesPerSlot, results.buffer, 0, kResultStride,
+                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT | VK_QUERY_RESULT_WAIT_BIT);
+  // A fence's signal covers device accesses only: the copy's writes reach the
+  // host through a barrier to HOST_READ (synchronization chapter, "Host
+  // access to device memory").
+  VkBufferMemoryBarrier toHost{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  toHost.srcQueueFamilyIndex = toHost.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  toHost.buffer = results.buffer;
+  toHost.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1,
+                       &toHost, 0, nullptr);
 }
 
-std::optional<GpuTicks> readGpuTimer(const Device& device, GpuTimer& timer, uint32_t slot) {
+std::optional<GpuTicks> readGpuTimer(GpuTimer& timer, uint32_t slot) {
   if (!gpuTimerSupported(timer) || !timer.written[slot]) return std::nullopt;
-  // Each query as a pair (value, availability), 64-bit, without WAIT: a frame
-  // never stalls on its timers. VK_NOT_READY is the expected answer when a
-  // result is not available yet; the availability words say which.
   std::array<uint64_t, 2 * kQueriesPerSlot> values{};
-  const VkResult result = vkGetQueryPoolResults(
-      device.device, timer.pools[slot], 0, kQueriesPerSlot, sizeof(values), values.data(),
-      2 * sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
-  if (result != VK_SUCCESS && result != VK_NOT_READY)
-    failVulkanCall("vkGetQueryPoolResults", result, __FILE__, __LINE__);
+  std::memcpy(values.data(), timer.results[slot].mapped, sizeof(values));
   if (values[1] == 0 || values[3] == 0) return std::nullopt;
   timer.written[slot] = false;
   // Bits above timestampValidBits are undefined (spec: "Timestamps").

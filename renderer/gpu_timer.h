@@ -1,8 +1,14 @@
 // GPU timestamps around the frame's render commands: one query pool per frame
 // in flight (two queries: begin, end), reset from the host when the device has
-// hostQueryReset, read back without ever waiting, and placed on the host's
-// clock (std::chrono::steady_clock, CLOCK_MONOTONIC) through
-// VK_EXT_calibrated_timestamps when the device offers it.
+// hostQueryReset, and placed on the host's clock (std::chrono::steady_clock,
+// CLOCK_MONOTONIC) through VK_EXT_calibrated_timestamps when the device
+// offers it. The results never come through vkGetQueryPoolResults: the
+// command buffer copies them into a small host-visible buffer of its slot
+// (vkCmdCopyQueryPoolResults), and the host reads that memory once the slot's
+// fence has signalled. A host call on the query pool may block on some
+// drivers while the queue is stalled (lavapipe waits for the whole device to
+// be idle inside vkGetQueryPoolResults, WAIT bit or not), and a frame loop
+// whose queue is stuck on a semaphore must still reach its own timeout.
 #pragma once
 #include <volk.h>
 
@@ -10,12 +16,14 @@
 #include <optional>
 #include <vector>
 
+#include "renderer/gpu_buffer.h"
 #include "renderer/vulkan_context.h"
 
 namespace vksim {
 
 struct GpuTimer {
   std::vector<VkQueryPool> pools;   // one per frame slot, 2 timestamp queries each
+  std::vector<GpuBuffer> results;   // per slot: (value, availability) of each query, copied by the GPU
   std::vector<bool> written;        // the slot's timestamps were recorded since its last reset
   uint64_t validMask = 0;           // timestampValidBits as a mask: a timestamp's meaningful bits
   double nanosecondsPerTick = 0.0;  // VkPhysicalDeviceLimits::timestampPeriod
@@ -32,13 +40,16 @@ void destroyGpuTimer(const Device& device, GpuTimer& timer);
 bool gpuTimerSupported(const GpuTimer& timer);
 
 // Starts the slot's timed region at the beginning of commandBuffer (outside a
-// render pass): resets the slot's queries (from the host, or by a command when
-// there is no hostQueryReset) and records the begin timestamp at TOP_OF_PIPE.
-// The slot's previous results must have been read, or given up: its fence
-// has signalled (a host reset of a query still in use is invalid).
+// render pass): clears the slot's copied results, resets the slot's queries
+// (from the host, or by a command when there is no hostQueryReset) and
+// records the begin timestamp at TOP_OF_PIPE. The slot's previous results
+// must have been read, or given up: its fence has signalled (a host reset of
+// a query still in use is invalid, and the host writes the results buffer).
 void beginGpuTimer(const Device& device, GpuTimer& timer, uint32_t slot, VkCommandBuffer commandBuffer);
-// Ends the slot's timed region: the end timestamp at BOTTOM_OF_PIPE, once
-// every earlier command of the command buffer has completed.
+// Ends the slot's timed region (outside a render pass): the end timestamp at
+// BOTTOM_OF_PIPE, once every earlier command of the command buffer has
+// completed, then the copy of both results into the slot's host-visible
+// buffer, made visible to the host.
 void endGpuTimer(const GpuTimer& timer, uint32_t slot, VkCommandBuffer commandBuffer);
 
 // Raw timestamps of one slot, in device ticks (already masked).
@@ -46,12 +57,13 @@ struct GpuTicks {
   uint64_t begin = 0, end = 0;
 };
 
-// The slot's two timestamps when both are available; never waits (no
-// VK_QUERY_RESULT_WAIT_BIT: availability is asked for and checked). Call it
-// once the slot's submission is known complete (its fence seen signalled) to
-// get a result; earlier it returns nothing. A slot is read at most once per
-// recording: afterwards it returns nothing until beginGpuTimer runs again.
-std::optional<GpuTicks> readGpuTimer(const Device& device, GpuTimer& timer, uint32_t slot);
+// The slot's two timestamps when both are available, read from the slot's
+// results buffer: no Vulkan call, so it never waits or blocks. Call it once
+// the slot's submission is known complete (its fence seen signalled) to get
+// a result; earlier it returns nothing (the availability words are still the
+// zeros beginGpuTimer wrote). A slot is read at most once per recording:
+// afterwards it returns nothing until beginGpuTimer runs again.
+std::optional<GpuTicks> readGpuTimer(GpuTimer& timer, uint32_t slot);
 
 // Nanoseconds between two timestamps of the timer, wrap-around of the valid
 // bits taken into account.

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app_runner.h"
+#include "tests/support/german_locale.h"
 
 namespace vksim::testing {
 namespace {
@@ -45,11 +46,17 @@ bool isTextColumn(const std::string& name) {
 TEST(CaptureColumns, PassesCapFrameXChecksWithInvariantNumbers) {
   const std::string dir = makeTempDir("capture-columns");
   // A German numeric locale would write "16,6667" in a program that let the
-  // locale format its numbers: the CSV must not change with it.
+  // locale format its numbers: the CSV must not change with it. The locale is
+  // compiled here (the machine has none but C and POSIX), so that a program
+  // that adopted the environment's locale (setlocale(LC_ALL, "")) would
+  // really run in it; the formatters themselves are checked in-process under
+  // that locale by unit/test_capture_locale.cpp.
+  ASSERT_EQ(makeGermanLocale(dir + "/locales"), "");
   const AppResult result =
       runApp({"--headless", "--backend", "cpu", "--grid", "32", "--frames", "40", "--size", "64x64", "--warmup",
               "5", "--capture", dir + "/run.csv"},
-             {"VKSIM_VALIDATION=1", "LC_ALL=de_DE.UTF-8", "LC_NUMERIC=de_DE.UTF-8", "LANG=de_DE.UTF-8"});
+             {"VKSIM_VALIDATION=1", "LOCPATH=" + dir + "/locales", "LC_ALL=de_DE.UTF-8", "LC_NUMERIC=de_DE.UTF-8",
+              "LANG=de_DE.UTF-8"});
   expectCleanRun(result);
   const std::vector<std::string> text = lines(readFile(dir + "/run.csv"));
 

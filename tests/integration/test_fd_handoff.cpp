@@ -13,6 +13,7 @@
 
 #include "app/interop/shared_state.h"
 #include "app_runner.h"
+#include "close_recorder.h"
 #include "renderer/vk_check.h"
 #include "renderer/vulkan_context.h"
 #include "shaders/shared_layout.h"
@@ -20,6 +21,7 @@
 namespace vksim {
 namespace {
 
+using testing::CloseRecorder;
 using testing::openFdCount;
 
 bool fdIsOpen(int fd) { return fd >= 0 && fcntl(fd, F_GETFD) != -1; }
@@ -92,6 +94,7 @@ TEST_F(FdHandoff, AnExportMakesOneFdThatTheHandlesOwn) {
 }
 
 TEST_F(FdHandoff, ExportFailingAfterTheMemoryExportClosesTheExportedFd) {
+  const CloseRecorder closes;
   EXPECT_THROW(exportSharedHandles(device_, vertices_, semaphores_, planOf(FaultKind::exportFails)),
                EnvironmentError);
   EXPECT_EQ(openFdCount(), before_) << "the vertex memory's fd stayed open";
@@ -105,9 +108,11 @@ TEST_F(FdHandoff, ExportFailingAfterTheMemoryExportClosesTheExportedFd) {
                EnvironmentError);
   EXPECT_FALSE(imported) << "the import ran after a failed export";
   EXPECT_EQ(openFdCount(), before_);
+  EXPECT_EQ(closes.badCloses(), 0) << "an fd was closed twice (close failed with EBADF)";
 }
 
 TEST_F(FdHandoff, FailedImportLeavesTheFdOursAndItIsClosed) {
+  const CloseRecorder closes;
   bool imported = false;
   try {
     handOver(planOf(FaultKind::importFails), [&](ExportedHandles&) -> Result<std::unique_ptr<Simulation>> {
@@ -120,9 +125,11 @@ TEST_F(FdHandoff, FailedImportLeavesTheFdOursAndItIsClosed) {
   }
   EXPECT_FALSE(imported);
   EXPECT_EQ(openFdCount(), before_) << "the fd of the failed import stayed open";
+  EXPECT_EQ(closes.badCloses(), 0) << "an fd was closed twice (close failed with EBADF)";
 }
 
 TEST_F(FdHandoff, ImporterThatFailsWithoutTakingTheFdLeavesNothingOpen) {
+  const CloseRecorder closes;
   int seenDuringImport = -1;
   EXPECT_THROW(handOver(FaultPlan{},
                         [&](ExportedHandles& handles) -> Result<std::unique_ptr<Simulation>> {
@@ -133,6 +140,18 @@ TEST_F(FdHandoff, ImporterThatFailsWithoutTakingTheFdLeavesNothingOpen) {
                EnvironmentError);
   EXPECT_EQ(seenDuringImport, before_ + 1);
   EXPECT_EQ(openFdCount(), before_);
+  EXPECT_EQ(closes.badCloses(), 0) << "an fd was closed twice (close failed with EBADF)";
+}
+
+// The recorder the tests above rely on sees a second close of one fd.
+TEST(CloseRecorder, CountsASecondCloseOfOneFd) {
+  const CloseRecorder closes;
+  const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(::close(fd), 0);
+  EXPECT_EQ(closes.badCloses(), 0);
+  EXPECT_EQ(::close(fd), -1);
+  EXPECT_EQ(closes.badCloses(), 1);
 }
 
 TEST_F(FdHandoff, AnFdTheImporterTookIsNeverClosedByTheExporter) {

@@ -21,6 +21,7 @@
 #include "app/app.h"
 #include "app/frame_loop.h"
 #include "app/interop/value_schedule.h"
+#include "barrier_recorder.h"
 #include "renderer/frame_sync.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"
@@ -108,6 +109,37 @@ TEST_P(DrainOwnership, LeavesTheBufferWithVulkanAndTheReadBackDefined) {
   // Twice is once: nothing is outstanding, nothing is submitted.
   drainSchedule(app);
   EXPECT_EQ(app.shared.vertexOwner, VertexOwner::vulkan);
+  destroyApp(app);
+  EXPECT_EQ(validationCounts().errors.load(), 0u);
+  EXPECT_EQ(validationCounts().warnings.load(), 0u);
+}
+
+// What the layer cannot check: each render acquires the buffer from
+// VK_QUEUE_FAMILY_EXTERNAL (not from its own family, which would be no
+// transfer at all), behind a first scope of ALL_COMMANDS that chains with
+// the semaphore wait at ALL_COMMANDS, and releases it back to EXTERNAL; the
+// drain acquires it one last time.
+TEST_P(DrainOwnership, EveryRenderAcquiresFromExternalAndReleasesBack) {
+  enableSynchronizationValidation();
+  App app;
+  app.headless = true;
+  Options options = cpuOptions(GetParam());
+  options.switchSyncEvery = GetParam() == SyncMode::binary ? 3 : 0;
+  createApp(app, options);
+  actAsExternalWriter(app);
+  const VkBuffer vertices = app.shared.vertices.buffer;
+  const uint32_t family = app.device.queueFamily;
+  {
+    testing::BarrierRecorder recorder;
+    for (int frame = 0; frame < 12; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
+    drainSchedule(app);
+    const auto acquires = recorder.transfersOf(vertices, VK_QUEUE_FAMILY_EXTERNAL, family);
+    const auto releases = recorder.transfersOf(vertices, family, VK_QUEUE_FAMILY_EXTERNAL);
+    EXPECT_EQ(acquires.size(), 13u) << "12 renders and the drain acquire the buffer from EXTERNAL";
+    EXPECT_EQ(releases.size(), 12u) << "each render releases the buffer to EXTERNAL";
+    for (const auto& acquire : acquires) EXPECT_EQ(acquire.srcStage, VkPipelineStageFlags(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT));
+    EXPECT_TRUE(recorder.transfersOf(vertices, family, family).empty()) << "a transfer within one family is none";
+  }
   destroyApp(app);
   EXPECT_EQ(validationCounts().errors.load(), 0u);
   EXPECT_EQ(validationCounts().warnings.load(), 0u);

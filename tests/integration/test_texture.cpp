@@ -20,6 +20,7 @@
 #include "app/app.h"
 #include "app/frame_loop.h"
 #include "app_runner.h"
+#include "barrier_recorder.h"
 #include "image_file.h"
 #include "renderer/vk_check.h"
 #include "sim/model_math.h"
@@ -196,6 +197,47 @@ TEST(SurfaceTexture, ExternalTexturesOwnershipMovesWithTheVertexBuffer) {
   destroyApp(app);
   EXPECT_EQ(validationCounts().errors.load(), 0u);
   EXPECT_EQ(validationCounts().warnings.load(), 0u);
+}
+
+// The texture's ownership transfers as the frame records them, on any
+// driver: lavapipe cannot export the image (the test above skips there), so
+// the barriers are recorded into no command buffer, for handles that stand
+// for none, and read back. Each names EXTERNAL on the right side, keeps the
+// GENERAL layout (a transition could rewrite what CUDA wrote), covers every
+// level, and moves with the vertex buffer in the same call.
+TEST(SurfaceTexture, ExternalTexturesTransfersNameExternalAndEveryLevel) {
+  SharedState shared;
+  shared.vertices.buffer = reinterpret_cast<VkBuffer>(uintptr_t(0x1000));
+  shared.texture.image = reinterpret_cast<VkImage>(uintptr_t(0x2000));
+  shared.texture.writer = TextureWriter::external;
+  shared.texture.width = shared.texture.height = 40;
+  shared.texture.levels = surfaceTextureLevelCount(40);
+  shared.texture.sampledLayout = VK_IMAGE_LAYOUT_GENERAL;
+  const uint32_t family = 3;
+  testing::BarrierRecorder recorder(/*forward=*/false);
+  recordAcquireFromExternal(shared, family, VK_NULL_HANDLE, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
+                            VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
+  recordReleaseToExternal(shared, family, VK_NULL_HANDLE);
+
+  const auto acquires = recorder.transfersOf(shared.texture.image, VK_QUEUE_FAMILY_EXTERNAL, family);
+  const auto releases = recorder.transfersOf(shared.texture.image, family, VK_QUEUE_FAMILY_EXTERNAL);
+  ASSERT_EQ(acquires.size(), 1u);
+  ASSERT_EQ(releases.size(), 1u);
+  EXPECT_EQ(recorder.transfersOf(shared.vertices.buffer, VK_QUEUE_FAMILY_EXTERNAL, family).size(), 1u);
+  EXPECT_EQ(recorder.transfersOf(shared.vertices.buffer, family, VK_QUEUE_FAMILY_EXTERNAL).size(), 1u);
+  for (const auto* barrier : {&acquires[0], &releases[0]}) {
+    const VkImageMemoryBarrier& image = barrier->images[0];
+    EXPECT_EQ(image.oldLayout, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_EQ(image.newLayout, VK_IMAGE_LAYOUT_GENERAL);
+    EXPECT_EQ(image.subresourceRange.baseMipLevel, 0u);
+    EXPECT_EQ(image.subresourceRange.levelCount, shared.texture.levels);
+    EXPECT_EQ(image.subresourceRange.aspectMask, VkImageAspectFlags(VK_IMAGE_ASPECT_COLOR_BIT));
+  }
+  // The acquire chains with the semaphore wait at ALL_COMMANDS and makes the
+  // texels visible to the fragment shader that samples them.
+  EXPECT_EQ(acquires[0].srcStage, VkPipelineStageFlags(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT));
+  EXPECT_NE(acquires[0].dstStage & VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0u);
+  EXPECT_NE(acquires[0].images[0].dstAccessMask & VK_ACCESS_SHADER_READ_BIT, 0u);
 }
 
 }  // namespace

@@ -252,6 +252,35 @@ TEST(CpuSimulation, SetParamsKeepsModelAndGridAndClamps) {
   EXPECT_EQ(f.simulation->params().courant, kMaxCourant);
 }
 
+// The overlay's sliders reach the running model, not only params(): after
+// setParams the steps are those of a model built with the new damping and
+// wave speed, and differ from the old ones.
+TEST(CpuSimulation, SetParamsChangesTheRunningRippleModel) {
+  ModelParams p = params(ModelKind::ripple, 40);
+  p.dropInterval = 5;
+  ModelParams changed = p;
+  changed.damping = p.damping * 0.5f;
+  changed.courant = p.courant * 0.5f;
+  ASSERT_NE(changed.damping, p.damping);
+
+  Fixture f(p);
+  f.writeInitialState();
+  f.simulation->setParams(changed);
+  RippleModel expectedModel(p), unchangedModel(p);
+  expectedModel.setParams(changed);
+  for (uint64_t k = 0; k < 30; ++k) {
+    ASSERT_EQ(f.simulation->step({SyncMode::timeline, 2 * k + 1, 2 * k + 2}, true, kTimeoutNs).status,
+              StepStatus::ok);
+    expectedModel.step();
+    unchangedModel.step();
+  }
+  std::vector<Vertex> expected(40 * 40), unchanged(40 * 40);
+  expectedModel.writeVertices(expected.data());
+  unchangedModel.writeVertices(unchanged.data());
+  ASSERT_FALSE(sameBytes(expected, unchanged)) << "the change must show in 30 steps, or this test proves nothing";
+  EXPECT_TRUE(sameBytes(f.vertices, expected)) << "the running model did not take the new parameters";
+}
+
 TEST(CpuSimulation, RefusesWhatItCannotWrite) {
   std::vector<Vertex> vertices(4);
   RecordingHostOps ops(vertices);

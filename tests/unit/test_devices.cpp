@@ -164,8 +164,18 @@ INSTANTIATE_TEST_SUITE_P(
                       }},
         BrokenPairing{"CUDA timeline-semaphore interop", keepVulkan,
                       [](CudaDeviceInfo& d) { d.timelineSemaphoreInterop = false; }},
+        // Each input of the export check on its own: memory that cannot be
+        // exported must fail the pair as surely as a semaphore that cannot.
         BrokenPairing{"Vulkan exports memory and semaphores as opaque fds",
-                      [](PhysicalDeviceInfo& d) { d.binaryExportable = false; }, keepCuda}),
+                      [](PhysicalDeviceInfo& d) { d.binaryExportable = false; }, keepCuda},
+        BrokenPairing{"Vulkan exports memory and semaphores as opaque fds",
+                      [](PhysicalDeviceInfo& d) { d.timelineExportable = false; }, keepCuda},
+        BrokenPairing{"Vulkan exports memory and semaphores as opaque fds",
+                      [](PhysicalDeviceInfo& d) { d.vertexBufferExportable = false; }, keepCuda},
+        BrokenPairing{"Vulkan exports memory and semaphores as opaque fds",
+                      [](PhysicalDeviceInfo& d) { d.externalMemoryFd = false; }, keepCuda},
+        BrokenPairing{"Vulkan exports memory and semaphores as opaque fds",
+                      [](PhysicalDeviceInfo& d) { d.externalSemaphoreFd = false; }, keepCuda}),
     [](const ::testing::TestParamInfo<BrokenPairing>& param) {
       std::string name = std::to_string(param.index) + "_";
       for (const char* c = param.param.check; *c; ++c)
