@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct FakeDevice {
   bool interop = false;  // every extension of kOpenClInteropExtensions, opaque fds, binary semaphores
   uint8_t uuidByte = 0;
   cl_int extensionsStatus = CL_SUCCESS;  // what CL_DEVICE_EXTENSIONS answers
+  bool uuidAlone = false;                // cl_khr_device_uuid without the other extensions
 };
 
 struct FakePlatform {
@@ -88,6 +90,7 @@ cl_int fakeGetDeviceInfo(cl_device_id handle, cl_device_info what, size_t capaci
   std::string extensions = "cl_khr_icd";
   for (const char* name : kOpenClInteropExtensions)
     extensions += device.interop ? std::string(" ") + name : "";
+  if (device.uuidAlone) extensions += " cl_khr_device_uuid";
   const cl_external_memory_handle_type_khr memoryType = CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR;
   const cl_external_semaphore_handle_type_khr semaphoreHandle = CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR;
   const cl_semaphore_type_khr semaphoreType = CL_SEMAPHORE_TYPE_BINARY_KHR;
@@ -140,6 +143,16 @@ PhysicalDeviceInfo nvidiaVulkan() {
   return d;
 }
 
+// The device chosen for nvidiaVulkan(), or nothing and why.
+std::optional<OpenClDeviceInfo> chosen(const OpenClDeviceList& opencl, std::string* why) {
+  try {
+    return chooseOpenClDevices({nvidiaVulkan()}, opencl, "").opencl;
+  } catch (const EnvironmentError& error) {
+    *why = error.what();
+  }
+  return std::nullopt;
+}
+
 std::string thrownMessage(const OpenClDeviceList& opencl) {
   try {
     chooseOpenClDevices({nvidiaVulkan()}, opencl, "");
@@ -157,18 +170,17 @@ std::string thrownMessage(const OpenClDeviceList& opencl) {
 TEST(OpenClEnumeration, PairsAcrossPlatformsWhateverTheirOrder) {
   FakePlatform sameUuidNoInterop = kPocl;
   sameUuidNoInterop.devices[0].uuidByte = 0xAB;
+  sameUuidNoInterop.devices[0].uuidAlone = true;
   for (const FakePlatform& lacking : {kPocl, sameUuidNoInterop})
     for (const bool nvidiaFirst : {false, true}) {
       fakePlatforms = nvidiaFirst ? std::vector<FakePlatform>{kNvidia, lacking}
                                   : std::vector<FakePlatform>{lacking, kNvidia};
-      const OpenClDeviceList list = listOpenClDevices(fakeApi());
-      ASSERT_EQ(list.platforms.size(), 2u);
-      ASSERT_EQ(list.devices.size(), 2u);
-      const DeviceChoice choice = chooseOpenClDevices({nvidiaVulkan()}, list, "");
-      ASSERT_TRUE(choice.opencl.has_value());
-      EXPECT_EQ(choice.opencl->platformName, "NVIDIA CUDA") << nvidiaFirst;
-      EXPECT_EQ(choice.opencl->platformIndex, nvidiaFirst ? 0 : 1);
-      EXPECT_EQ(choice.opencl->deviceIndex, 0);
+      std::string why;
+      const std::optional<OpenClDeviceInfo> device = chosen(listOpenClDevices(fakeApi()), &why);
+      ASSERT_TRUE(device.has_value()) << why;
+      EXPECT_EQ(device->platformName, "NVIDIA CUDA") << nvidiaFirst;
+      EXPECT_EQ(device->platformIndex, nvidiaFirst ? 0 : 1);
+      EXPECT_EQ(device->deviceIndex, 0);
     }
 }
 
@@ -182,15 +194,15 @@ TEST(OpenClEnumeration, APlatformThatCannotListItsDevicesIsReportedNotTheEnd) {
       fakePlatforms = failingFirst ? std::vector<FakePlatform>{failing, kNvidia}
                                    : std::vector<FakePlatform>{kNvidia, failing};
       const OpenClDeviceList list = listOpenClDevices(fakeApi());
+      std::string why;
+      const std::optional<OpenClDeviceInfo> device = chosen(list, &why);
+      ASSERT_TRUE(device.has_value()) << why;
+      EXPECT_EQ(device->platformIndex, failingFirst ? 1 : 0);
       const std::string expected = "clGetDeviceIDs failed (" + openClErrorName(status) + ")";
       ASSERT_EQ(list.platforms.size(), 2u);
       const OpenClPlatformInfo& broken = list.platforms[failingFirst ? 0 : 1];
       EXPECT_EQ(broken.name, "Broken Platform");
       EXPECT_EQ(broken.problems, std::vector<std::string>{expected});
-      ASSERT_EQ(list.devices.size(), 1u);
-      const DeviceChoice choice = chooseOpenClDevices({nvidiaVulkan()}, list, "");
-      ASSERT_TRUE(choice.opencl.has_value());
-      EXPECT_EQ(choice.opencl->platformIndex, failingFirst ? 1 : 0);
       const std::string text = describeOpenClDevices({nvidiaVulkan()}, list);
       EXPECT_NE(text.find("'Broken Platform' (OpenCL 3.0 fake); " + expected), std::string::npos) << text;
       EXPECT_NE(text.find("OpenCL backend available"), std::string::npos) << text;
