@@ -66,22 +66,24 @@ bool contains(const std::vector<T>& values, T value) {
 }
 
 // Two-call enumeration of the platforms or of one platform's devices; the
-// status of the first failed call, else CL_SUCCESS.
+// status of the first failed call, else CL_SUCCESS. *ids is empty after a
+// failure: a failed second call leaves no handle worth asking about.
 cl_int platformIds(const OpenClApi& api, std::vector<cl_platform_id>* ids) {
   cl_uint count = 0;
-  if (const cl_int status = api.clGetPlatformIDs(0, nullptr, &count); status != CL_SUCCESS) return status;
-  ids->resize(count);
-  return count == 0 ? CL_SUCCESS : api.clGetPlatformIDs(count, ids->data(), nullptr);
+  cl_int status = api.clGetPlatformIDs(0, nullptr, &count);
+  ids->assign(status == CL_SUCCESS ? count : 0, nullptr);
+  if (!ids->empty()) status = api.clGetPlatformIDs(count, ids->data(), nullptr);
+  if (status != CL_SUCCESS) ids->clear();
+  return status;
 }
 
 cl_int deviceIds(const OpenClApi& api, cl_platform_id platform, std::vector<cl_device_id>* ids) {
   cl_uint count = 0;
-  if (const cl_int status = api.clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count);
-      status != CL_SUCCESS)
-    return status;
-  ids->resize(count);
-  return count == 0 ? CL_SUCCESS
-                    : api.clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, ids->data(), nullptr);
+  cl_int status = api.clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count);
+  ids->assign(status == CL_SUCCESS ? count : 0, nullptr);
+  if (!ids->empty()) status = api.clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, ids->data(), nullptr);
+  if (status != CL_SUCCESS) ids->clear();
+  return status;
 }
 
 // What the device offers for interop. The Error, when its name or extension

@@ -30,6 +30,7 @@ struct FakePlatform {
   std::string name;
   cl_int deviceIdsStatus = CL_SUCCESS;  // what clGetDeviceIDs answers
   std::vector<FakeDevice> devices;
+  cl_int fillStatus = CL_SUCCESS;  // what its second call (the one that fills the array) answers
 };
 
 // The machine the entry points below describe; each test sets it.
@@ -79,6 +80,7 @@ cl_int fakeGetDeviceIDs(cl_platform_id platform, cl_device_type, cl_uint entries
   if (fake.deviceIdsStatus != CL_SUCCESS) return fake.deviceIdsStatus;
   if (fake.devices.empty()) return CL_DEVICE_NOT_FOUND;
   if (count) *count = cl_uint(fake.devices.size());
+  if (devices && fake.fillStatus != CL_SUCCESS) return fake.fillStatus;
   for (size_t d = 0; devices && d < std::min<size_t>(entries, fake.devices.size()); ++d)
     devices[d] = deviceHandle(p, d);
   return CL_SUCCESS;
@@ -254,6 +256,21 @@ TEST(OpenClEnumeration, NothingPairsNamesEveryPlatformInOneLine) {
         << message;
   } while (std::next_permutation(platforms.begin(), platforms.end(),
                                  [](auto& a, auto& b) { return a.name < b.name; }));
+}
+
+// clGetDeviceIDs that counts the devices and then fails to fill the array:
+// the platform is reported and none of its (unfilled) handles is asked about.
+TEST(OpenClEnumeration, AFailedSecondDeviceQueryLeavesNoHandleBehind) {
+  FakePlatform failing = kNvidia;
+  failing.name = "Fails To Fill";
+  failing.fillStatus = CL_OUT_OF_RESOURCES;
+  fakePlatforms = {failing, kNvidia};
+  const OpenClDeviceList list = listOpenClDevices(fakeApi());
+  ASSERT_EQ(list.platforms.size(), 2u);
+  EXPECT_EQ(list.platforms[0].problems,
+            std::vector<std::string>{"clGetDeviceIDs failed (CL_OUT_OF_RESOURCES)"});
+  ASSERT_EQ(list.devices.size(), 1u);
+  EXPECT_EQ(list.devices[0].platformIndex, 1);
 }
 
 // Every platform failing is not "no OpenCL": the line still names each.
