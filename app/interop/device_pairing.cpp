@@ -316,74 +316,167 @@ std::vector<PairingCheck> checkOpenClPairing(const PhysicalDeviceInfo& vulkan, c
   return checks;
 }
 
+namespace {
+
+// The first failed check of checkOpenClPairing as "NAME: DETAIL", or "".
+std::string firstOpenClPairingProblem(const PhysicalDeviceInfo& vulkan, const OpenClDeviceInfo& device) {
+  for (const PairingCheck& check : checkOpenClPairing(vulkan, device))
+    if (!check.passed) return std::string(check.name) + ": " + check.detail;
+  return {};
+}
+
+// The loader file and the ICD variables that are set, for the exit-3 lines:
+// which platforms a process sees depends on both (docs/gpu-runs.md), and
+// the same program has seen different ones as a child of another.
+std::string openClLoaderPhrase(const OpenClLoaderInfo& loader) {
+  if (loader.path.empty()) return {};
+  std::string phrase = " (ICD loader " + loader.path;
+  if (!loader.description.empty()) phrase += ", " + loader.description;
+  for (const OpenClLoaderInfo::Variable& variable : loader.variables)
+    if (variable.set) phrase += "; " + variable.name + "=" + variable.value;
+  return phrase + ")";
+}
+
+// Why `device` does not pair with any of `candidates`, one phrase.
+std::string openClDeviceVerdict(const OpenClDeviceInfo& device,
+                                const std::vector<const PhysicalDeviceInfo*>& candidates) {
+  const std::string label = "device '" + device.name + "'";
+  if (const std::string missing = missingOpenClInterop(device); !missing.empty())
+    return label + " lacks " + missing;
+  for (const PhysicalDeviceInfo* vulkan : candidates)
+    if (device.uuid == vulkan->deviceUuid)
+      return label + " has the UUID of " + deviceLabel(*vulkan) + " but cannot share (" +
+             firstOpenClPairingProblem(*vulkan, device) + ")";
+  return label + " has UUID " + formatUuid(device.uuid) + ", which " +
+         (candidates.size() == 1 ? deviceLabel(*candidates.front()) + " does not have"
+                                 : "no Vulkan device has");
+}
+
+// Every platform with what each of its devices lacks and why anything was
+// left out, in one line: "platform 0 'A' [device 'x' lacks ...]; platform 1
+// 'B' [clGetDeviceIDs failed (CL_OUT_OF_HOST_MEMORY)]".
+std::string summarizeOpenClPlatforms(const OpenClDeviceList& opencl,
+                                     const std::vector<const PhysicalDeviceInfo*>& candidates) {
+  const auto add = [](std::string& to, const std::string& what) { to += (to.empty() ? "" : "; ") + what; };
+  std::string text;
+  std::vector<bool> placed(opencl.devices.size(), false);
+  for (const OpenClPlatformInfo& platform : opencl.platforms) {
+    std::string about;
+    for (size_t i = 0; i < opencl.devices.size(); ++i)
+      if (opencl.devices[i].platformIndex == platform.index) {
+        add(about, openClDeviceVerdict(opencl.devices[i], candidates));
+        placed[i] = true;
+      }
+    for (const std::string& problem : platform.problems) add(about, problem);
+    add(text, "platform " + std::to_string(platform.index) + " '" + platform.name + "' [" + about + "]");
+  }
+  // Devices whose platform has no entry (lists made without platforms).
+  for (size_t i = 0; i < opencl.devices.size(); ++i)
+    if (!placed[i])
+      add(text, "platform '" + opencl.devices[i].platformName + "' [" +
+                    openClDeviceVerdict(opencl.devices[i], candidates) + "]");
+  return text;
+}
+
+}  // namespace
+
 DeviceChoice chooseOpenClDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const OpenClDeviceList& opencl,
                                  const std::string& deviceArgument) {
   if (vulkan.empty()) throw EnvironmentError("no Vulkan device found (is a Vulkan driver installed?)");
-  if (opencl.devices.empty()) throw EnvironmentError("--backend opencl: " + opencl.unavailableReason);
+  const std::string loader = openClLoaderPhrase(opencl.loader);
+  if (opencl.devices.empty() && opencl.platforms.empty())
+    throw EnvironmentError("--backend opencl: " + opencl.unavailableReason + loader);
   const PhysicalDeviceInfo* requested = deviceArgument.empty() ? nullptr : &findRequested(vulkan, deviceArgument);
-  // Devices without the extensions, named with what they lack: the usual
-  // reason, and the one the message must give when nothing pairs.
-  std::string lacking;
-  for (const OpenClDeviceInfo& device : opencl.devices)
-    if (const std::string missing = missingOpenClInterop(device); !missing.empty() && lacking.empty())
-      lacking = "OpenCL device '" + device.name + "' (platform '" + device.platformName + "') lacks " + missing;
+  std::vector<const PhysicalDeviceInfo*> candidates;
+  for (const PhysicalDeviceInfo& device : vulkan)
+    if (!requested || &device == requested) candidates.push_back(&device);
+  // Every device of every platform, whatever the platforms' order: a CPU
+  // platform listed first, or one that failed, must not hide the GPU's.
   std::string problem;
-  for (const PhysicalDeviceInfo& candidate : vulkan) {
-    if (requested && &candidate != requested) continue;
+  for (const PhysicalDeviceInfo* candidate : candidates)
     for (const OpenClDeviceInfo& device : opencl.devices) {
-      if (!device.hasUuid || device.uuid != candidate.deviceUuid) continue;
-      std::string failed;
-      for (const PairingCheck& check : checkOpenClPairing(candidate, device))
-        if (!check.passed && failed.empty()) failed = std::string(check.name) + ": " + check.detail;
-      if (!failed.empty()) {
+      if (!device.hasUuid || device.uuid != candidate->deviceUuid) continue;
+      if (const std::string failed = firstOpenClPairingProblem(*candidate, device); !failed.empty()) {
         if (problem.empty())
-          problem = deviceLabel(candidate) + " and OpenCL device '" + device.name +
+          problem = deviceLabel(*candidate) + " and OpenCL device '" + device.name +
                     "' have the same UUID but cannot share: " + failed;
         continue;
       }
       DeviceChoice choice;
-      choice.vulkan = candidate;
+      choice.vulkan = *candidate;
       choice.opencl = device;
       choice.useOpenCl = true;
-      choice.reason = "backend opencl: " + deviceLabel(candidate) + " and OpenCL device '" + device.name +
-                      "' (platform '" + device.platformName + "') have the same UUID " + formatUuid(device.uuid) +
-                      " and pass every pairing check";
+      choice.reason = "backend opencl: " + deviceLabel(*candidate) + " and OpenCL device '" + device.name +
+                      "' (platform '" + device.platformName + "') have the same UUID " +
+                      formatUuid(device.uuid) + " and pass every pairing check";
       return choice;
     }
-  }
-  if (!problem.empty()) throw EnvironmentError("--backend opencl: " + problem);
-  if (!lacking.empty()) throw EnvironmentError("--backend opencl: " + lacking);
+  // Nothing pairs: one line that names every platform, so that a platform
+  // which failed to list its devices is seen beside the one that lacks the
+  // extensions.
+  const std::string platforms = summarizeOpenClPlatforms(opencl, candidates);
+  if (!problem.empty())
+    throw EnvironmentError("--backend opencl: " + problem + "; OpenCL: " + platforms + loader);
   throw EnvironmentError("--backend opencl: no OpenCL device has the UUID of " +
                          (requested ? deviceLabel(*requested) : std::string("a Vulkan device")) +
-                         " (see --list-devices)");
+                         " and every interop extension: " + platforms + loader);
 }
+
+namespace {
+
+void describeOpenClLoader(std::ostringstream& out, const OpenClLoaderInfo& loader) {
+  out << "OpenCL ICD loader: " << (loader.path.empty() ? loader.library + " not loaded" : loader.path);
+  if (!loader.description.empty()) out << " (" << loader.description << ")";
+  out << "\n  ";
+  for (size_t i = 0; i < loader.variables.size(); ++i)
+    out << (i ? ", " : "") << loader.variables[i].name
+        << (loader.variables[i].set ? "=" + loader.variables[i].value : std::string(" unset"));
+  out << "\n";
+}
+
+void describeOpenClDevice(std::ostringstream& out, const OpenClDeviceInfo& device) {
+  const auto yesNo = [](bool b) { return b ? "yes" : "no"; };
+  out << "  [" << device.platformIndex << "." << device.deviceIndex << "] " << device.name << "\n      UUID "
+      << (device.hasUuid ? formatUuid(device.uuid) : std::string("unknown (no cl_khr_device_uuid)"))
+      << "\n      ";
+  for (size_t i = 0; i < std::size(kOpenClInteropExtensions); ++i)
+    out << (i ? ", " : "") << kOpenClInteropExtensions[i] << " "
+        << yesNo(i < device.interopExtensions.size() && device.interopExtensions[i]);
+  out << "\n      opaque-fd import: memory " << yesNo(device.importsOpaqueFdMemory) << ", semaphores "
+      << yesNo(device.importsOpaqueFdSemaphores) << "; binary semaphores " << yesNo(device.binarySemaphores)
+      << "\n";
+}
+
+}  // namespace
 
 std::string describeOpenClDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const OpenClDeviceList& opencl) {
   std::ostringstream out;
-  const auto yesNo = [](bool b) { return b ? "yes" : "no"; };
+  describeOpenClLoader(out, opencl.loader);
   out << "OpenCL devices:\n";
   if (opencl.devices.empty()) out << "  (none: " << opencl.unavailableReason << ")\n";
-  for (const OpenClDeviceInfo& device : opencl.devices) {
-    out << "  [" << device.platformIndex << "." << device.deviceIndex << "] " << device.name << " (platform '"
-        << device.platformName << "', " << device.platformVersion << ")\n      UUID "
-        << (device.hasUuid ? formatUuid(device.uuid) : std::string("unknown (no cl_khr_device_uuid)")) << "\n      ";
-    for (size_t i = 0; i < std::size(kOpenClInteropExtensions); ++i)
-      out << (i ? ", " : "") << kOpenClInteropExtensions[i] << " "
-          << yesNo(i < device.interopExtensions.size() && device.interopExtensions[i]);
-    out << "\n      opaque-fd import: memory " << yesNo(device.importsOpaqueFdMemory) << ", semaphores "
-        << yesNo(device.importsOpaqueFdSemaphores) << "; binary semaphores " << yesNo(device.binarySemaphores) << "\n";
+  std::vector<bool> shown(opencl.devices.size(), false);
+  for (const OpenClPlatformInfo& platform : opencl.platforms) {
+    out << "  platform " << platform.index << " '" << platform.name << "' (" << platform.version << ")";
+    for (const std::string& problem : platform.problems) out << "; " << problem;
+    out << "\n";
+    for (size_t i = 0; i < opencl.devices.size(); ++i)
+      if (opencl.devices[i].platformIndex == platform.index) {
+        describeOpenClDevice(out, opencl.devices[i]);
+        shown[i] = true;
+      }
   }
+  for (size_t i = 0; i < opencl.devices.size(); ++i)
+    if (!shown[i]) describeOpenClDevice(out, opencl.devices[i]);
   out << "Pairs with OpenCL (same UUID) and the checks that let them share memory and semaphores:\n";
   bool anyPair = false;
   for (const PhysicalDeviceInfo& vulkanDevice : vulkan)
     for (const OpenClDeviceInfo& device : opencl.devices) {
       if (!device.hasUuid || device.uuid != vulkanDevice.deviceUuid) continue;
       anyPair = true;
-      const std::vector<PairingCheck> checks = checkOpenClPairing(vulkanDevice, device);
-      const bool ok = std::all_of(checks.begin(), checks.end(), [](const PairingCheck& c) { return c.passed; });
+      const bool ok = firstOpenClPairingProblem(vulkanDevice, device).empty();
       out << "  Vulkan [" << vulkanDevice.index << "] <-> OpenCL [" << device.platformIndex << "." << device.deviceIndex
           << "] " << device.name << ": " << (ok ? "OpenCL backend available" : "OpenCL backend unavailable") << "\n";
-      for (const PairingCheck& check : checks)
+      for (const PairingCheck& check : checkOpenClPairing(vulkanDevice, device))
         out << "      " << (check.passed ? "[ok]   " : "[FAIL] ") << check.name << " (" << check.detail << ")\n";
     }
   if (!anyPair) out << "  (none: --backend opencl is unavailable)\n";

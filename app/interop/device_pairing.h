@@ -89,16 +89,22 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
 std::vector<PairingCheck> checkOpenClPairing(const PhysicalDeviceInfo& vulkan, const OpenClDeviceInfo& opencl);
 
 // --backend opencl: the first OpenCL device (platform order, then device
-// order) whose CL_DEVICE_UUID_KHR equals the deviceUUID of the Vulkan device
-// named by --device (else of any Vulkan device, in order) and that passes
-// every check of checkOpenClPairing. Throws EnvironmentError (exit 3) with one
-// sentence naming what is missing: the ICD loader, a platform, the
-// extensions (by name), or a device with the Vulkan device's UUID.
+// order, every platform's devices considered) whose CL_DEVICE_UUID_KHR equals
+// the deviceUUID of the Vulkan device named by --device (else of any Vulkan
+// device, in order) and that passes every check of checkOpenClPairing.
+// Throws EnvironmentError (exit 3) with one line otherwise: the reason there
+// is no OpenCL (no ICD loader, no platform), or, when nothing pairs, every
+// platform with what each of its devices lacks and why anything was left out
+// (a failed clGetDeviceIDs), and in both cases the ICD loader file that was
+// opened and the ICD variables that are set.
 DeviceChoice chooseOpenClDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const OpenClDeviceList& opencl,
                                  const std::string& deviceArgument);
 
-// The OpenCL part of --list-devices: every platform's devices, their UUIDs,
-// which interop extensions each has, and the pairs with Vulkan devices.
+// The OpenCL part of --list-devices: the ICD loader file and the variables
+// that steer it (OCL_ICD_VENDORS, OCL_ICD_FILENAMES, OPENCL_VENDOR_PATH),
+// every platform with its version and what failed on it, every device with
+// its UUID and which interop extensions it has, and the pairs with Vulkan
+// devices.
 std::string describeOpenClDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const OpenClDeviceList& opencl);
 
 }  // namespace vksim

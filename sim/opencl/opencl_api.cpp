@@ -1,6 +1,7 @@
 #include "sim/opencl/opencl_api.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdlib>
 #include <mutex>
@@ -15,10 +16,38 @@ struct LoadedApi {
   std::string failure;  // "" when every entry point was found
 };
 
+// The cl_loader_info query (cl_ext.h of 2023.04 on; Debian 12's headers
+// predate it). ocl-icd and Khronos' loader both answer it, through
+// clGetExtensionFunctionAddress only: neither exports the symbol.
+using GetLoaderInfoFunction = cl_int (*)(cl_uint, size_t, void*, size_t*);
+constexpr cl_uint kLoaderVersion = 2, kLoaderName = 3;
+
+std::string loaderString(GetLoaderInfoFunction getInfo, cl_uint what) {
+  char text[256] = {};
+  if (getInfo(what, sizeof text - 1, text, nullptr) != CL_SUCCESS) return {};
+  return text;
+}
+
+// Which file the soname resolved to, and what the loader calls itself: two
+// loaders read the ICD variables differently, so the answer decides which
+// platforms a process sees.
+void describeLibrary(void* library, OpenClApi& api) {
+  link_map* map = nullptr;
+  if (dlinfo(library, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name) api.path = map->l_name;
+  using ExtensionAddress = void* (*)(const char*);
+  const auto extensionAddress =
+      reinterpret_cast<ExtensionAddress>(dlsym(library, "clGetExtensionFunctionAddress"));
+  if (!extensionAddress) return;
+  const auto getInfo = reinterpret_cast<GetLoaderInfoFunction>(extensionAddress("clGetICDLoaderInfoOCLICD"));
+  if (!getInfo) return;
+  const std::string name = loaderString(getInfo, kLoaderName),
+                    version = loaderString(getInfo, kLoaderVersion);
+  api.description = name + (name.empty() || version.empty() ? "" : " ") + version;
+}
+
 LoadedApi openLibrary() {
   LoadedApi loaded;
-  const char* override = std::getenv(kOpenClLibraryVariable);
-  loaded.api.library = override && override[0] ? override : kOpenClLibraryName;
+  loaded.api.library = openClLibraryName();
   // RTLD_LOCAL: the loader's symbols stay out of the global namespace, so a
   // library loaded later cannot bind to them by accident. The handle is kept
   // for the life of the process (vendor ICDs do not expect to be unloaded).
@@ -38,10 +67,16 @@ LoadedApi openLibrary() {
   }
   VKSIM_OPENCL_CORE_FUNCTIONS(VKSIM_RESOLVE)
 #undef VKSIM_RESOLVE
+  describeLibrary(library, loaded.api);
   return loaded;
 }
 
 }  // namespace
+
+std::string openClLibraryName() {
+  const char* override = std::getenv(kOpenClLibraryVariable);
+  return override && override[0] ? override : kOpenClLibraryName;
+}
 
 Result<const OpenClApi*> loadOpenClApi() {
   static std::once_flag once;

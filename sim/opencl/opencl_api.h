@@ -30,7 +30,9 @@ struct OpenClApi {
 #define VKSIM_DECLARE(name) decltype(&::name) name = nullptr;
   VKSIM_OPENCL_CORE_FUNCTIONS(VKSIM_DECLARE)
 #undef VKSIM_DECLARE
-  std::string library;  // the name dlopen was given
+  std::string library;      // the name dlopen was given
+  std::string path;         // the file the dynamic linker opened for it (dlinfo), "" if unknown
+  std::string description;  // "OCL-ICD 2.3.1": clGetICDLoaderInfoOCLICD's name and version, "" without it
 };
 
 // The extension entry points of one platform.
@@ -43,9 +45,16 @@ struct OpenClExtensionApi {
   clEnqueueReleaseExternalMemObjectsKHR_fn clEnqueueReleaseExternalMemObjectsKHR = nullptr;
 };
 
+// The name loadOpenClApi gives dlopen: kOpenClLibraryName, or the value of
+// VKSIM_OPENCL_LIBRARY (base/config.h) when that is set and not empty.
+std::string openClLibraryName();
+
 // The ICD loader, opened once per process (kOpenClLibraryName, or the
 // VKSIM_OPENCL_LIBRARY override of base/config.h). The Error (exit code 3)
 // names the library and what dlopen or dlsym said. Thread-safe.
+// path and description say which loader the search found: Debian's ocl-icd
+// and Khronos' loader (which CUDA toolkits also ship as libOpenCL.so.1) read
+// different variables (docs/gpu-runs.md, "Which OpenCL a process sees").
 Result<const OpenClApi*> loadOpenClApi();
 
 // The extension entry points of `platform`; the Error (exit code 3) names

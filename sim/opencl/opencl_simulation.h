@@ -38,15 +38,48 @@ struct OpenClDeviceInfo {
   bool binarySemaphores = false;
 };
 
+// One platform of clGetPlatformIDs, listed whether or not its devices could
+// be: a platform that fails is reported, never the end of the list.
+struct OpenClPlatformInfo {
+  int index = 0;              // in clGetPlatformIDs order
+  std::string name, version;  // CL_PLATFORM_NAME, CL_PLATFORM_VERSION ("" when unreadable)
+  // Why the platform, or one of its devices, is missing from the device list,
+  // one phrase each: "clGetDeviceIDs failed (CL_OUT_OF_HOST_MEMORY)",
+  // "device 1: CL_DEVICE_EXTENSIONS unreadable (CL_INVALID_DEVICE)". Empty
+  // when every device it has is listed.
+  std::vector<std::string> problems;
+};
+
+// The ICD loader as this process found it: which file the dynamic linker
+// opened, and the variables that decide which vendor ICDs it then loads.
+struct OpenClLoaderInfo {
+  std::string library;      // the name given to dlopen (kOpenClLibraryName or its override)
+  std::string path;         // the file opened for it; "" when it could not be opened
+  std::string description;  // the loader's own name and version (cl_loader_info), "" where it has none
+  struct Variable {
+    std::string name;
+    bool set = false;
+    std::string value;
+  };
+  // OCL_ICD_VENDORS, OCL_ICD_FILENAMES and OPENCL_VENDOR_PATH as this
+  // process's environment has them.
+  std::vector<Variable> variables;
+};
+
 struct OpenClDeviceList {
   std::vector<OpenClDeviceInfo> devices;
+  // Every platform, devices or not, in clGetPlatformIDs order.
+  std::vector<OpenClPlatformInfo> platforms;
   // Why the list is empty (no ICD loader, no platform, no device); "" otherwise.
   std::string unavailableReason;
-  std::string library;  // the library name that was opened (or tried)
+  OpenClLoaderInfo loader;
 };
 
 // Every OpenCL device of every platform; never throws. Loads the ICD loader
 // on first use (VKSIM_OPENCL_LIBRARY, base/config.h, names another library).
+// A platform whose clGetDeviceIDs fails, and a device whose name or
+// extensions cannot be read, are left out with the reason kept in
+// OpenClPlatformInfo::problems; the other platforms are still listed.
 OpenClDeviceList listOpenClDevices();
 
 // The interop extensions and handle types that `device` lacks, as one phrase

@@ -2,7 +2,10 @@
 // extensions (the NVIDIA machine, with enter.sh's OCL_ICD_VENDORS); skipped
 // elsewhere with the reason, and a failure instead of a skip when
 // VKSIM_REQUIRE_CUDA=1 (the NVIDIA runs), so that a missing ICD cannot pass
-// as a row of skips.
+// as a row of skips. An app run that fails prints what that child's OpenCL
+// was (its --list-devices) beside this process's: on the NVIDIA machine the
+// children once saw other platforms than this process (docs/gpu-runs.md,
+// "Which OpenCL a process sees"), and OpenClLoader checks that they agree.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +16,7 @@
 
 #include "app/app.h"
 #include "app/frame_loop.h"
+#include "app/interop/device_pairing.h"
 #include "app/interop/value_schedule.h"
 #include "app_runner.h"
 #include "gpu_environment.h"
@@ -34,17 +38,41 @@ namespace vksim::testing {
 
 std::string openClInteropProblem() {
   const OpenClDeviceList list = listOpenClDevices();
-  if (list.devices.empty()) return "no OpenCL device: " + list.unavailableReason;
+  if (list.devices.empty() && list.platforms.empty()) return "no OpenCL device: " + list.unavailableReason;
   std::string problem;
   for (const OpenClDeviceInfo& device : list.devices) {
     const std::string missing = missingOpenClInterop(device);
     if (missing.empty()) return "";
-    if (problem.empty()) problem = "no OpenCL device has the interop extensions ('" + device.name + "' lacks " + missing + ")";
+    problem +=
+        "; '" + device.name + "' (platform " + std::to_string(device.platformIndex) + ") lacks " + missing;
   }
-  return problem;
+  for (const OpenClPlatformInfo& platform : list.platforms)
+    for (const std::string& failure : platform.problems)
+      problem += "; platform " + std::to_string(platform.index) + " '" + platform.name + "': " + failure;
+  return "no OpenCL device has the interop extensions (ICD loader " + list.loader.path + ")" + problem;
 }
 
 namespace {
+
+// The OpenCL part of a --list-devices text: from the loader line to the pairs.
+std::string openClSection(const std::string& listing) {
+  const size_t begin = listing.find("OpenCL ICD loader:");
+  if (begin == std::string::npos) return listing;
+  const size_t end = listing.find("Pairs with OpenCL", begin);
+  return listing.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+// After an app run that did not exit 0: the OpenCL that a child with the
+// same environment sees, and this process's, on stdout for the run's log.
+void printChildOpenCl(const AppResult& run, const std::vector<std::string>& env = {}) {
+  if (run.exitCode == 0) return;
+  const AppResult list = runApp({"--list-devices"}, env, 60);
+  std::printf(
+      "--- %s --list-devices, a child of this process (exit %d), OpenCL part:\n%s%s"
+      "--- this process (gpu_tests) sees:\n%s---\n",
+      appPath().c_str(), list.exitCode, openClSection(list.out).c_str(), list.err.c_str(),
+      openClSection(describeOpenClDevices({}, listOpenClDevices())).c_str());
+}
 
 std::vector<float> readFloats(const std::string& path) {
   const std::string bytes = readFile(path);
@@ -61,7 +89,9 @@ void expectClean(const AppResult& result) {
 
 AppResult runOpenCl(std::vector<std::string> args) {
   args.insert(args.begin(), {"--headless", "--backend", "opencl", "--size", "256x256"});
-  return runApp(args, {}, 300);
+  const AppResult result = runApp(args, {}, 300);
+  printChildOpenCl(result);
+  return result;
 }
 
 struct ModelBound {
@@ -91,7 +121,9 @@ TEST_P(OpenClAgainstCpu, After500FramesWithinTheDerivedBound) {
   auto run = [&](const char* backend, const std::string& dump) {
     std::vector<std::string> args = common;
     args.insert(args.end(), {"--backend", backend, "--dump-vertices", dump});
-    return runApp(args, {}, 300);
+    const AppResult result = runApp(args, {}, 300);
+    printChildOpenCl(result);
+    return result;
   };
   const AppResult opencl = run("opencl", dir + "/opencl.bin");
   expectClean(opencl);
@@ -175,9 +207,11 @@ TEST(OpenClSchedule, FiveHundredFramesLeaveNoSemaphoreSignalledAndOneMemory) {
 TEST(OpenClFaults, RunTimeFaultsEndWithExitFourAndOneLine) {
   VKSIM_REQUIRE_OPENCL_INTEROP();
   for (const char* fault : {"sim-skips-signal@5", "render-skips-signal@5", "device-lost@5"}) {
+    const std::vector<std::string> env{"VKSIM_VALIDATION=1", "VKSIM_WAIT_TIMEOUT_MS=1000"};
     const AppResult result = runApp({"--headless", "--backend", "opencl", "--grid", "64", "--size", "96x64",
                                      "--frames", "40", "--inject-fault", fault},
-                                    {"VKSIM_VALIDATION=1", "VKSIM_WAIT_TIMEOUT_MS=1000"}, 60);
+                                    env, 60);
+    if (result.exitCode == 3) printChildOpenCl(result, env);
     ASSERT_FALSE(result.timedOut) << fault << result.out << result.err;
     EXPECT_EQ(result.exitCode, 4) << fault << result.out << result.err;
     EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << fault << result.err;
@@ -185,10 +219,26 @@ TEST(OpenClFaults, RunTimeFaultsEndWithExitFourAndOneLine) {
   for (const char* fault : {"import-fails", "export-fails"}) {
     const AppResult result = runApp({"--headless", "--backend", "opencl", "--grid", "64", "--frames", "10",
                                      "--inject-fault", fault});
+    if (result.err.find("injected fault") == std::string::npos) printChildOpenCl(result);
     EXPECT_EQ(result.exitCode, 3) << fault << result.err;
     EXPECT_NE(result.err.find(std::string("OpenCL backend: ")), std::string::npos) << result.err;
     EXPECT_NE(result.err.find(std::string("injected fault ") + fault), std::string::npos) << result.err;
   }
+}
+
+// Needs no GPU: a child started from here (posix_spawn, this environment)
+// must see the ICD loader file, the ICD variables and the platforms that
+// this process sees. Both views are printed, for the run's log.
+TEST(OpenClLoader, AChildSeesTheLoaderAndPlatformsThisProcessSees) {
+  const std::string here = openClSection(describeOpenClDevices({}, listOpenClDevices()));
+  const AppResult child = runApp({"--list-devices"}, {}, 60);
+  ASSERT_EQ(child.exitCode, 0) << child.err;
+  const std::string there = openClSection(child.out);
+  // The child's stderr too: empty, unless a loader trace was asked for
+  // (OCL_ICD_ENABLE_TRACE=1, Khronos' loader).
+  std::printf("--- this process (gpu_tests):\n%s--- %s --list-devices:\n%s%s---\n", here.c_str(),
+              appPath().c_str(), there.c_str(), child.err.c_str());
+  EXPECT_EQ(there, here);
 }
 
 }  // namespace
