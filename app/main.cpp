@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
@@ -21,6 +20,7 @@
 #include "app/cli.h"
 #include "app/frame_loop.h"
 #include "app/files.h"
+#include "app/interrupt.h"
 #include "app/ui/controls.h"
 #include "app/ui/overlay_panels.h"
 #include "app/ui/script_player.h"
@@ -28,21 +28,6 @@
 
 namespace vksim {
 namespace {
-
-// The signal that asked the run to stop (SIGINT or SIGTERM), 0 while none did.
-volatile std::sig_atomic_t interrupted = 0;
-// The first signal lets the run finish its current frame, render one last
-// frame and write what was asked for; a second one ends the process at once
-// (the default action), for a run that does not stop. signal() and raise()
-// are async-signal-safe.
-void onInterrupt(int signalNumber) {
-  if (interrupted) {
-    std::signal(signalNumber, SIG_DFL);
-    std::raise(signalNumber);
-    return;
-  }
-  interrupted = signalNumber;
-}
 
 // A misspelt switch ("yes", "on") must not quietly run without the layer
 // while the summary still prints zero errors.
@@ -106,9 +91,6 @@ int runApplication(const Options& options) {
       app.headless = true;
     }
   }
-  std::signal(SIGINT, onInterrupt);
-  std::signal(SIGTERM, onInterrupt);
-
   const int exitCode = runThenTearDown(app, [&] {
     createApp(app, options);
     const InputCallbackScope inputCallbacks(app);  // windowed: GLFW's events reach `app` until the body ends
@@ -137,12 +119,10 @@ int runApplication(const Options& options) {
       // An interrupt makes the next frame the last: it is rendered and
       // captured like the last of a --frames run, so a screenshot shows the
       // final state, never an empty image.
-      const bool stopping = interrupted != 0;
+      // The handler has announced the signal already (app/interrupt.h).
+      const bool stopping = interruptSignal() != 0;
       if (stopping && !announcedInterrupt) {
         finishProgressBar(progress);
-        std::printf("interrupted (%s): rendering one last frame and finishing\n",
-                    interrupted == SIGINT ? "SIGINT" : "SIGTERM");
-        std::fflush(stdout);
         announcedInterrupt = true;
       }
       const bool closing =
@@ -216,6 +196,10 @@ int runApplication(const Options& options) {
 }  // namespace vksim
 
 int main(int argc, char** argv) {
+  // Before parsing: checkWritable's probe files exist for a moment during
+  // it, and a signal then must be remembered (the run that follows renders
+  // one frame and finishes), not end the process with a probe on disk.
+  vksim::installInterruptHandlers();
   const vksim::Result<vksim::Options> parsed = vksim::parseCommandLine(argc, argv);
   if (!parsed) {
     // --help and --version arrive here too, as exit code 0 (base/result.h).
