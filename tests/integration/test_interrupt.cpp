@@ -392,7 +392,8 @@ TEST(BadInputBinary, ExitTwoOneLineNoFile) {
       {"bench", "--frames", "0"},
       {"bench", "--json", "missing/b.json"},
       // The CSV can be written, its summary cannot (a directory is in the way).
-      {"--headless", "--capture", "blocked.csv"},
+      // Without that check the 3 frames run and the end is exit 4.
+      {"--headless", "--frames", "3", "--grid", "16", "--capture", "blocked.csv"},
       // Two outputs, or an output and an input, that name one file.
       {"--headless", "--screenshot", "x.png", "--dump-vertices", "x.png"},
       {"--headless", "--screenshot", "x.png", "--dump-vertices", "./x.png"},
