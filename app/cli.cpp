@@ -397,6 +397,12 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
   if (benchCommand->parsed()) {
     options.bench = bench;
     options.headless = true;  // the benchmark measures the schedule, not a display
+    // The run's output options, given before `bench`, parse (they belong to
+    // the main command) but bench writes none of them: refused rather than
+    // accepted and quietly left unwritten.
+    for (const char* output : {"--screenshot", "--dump-vertices", "--capture", "--trace", "--input-script"})
+      if (app.count(output))
+        return usageError(std::string("bench writes its table and --json only: ") + output + " does not apply");
   }
   if (options.backend == BackendChoice::opencl) {
     // Not a usage error: the request is well formed, but OpenCL cannot do it

@@ -293,6 +293,11 @@ std::vector<BadCase> generateBadCases(const std::string& dir) {
   cases.push_back({{"stray"}, "stray"});
   cases.push_back({{"bench", "--grids"}, "--grids"});
   cases.push_back({{"bench", "--screenshot", dir + "/x.png"}, "--screenshot"});
+  // The run's outputs given before `bench` parse, but bench would not write them.
+  cases.push_back({{"--screenshot", dir + "/x.png", "bench"}, "--screenshot"});
+  cases.push_back({{"--dump-vertices", dir + "/x.bin", "bench"}, "--dump-vertices"});
+  cases.push_back({{"--capture", dir + "/x.csv", "bench"}, "--capture"});
+  cases.push_back({{"--trace", dir + "/x.json", "bench", "--json", dir + "/b.json"}, "--trace"});
   cases.push_back({{"--no-such-flag"}, "no-such-flag"});
   return cases;
 }
