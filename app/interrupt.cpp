@@ -8,6 +8,7 @@
 namespace vksim {
 namespace {
 
+// Set once, by the first signal; read by the modes that finish cleanly.
 volatile std::sig_atomic_t interrupted = 0;
 
 // The announcement is written here, not by the frame loop, because the loop
