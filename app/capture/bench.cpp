@@ -15,7 +15,6 @@
 #include "app/capture/progress.h"
 #include "app/capture/switch_probe.h"
 #include "app/frame_loop.h"
-#include "app/interrupt.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {
@@ -92,11 +91,12 @@ void applyConfiguration(App& app, const BenchConfiguration& configuration, bool 
 }
 
 // The samples of the configuration's measured frames; nullopt when a signal
-// (app/interrupt.h) stopped it part-way: its frames are abandoned, not
+// (main's flag, `interrupted`) stopped it part-way: its frames are abandoned, not
 // reported as a shorter measurement. Either way the schedule is drained, so
 // the next configuration or the teardown starts with nothing outstanding.
 std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& bench, Progress& progress,
-                                                 size_t index, const std::string& label) {
+                                                 size_t index, const std::string& label,
+                                                 const volatile std::sig_atomic_t& interrupted) {
   BenchSamples samples;
   bool abandoned = false;
   const uint64_t firstMeasured = app.schedule.totalFrames + bench.warmupFrames;
@@ -105,7 +105,7 @@ std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& b
       if (timing->frame >= firstMeasured) addSample(samples, *timing);
   };
   for (uint64_t frame = 0; frame < uint64_t(bench.warmupFrames) + bench.frames; ++frame) {
-    if (interruptSignal() != 0) {
+    if (interrupted != 0) {
       abandoned = true;
       break;
     }
@@ -250,7 +250,7 @@ std::string cpuModelName() {
   return {};
 }
 
-int runBenchmark(const Options& options) {
+int runBenchmark(const Options& options, const volatile std::sig_atomic_t& interrupted) {
   const BenchOptions& bench = *options.bench;
   const std::vector<BenchConfiguration> matrix = benchMatrix(bench);
   if (matrix.empty()) {
@@ -298,13 +298,13 @@ int runBenchmark(const Options& options) {
 
     Progress progress(uint64_t(matrix.size()) * (uint64_t(bench.warmupFrames) + bench.frames), matrix.size());
     std::vector<BenchResult> results;
-    bool interrupted = false;
-    for (size_t i = 0; i < matrix.size() && !interrupted; ++i) {
+    bool stoppedEarly = false;  // a signal abandoned a configuration
+    for (size_t i = 0; i < matrix.size() && !stoppedEarly; ++i) {
       const std::string label = labelOf(matrix[i]);
       applyConfiguration(app, matrix[i], /*rebuild=*/i > 0);
-      const std::optional<BenchSamples> samples = measureConfiguration(app, bench, progress, i, label);
+      const std::optional<BenchSamples> samples = measureConfiguration(app, bench, progress, i, label, interrupted);
       if (!samples) {
-        interrupted = true;
+        stoppedEarly = true;
         continue;
       }
       results.push_back(summarizeBench(matrix[i], backend, *samples));
@@ -318,7 +318,7 @@ int runBenchmark(const Options& options) {
       progress.configurationDone(i, label, results.back());
     }
     progress.finish();
-    if (interrupted)
+    if (stoppedEarly)
       fmt::print("bench: interrupted: {} of {} configurations completed, the one in progress abandoned\n",
                  results.size(), matrix.size());
     fmt::print("{}", formatBenchTable(results));
@@ -339,7 +339,7 @@ int runBenchmark(const Options& options) {
       document["switchProbe"] = switchProbe;
       // A signal stopped the matrix: the results are the configurations
       // that completed, and a reader must not take them for the whole run.
-      document["interrupted"] = interrupted;
+      document["interrupted"] = stoppedEarly;
       file.stream() << document.dump(2) << '\n';
       if (Result<> committed = file.commit(); !committed) throw RuntimeFailure(committed.error().message);
       fmt::print("wrote {} ({} results)\n", bench.jsonPath, results.size());
