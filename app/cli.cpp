@@ -132,6 +132,51 @@ CLI::Validator outputFile(const std::string& extension, bool withSummary = false
       "FILE" + extension, "writable output file");
 }
 
+// One file the run reads or writes, and the option that names it.
+struct NamedFile {
+  std::string option;  // "--screenshot", "--capture's summary", ...
+  std::string path;
+  bool output = true;  // false: an input that an output must not replace
+};
+
+// Every file a run will write, and the input files it read: each output is
+// written through AtomicFile (rename over the target), so two outputs naming
+// one file leave only the later one, and an output naming an input replaces
+// the user's scene or script. Refused before any frame, with the two names.
+std::string refuseSharedNames(const Options& options, const std::string& scene) {
+  std::vector<NamedFile> files;
+  const auto add = [&](std::string option, const std::string& path, bool output = true) {
+    if (!path.empty()) files.push_back({std::move(option), path, output});
+  };
+  add("--screenshot", options.screenshotPath);
+  add("--dump-vertices", options.dumpVerticesPath);
+  add("--capture", options.capturePath);
+  if (!options.capturePath.empty()) add("--capture's summary", summaryPathFor(options.capturePath));
+  add("--trace", options.tracePath);
+  if (options.bench) add("bench --json", options.bench->jsonPath);
+  // Screenshots of one script may share a name on purpose (a later one
+  // replaces an earlier one); each is still checked against the rest.
+  for (const ScriptCommand& command : options.inputScript.commands)
+    if (command.action == ScriptAction::screenshot)
+      add("--input-script's screenshot (line " + std::to_string(command.line) + ")", command.text);
+  add("--input-script", options.inputScriptPath, /*output=*/false);
+  if (!scene.empty() && std::filesystem::is_regular_file(scene)) add("--scene", scene, /*output=*/false);
+  std::vector<std::string> identities;
+  for (const NamedFile& file : files) identities.push_back(fileIdentity(file.path));
+  for (size_t second = 1; second < files.size(); ++second)
+    for (size_t first = 0; first < second; ++first) {
+      const bool bothScriptShots = files[first].option.starts_with("--input-script's") &&
+                                   files[second].option.starts_with("--input-script's");
+      if (bothScriptShots || (!files[first].output && !files[second].output)) continue;
+      if (identities[first].empty() || identities[first] != identities[second]) continue;
+      return files[first].option + " " + files[first].path + " and " + files[second].option + " " +
+             files[second].path + " name the same file" +
+             (files[first].output && files[second].output ? ": one would overwrite the other"
+                                                          : ": the output would replace the input");
+    }
+  return "";
+}
+
 CLI::Validator sizeValidator() {
   return CLI::Validator(
       [](std::string& value) {
@@ -352,6 +397,12 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
   if (benchCommand->parsed()) {
     options.bench = bench;
     options.headless = true;  // the benchmark measures the schedule, not a display
+    // The run's output options, given before `bench`, parse (they belong to
+    // the main command) but bench writes none of them: refused rather than
+    // accepted and quietly left unwritten.
+    for (const char* output : {"--screenshot", "--dump-vertices", "--capture", "--trace", "--input-script"})
+      if (app.count(output))
+        return usageError(std::string("bench writes its table and --json only: ") + output + " does not apply");
   }
   if (options.backend == BackendChoice::opencl) {
     // Not a usage error: the request is well formed, but OpenCL cannot do it
@@ -441,6 +492,7 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
                             checked.error().message);
     options.inputScript = std::move(*loaded);
   }
+  if (const std::string refused = refuseSharedNames(options, scene); !refused.empty()) return usageError(refused);
   return options;
 }
 

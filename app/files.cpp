@@ -1,6 +1,7 @@
 #include "app/files.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -59,6 +60,23 @@ Result<> checkWritable(const std::string& path) {
   ::close(fd);
   ::unlink(probe.c_str());
   return {};
+}
+
+std::string fileIdentity(const std::string& path) {
+  std::error_code error;
+  fs::path target(path);
+  // rename(2) would replace a symlink rather than write through it, but the
+  // user who passes a link to X means X, whether X exists yet or not (so
+  // the link is read, not canonicalized). 40 hops: the kernel's own limit.
+  for (int hop = 0; hop < 40 && fs::is_symlink(target, error); ++hop) {
+    const fs::path link = fs::read_symlink(target, error);
+    if (error) break;
+    target = link.is_absolute() ? link : target.parent_path() / link;
+  }
+  const fs::path parent = target.parent_path();
+  struct stat directory {};
+  if (::stat(parent.empty() ? "." : parent.c_str(), &directory) != 0) return {};
+  return fmt::format("{}:{}/{}", directory.st_dev, directory.st_ino, target.filename().string());
 }
 
 AtomicFile::AtomicFile(AtomicFile&& other) noexcept

@@ -27,6 +27,16 @@ namespace vksim {
 // read "cannot write PATH: REASON".
 Result<> checkWritable(const std::string& path);
 
+// Who names which file, for refusing two names of one file before a run:
+// the same text, "./X" and "X", a relative and an absolute path, a directory
+// reached through a symlink or a bind mount, or a symlink at the name itself
+// all give one identity. It is the device and inode of the directory that
+// will hold the file (with a symlink at `path` followed first) and the name
+// in it, as text; empty when that directory cannot be stat'ed (checkWritable
+// reports such a path). Hard links give different identities: a write
+// through AtomicFile replaces one name and leaves the other's file as it was.
+std::string fileIdentity(const std::string& path);
+
 // A file that appears at `path` only complete. open() creates PATH.tmp-<pid>
 // in the same directory; close() flushes it, closes it and fsyncs it; commit()
 // renames it over `path` and fsyncs the directory. Any failure, discard(), or

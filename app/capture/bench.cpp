@@ -90,15 +90,25 @@ void applyConfiguration(App& app, const BenchConfiguration& configuration, bool 
   }
 }
 
-BenchSamples measureConfiguration(App& app, const BenchOptions& bench, Progress& progress, size_t index,
-                                  const std::string& label) {
+// The samples of the configuration's measured frames; nullopt when a signal
+// (main's flag, `interrupted`) stopped it part-way: its frames are abandoned, not
+// reported as a shorter measurement. Either way the schedule is drained, so
+// the next configuration or the teardown starts with nothing outstanding.
+std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& bench, Progress& progress,
+                                                 size_t index, const std::string& label,
+                                                 const volatile std::sig_atomic_t& interrupted) {
   BenchSamples samples;
+  bool abandoned = false;
   const uint64_t firstMeasured = app.schedule.totalFrames + bench.warmupFrames;
   const auto takeFinished = [&](bool flush) {
     while (std::optional<FrameTiming> timing = takeFinishedFrame(app.timing, flush))
       if (timing->frame >= firstMeasured) addSample(samples, *timing);
   };
   for (uint64_t frame = 0; frame < uint64_t(bench.warmupFrames) + bench.frames; ++frame) {
+    if (interrupted != 0) {
+      abandoned = true;
+      break;
+    }
     runFrame(app);  // headless: always rendered
     takeFinished(false);
     progress.frameDone(index, label);
@@ -108,6 +118,7 @@ BenchSamples measureConfiguration(App& app, const BenchOptions& bench, Progress&
     throw RuntimeFailure("timeout: the simulation did not finish");
   settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
   takeFinished(true);
+  if (abandoned) return std::nullopt;
   return samples;
 }
 
@@ -239,7 +250,7 @@ std::string cpuModelName() {
   return {};
 }
 
-int runBenchmark(const Options& options) {
+int runBenchmark(const Options& options, const volatile std::sig_atomic_t& interrupted) {
   const BenchOptions& bench = *options.bench;
   const std::vector<BenchConfiguration> matrix = benchMatrix(bench);
   if (matrix.empty()) {
@@ -287,11 +298,16 @@ int runBenchmark(const Options& options) {
 
     Progress progress(uint64_t(matrix.size()) * (uint64_t(bench.warmupFrames) + bench.frames), matrix.size());
     std::vector<BenchResult> results;
-    for (size_t i = 0; i < matrix.size(); ++i) {
+    bool stoppedEarly = false;  // a signal abandoned a configuration
+    for (size_t i = 0; i < matrix.size() && !stoppedEarly; ++i) {
       const std::string label = labelOf(matrix[i]);
       applyConfiguration(app, matrix[i], /*rebuild=*/i > 0);
-      const BenchSamples samples = measureConfiguration(app, bench, progress, i, label);
-      results.push_back(summarizeBench(matrix[i], backend, samples));
+      const std::optional<BenchSamples> samples = measureConfiguration(app, bench, progress, i, label, interrupted);
+      if (!samples) {
+        stoppedEarly = true;
+        continue;
+      }
+      results.push_back(summarizeBench(matrix[i], backend, *samples));
       if (matrix[i].transfer == TransferMode::copy) {
         results.back().stagingMemory = describeStagingChoice(app.device, app.shared.stagingChoice);
         fmt::print("bench: grid {} copy path staging memory: {}\n", matrix[i].grid, results.back().stagingMemory);
@@ -302,6 +318,9 @@ int runBenchmark(const Options& options) {
       progress.configurationDone(i, label, results.back());
     }
     progress.finish();
+    if (stoppedEarly)
+      fmt::print("bench: interrupted: {} of {} configurations completed, the one in progress abandoned\n",
+                 results.size(), matrix.size());
     fmt::print("{}", formatBenchTable(results));
 
     if (!bench.jsonPath.empty()) {
@@ -318,6 +337,9 @@ int runBenchmark(const Options& options) {
         throw RuntimeFailure(opened.error().message);
       nlohmann::ordered_json document = benchJson(machineDescription(app), settings, results);
       document["switchProbe"] = switchProbe;
+      // A signal stopped the matrix: the results are the configurations
+      // that completed, and a reader must not take them for the whole run.
+      document["interrupted"] = stoppedEarly;
       file.stream() << document.dump(2) << '\n';
       if (Result<> committed = file.commit(); !committed) throw RuntimeFailure(committed.error().message);
       fmt::print("wrote {} ({} results)\n", bench.jsonPath, results.size());

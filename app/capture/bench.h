@@ -7,6 +7,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -77,6 +78,10 @@ nlohmann::ordered_json benchJson(const nlohmann::ordered_json& machine,
 std::string cpuModelName();
 
 // The whole `bench` run after parsing: returns the process exit code.
-int runBenchmark(const Options& options);
+// `interrupted` is main's signal flag (nonzero once SIGINT or SIGTERM asked
+// the process to stop), read before every frame: the configuration in
+// progress is then abandoned, the completed ones are printed and written to
+// --json with "interrupted": true, and the exit code is 0.
+int runBenchmark(const Options& options, const volatile std::sig_atomic_t& interrupted);
 
 }  // namespace vksim

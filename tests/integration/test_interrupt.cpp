@@ -4,7 +4,9 @@
 // validation canary that proves the summary's counters count.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 #include <poll.h>
+#include <sys/inotify.h>
 #include <signal.h>
 #include <stb_image.h>
 #include <sys/wait.h>
@@ -85,6 +87,7 @@ class RunningApp {
         exited_ = true;
         while (readSome(0)) {
         }
+        terminatingSignal_ = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
       }
       if (std::chrono::steady_clock::now() > deadline) {
@@ -98,6 +101,9 @@ class RunningApp {
   const std::string& out() const { return out_; }
   const std::string& err() const { return err_; }
   bool timedOut() const { return timedOut_; }
+  // The signal that ended the child (after finish()); 0 when it exited.
+  int terminatingSignal() const { return terminatingSignal_; }
+  pid_t pid() const { return pid_; }
 
  private:
   // One poll of both pipes; false when both are closed.
@@ -125,6 +131,7 @@ class RunningApp {
   int outFd_ = -1, errFd_ = -1;
   std::string out_, err_;
   bool exited_ = false, timedOut_ = false;
+  int terminatingSignal_ = 0;
 };
 
 std::vector<std::string> filesIn(const std::string& dir) {
@@ -223,6 +230,109 @@ TEST(InterruptedRun, SignalAtAnyMomentLeavesNoImageOrAValidOne) {
   }
 }
 
+// A run that cannot finish by itself: its first step stalls for the whole
+// wait bound (120 s here). The first SIGTERM is announced at once, though the
+// run stays blocked; the second must end the process by that same signal
+// (the default action), not wait for the stall and exit with a code. A
+// handler that ignored the second signal leaves the run stalled until the
+// hang guard, which ends it first.
+TEST(InterruptedRun, SecondSignalEndsAStalledRunByThatSignal) {
+  const std::string dir = makeTempDir("second-signal");
+  RunningApp app({"--headless", "--backend", "cpu", "--frames", "0", "--grid", "16", "--size", "64x64",
+                  "--inject-fault", "sim-stalls@0", "--screenshot", dir + "/shot.png"},
+                 {"VKSIM_VALIDATION=1", "VKSIM_WAIT_TIMEOUT_MS=120000"}, dir);
+  ASSERT_TRUE(app.waitForOutput("running headless")) << app.out() << app.err();
+  app.signal(SIGTERM);
+  ASSERT_TRUE(app.waitForOutput("interrupted (SIGTERM)")) << "the first signal was not announced: " << app.out();
+  app.signal(SIGTERM);
+  const int exitCode = app.finish(60);  // guard: half the stall's bound
+  ASSERT_FALSE(app.timedOut()) << "the second SIGTERM did not end the stalled run: " << app.out() << app.err();
+  EXPECT_EQ(exitCode, -1) << "it exited with a code instead: " << app.out() << app.err();
+  EXPECT_EQ(app.terminatingSignal(), SIGTERM);
+  EXPECT_TRUE(filesIn(dir).empty()) << "a file was left by the run that was ended";
+}
+
+// checkWritable's probe files (PATH.tmp-<pid>) exist for a moment while the
+// command line is parsed. A SIGTERM sent the moment the first one appears
+// (inotify tells when) must not end the process with the probe on disk: the
+// handler is installed before parsing, so the signal is remembered and the
+// run ends cleanly. The signal lands in the window only some of the time; the
+// repetitions make a hit likely, and every attempt checks the directory.
+TEST(InterruptedRun, SignalWhileAnOutputIsProbedLeavesNoProbeFile) {
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    const std::string dir = makeTempDir("probe-" + std::to_string(attempt));
+    const int watch = inotify_init1(IN_CLOEXEC);
+    ASSERT_GE(watch, 0);
+    ASSERT_GE(inotify_add_watch(watch, dir.c_str(), IN_CREATE), 0);
+    RunningApp app(untilInterrupted(dir), kValidation, dir);
+    pollfd created{watch, POLLIN, 0};
+    const bool seen = poll(&created, 1, 60'000) == 1;  // guard: the parse creates a probe at once
+    app.signal(SIGTERM);
+    close(watch);
+    ASSERT_TRUE(seen) << "no probe file was created";
+    const int exitCode = app.finish();
+    ASSERT_FALSE(app.timedOut()) << app.out() << app.err();
+    for (const std::string& name : filesIn(dir))
+      EXPECT_TRUE(name == "shot.png" || name == "v.bin") << "attempt " << attempt << ": left behind: " << name;
+    // The signal is handled wherever it lands after main() began: the run
+    // ends cleanly. Only one that came before the handler (none here: the
+    // probe comes later) would end the process by the signal.
+    EXPECT_EQ(exitCode, 0) << "attempt " << attempt << ": " << app.out() << app.err();
+  }
+}
+
+// `bench` under SIGTERM: the configuration in progress is abandoned, the
+// completed ones are reported (table and --json, marked "interrupted"), and
+// the run ends like an interrupted run (exit 0, nothing on stderr). Here the
+// signal comes right after the first line, before any configuration can
+// finish (each would take 1,000,000 frames): no rows, "interrupted": true.
+TEST(InterruptedBench, SignalBeforeAnyConfigurationCompletedWritesNoRowsMarkedInterrupted) {
+  const std::string dir = makeTempDir("bench-early");
+  RunningApp app({"bench", "--backend", "cpu", "--grids", "16", "--sync", "timeline", "--transfer", "zero-copy",
+                  "--wait-strategy", "poll", "--frames", "1000000", "--warmup", "0", "--size", "64x64",
+                  "--json", dir + "/b.json"},
+                 kValidation, dir);
+  ASSERT_TRUE(app.waitForOutput("bench: 1 configurations")) << app.out() << app.err();
+  app.signal(SIGTERM);
+  const int exitCode = app.finish();
+  ASSERT_FALSE(app.timedOut()) << app.out() << app.err();
+  EXPECT_EQ(exitCode, 0) << app.out() << app.err();
+  EXPECT_TRUE(app.err().empty()) << app.err();
+  EXPECT_NE(app.out().find("interrupted (SIGTERM)"), std::string::npos) << app.out();
+  EXPECT_NE(app.out().find("bench: interrupted: 0 of 1 configurations completed"), std::string::npos) << app.out();
+  const nlohmann::json document = nlohmann::json::parse(readFile(dir + "/b.json"), nullptr, false);
+  ASSERT_FALSE(document.is_discarded()) << readFile(dir + "/b.json");
+  EXPECT_EQ(document.value("interrupted", false), true);
+  EXPECT_TRUE(document["results"].is_array() && document["results"].empty()) << document.dump();
+  EXPECT_EQ(filesIn(dir), std::vector<std::string>{"b.json"});
+}
+
+// As above with one configuration completed: the signal comes when the first
+// (grid 16) has printed its line, while the second (grid 1024, a thousand
+// times the vertices, same frame count) runs. The first is in the JSON, the
+// second is not.
+TEST(InterruptedBench, SignalDuringTheSecondConfigurationKeepsTheFirstMarkedInterrupted) {
+  const std::string dir = makeTempDir("bench-second");
+  RunningApp app({"bench", "--backend", "cpu", "--grids", "16,1024", "--sync", "timeline", "--transfer",
+                  "zero-copy", "--wait-strategy", "poll", "--frames", "200", "--warmup", "0", "--size", "64x64",
+                  "--json", dir + "/b.json"},
+                 kValidation, dir);
+  ASSERT_TRUE(app.waitForOutput("bench 1/2:")) << app.out() << app.err();
+  app.signal(SIGTERM);
+  const int exitCode = app.finish();
+  ASSERT_FALSE(app.timedOut()) << app.out() << app.err();
+  EXPECT_EQ(exitCode, 0) << app.out() << app.err();
+  EXPECT_TRUE(app.err().empty()) << app.err();
+  ASSERT_EQ(app.out().find("bench 2/2:"), std::string::npos) << "the second configuration finished first";
+  EXPECT_NE(app.out().find("bench: interrupted: 1 of 2 configurations completed"), std::string::npos) << app.out();
+  const nlohmann::json document = nlohmann::json::parse(readFile(dir + "/b.json"), nullptr, false);
+  ASSERT_FALSE(document.is_discarded()) << readFile(dir + "/b.json");
+  EXPECT_EQ(document.value("interrupted", false), true);
+  ASSERT_EQ(document["results"].size(), 1u) << document.dump();
+  EXPECT_EQ(document["results"][0]["grid"], 16);
+  EXPECT_GT(document["results"][0]["frames"].get<int>(), 0) << document.dump();
+}
+
 // A failure after the run started: the output directory disappears while the
 // app runs. The end of the run reports it in one line with exit code 4, and
 // nothing is written anywhere (no partial file, no recreated directory).
@@ -264,6 +374,10 @@ TEST(BadInputBinary, ExitTwoOneLineNoFile) {
   const std::string dir = makeTempDir("bad-binary");
   std::ofstream(dir + "/script.txt") << "at 1 click nan 5\n";
   std::ofstream(dir + "/calm.json") << R"({"name": "calm", "model": "ripple", "grid": 99999999999999999999})";
+  std::ofstream(dir + "/shots.txt") << "at 1 screenshot x.png\n";
+  fs::create_directory(dir + "/blocked.summary.json");
+  fs::create_directory_symlink(dir, dir + "/alias");
+  fs::create_symlink("x.png", dir + "/link.png");
   const std::vector<std::vector<std::string>> cases{
       {"--frames", "99999999999999999999"},
       {"--seed", "-1"},
@@ -277,6 +391,20 @@ TEST(BadInputBinary, ExitTwoOneLineNoFile) {
       {"bench", "--grids", "64,1"},
       {"bench", "--frames", "0"},
       {"bench", "--json", "missing/b.json"},
+      // The CSV can be written, its summary cannot (a directory is in the way).
+      // Without that check the 3 frames run and the end is exit 4.
+      {"--headless", "--frames", "3", "--grid", "16", "--capture", "blocked.csv"},
+      // Two outputs, or an output and an input, that name one file.
+      {"--headless", "--screenshot", "x.png", "--dump-vertices", "x.png"},
+      {"--headless", "--screenshot", "x.png", "--dump-vertices", "./x.png"},
+      {"--headless", "--screenshot", "x.png", "--dump-vertices", dir + "/x.png"},
+      {"--headless", "--screenshot", "x.png", "--dump-vertices", "alias/x.png"},
+      {"--headless", "--screenshot", "x.png", "--dump-vertices", "link.png"},
+      {"--headless", "--capture", "a.csv", "--trace", "a.summary.json"},
+      {"--headless", "--capture", "a.csv", "--dump-vertices", "./a.csv"},
+      {"--headless", "--trace", "t.json", "--dump-vertices", "t.json"},
+      {"--headless", "--input-script", "shots.txt", "--screenshot", "x.png"},
+      {"--headless", "--input-script", "shots.txt", "--dump-vertices", "shots.txt"},
   };
   for (const std::vector<std::string>& args : cases) {
     std::vector<std::string> all = args;
@@ -290,7 +418,9 @@ TEST(BadInputBinary, ExitTwoOneLineNoFile) {
   }
   std::vector<std::string> names = filesIn(dir);
   std::sort(names.begin(), names.end());
-  EXPECT_EQ(names, (std::vector<std::string>{"calm.json", "script.txt"})) << "a bad run created a file";
+  EXPECT_EQ(names, (std::vector<std::string>{"alias", "blocked.summary.json", "calm.json", "link.png",
+                                             "script.txt", "shots.txt"}))
+      << "a bad run created a file";
 }
 
 // The canary (VKSIM_VALIDATION_CANARY=1) records one invalid call and one

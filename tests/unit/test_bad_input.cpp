@@ -173,6 +173,41 @@ std::string describe(const BadCase& c) {
   return text;
 }
 
+// Every pair of options that write files (and an output over an input),
+// each pair naming one file in the spellings a user might mix: the same
+// text, "./", relative against absolute, a directory reached through a
+// symlink, a symlink to the file. Paths are made in `dir`.
+std::vector<BadCase> sharedNameCases(const std::string& dir) {
+  const fs::path base(dir);
+  fs::create_directory_symlink(base, base / "alias");
+  fs::create_symlink("same.png", base / "link.png");
+  const std::string relative = fs::relative(base, fs::current_path()).string();
+  const std::string script = writeFile(base / "shots.txt", "at 1 screenshot " + dir + "/same.png\n");
+  const fs::path sceneDir = base / "shared-scene";
+  fs::create_directory(sceneDir);
+  const std::string scene = writeFile(sceneDir / "calm.json", calmScene());
+  const std::vector<std::vector<std::string>> pairs{
+      {"--screenshot", dir + "/same.png", "--dump-vertices", dir + "/same.png"},
+      {"--screenshot", dir + "/same.png", "--dump-vertices", dir + "/./same.png"},
+      {"--screenshot", dir + "/same.png", "--dump-vertices", relative + "/same.png"},
+      {"--screenshot", dir + "/same.png", "--dump-vertices", dir + "/alias/same.png"},
+      {"--screenshot", dir + "/same.png", "--dump-vertices", dir + "/link.png"},
+      {"--capture", dir + "/same.csv", "--dump-vertices", dir + "/same.csv"},
+      {"--capture", dir + "/same.csv", "--dump-vertices", dir + "/same.summary.json"},
+      {"--capture", dir + "/same.csv", "--trace", dir + "/same.summary.json"},
+      {"--capture", dir + "/same.csv", "--trace", relative + "/alias/same.summary.json"},
+      {"--trace", dir + "/same.json", "--dump-vertices", dir + "/same.json"},
+      {"--input-script", script, "--screenshot", dir + "/alias/same.png"},
+      {"--input-script", script, "--dump-vertices", dir + "/same.png"},
+      {"--input-script", script, "--dump-vertices", script},
+      {"--scene", scene, "--trace", scene},
+      {"--scene", scene, "--dump-vertices", sceneDir.string() + "/../shared-scene/calm.json"},
+  };
+  std::vector<BadCase> cases;
+  for (const std::vector<std::string>& pair : pairs) cases.push_back({pair, "name the same file"});
+  return cases;
+}
+
 std::vector<BadCase> generateBadCases(const std::string& dir) {
   std::vector<BadCase> cases;
   const auto add = [&](const OptionSpec& option, const std::string& value, const std::string& mentions,
@@ -246,6 +281,11 @@ std::vector<BadCase> generateBadCases(const std::string& dir) {
         break;
     }
   }
+  // A capture whose CSV can be written and whose summary cannot: the summary
+  // is checked before the run too, not found out after every frame.
+  fs::create_directory(fs::path(dir) / "blocked.summary.json");
+  cases.push_back({{"--capture", dir + "/blocked.csv"}, "blocked.summary.json"});
+  for (BadCase& shared : sharedNameCases(dir)) cases.push_back(std::move(shared));
   // Options without a value, values without an option, unknown subcommands.
   cases.push_back({{"--frames"}, "--frames"});
   cases.push_back({{"--frames", "5", "--frames", "6"}, "--frames"});
@@ -253,6 +293,11 @@ std::vector<BadCase> generateBadCases(const std::string& dir) {
   cases.push_back({{"stray"}, "stray"});
   cases.push_back({{"bench", "--grids"}, "--grids"});
   cases.push_back({{"bench", "--screenshot", dir + "/x.png"}, "--screenshot"});
+  // The run's outputs given before `bench` parse, but bench would not write them.
+  cases.push_back({{"--screenshot", dir + "/x.png", "bench"}, "--screenshot"});
+  cases.push_back({{"--dump-vertices", dir + "/x.bin", "bench"}, "--dump-vertices"});
+  cases.push_back({{"--capture", dir + "/x.csv", "bench"}, "--capture"});
+  cases.push_back({{"--trace", dir + "/x.json", "bench", "--json", dir + "/b.json"}, "--trace"});
   cases.push_back({{"--no-such-flag"}, "no-such-flag"});
   return cases;
 }
@@ -320,6 +365,23 @@ TEST(BadInput, EveryRangeAcceptsItsBounds) {
   }
   EXPECT_TRUE(testing::parseArguments({"--device", "1089D517-ed87-650a-938e-8d6529f11366"}).has_value());
   EXPECT_TRUE(testing::parseArguments({"--device", "12345678901234567890123456789012"}).has_value());
+}
+
+// The shared-name check refuses only names of one file: distinct outputs, a
+// capture and a trace beside it, and a script that writes one screenshot name
+// twice (the later replaces the earlier, as asked) are accepted.
+TEST(BadInput, DistinctOutputNamesAreAccepted) {
+  const fs::path dir = fs::temp_directory_path() / ("vksim-distinct-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string d = dir.string();
+  const std::string script = writeFile(dir / "shots.txt", "at 1 screenshot " + d + "/s.png\nat 2 screenshot " +
+                                                              d + "/s.png\n");
+  const Result<Options> outcome = testing::parseArguments(
+      {"--screenshot", d + "/a.png", "--dump-vertices", d + "/a.bin", "--capture", d + "/a.csv", "--trace",
+       d + "/a.json", "--input-script", script});
+  EXPECT_TRUE(outcome.has_value()) << outcome.error().message;
+  fs::remove_all(dir);
 }
 
 // Every option that --help lists (main and bench) is in the table or a flag.
