@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 #include "base/config.h"
 
@@ -45,7 +47,35 @@ void describeLibrary(void* library, OpenClApi& api) {
   api.description = name + (name.empty() || version.empty() ? "" : " ") + version;
 }
 
+// The ICD loader's variables, kept across the loader's first call. Khronos'
+// loader (the libOpenCL.so.1 that CUDA toolkits install) splits
+// OCL_ICD_FILENAMES into file names with strtok on the very string getenv
+// returned: from then on this process's environment holds only the first
+// name, and every process it starts inherits that and sees one platform
+// (docs/gpu-runs.md, "Which OpenCL a process sees", has the run where
+// gpu_tests' children paired with PoCL alone). Whatever a loader does to
+// them, the process keeps the variables it was given.
+class IcdVariablesKept {
+ public:
+  IcdVariablesKept() {
+    for (const char* name : kNames)
+      if (const char* value = std::getenv(name)) saved_.emplace_back(name, value);
+  }
+  ~IcdVariablesKept() {
+    for (const auto& [name, value] : saved_)
+      if (const char* now = std::getenv(name.c_str()); !now || value != now) setenv(name.c_str(), value.c_str(), 1);
+  }
+  IcdVariablesKept(const IcdVariablesKept&) = delete;
+  IcdVariablesKept& operator=(const IcdVariablesKept&) = delete;
+
+ private:
+  static constexpr const char* kNames[] = {"OCL_ICD_FILENAMES", "OCL_ICD_VENDORS", "OPENCL_VENDOR_PATH",
+                                           "OPENCL_LAYERS", "OPENCL_LAYER_PATH"};
+  std::vector<std::pair<std::string, std::string>> saved_;
+};
+
 LoadedApi openLibrary() {
+  const IcdVariablesKept variables;
   LoadedApi loaded;
   loaded.api.library = openClLibraryName();
   // RTLD_LOCAL: the loader's symbols stay out of the global namespace, so a
@@ -68,6 +98,12 @@ LoadedApi openLibrary() {
   VKSIM_OPENCL_CORE_FUNCTIONS(VKSIM_RESOLVE)
 #undef VKSIM_RESOLVE
   describeLibrary(library, loaded.api);
+  // The loader reads its variables on its first call: that call is made
+  // here, while `variables` still holds what the process was given.
+  if (loaded.failure.empty()) {
+    cl_uint count = 0;
+    (void)loaded.api.clGetPlatformIDs(0, nullptr, &count);
+  }
   return loaded;
 }
 

@@ -44,5 +44,18 @@ TEST(OpenClLoaderReport, TheExitThreeLineNamesTheLoaderFile) {
         << result.err;
 }
 
+// A loader that splits OCL_ICD_FILENAMES in place on its first call (as
+// Khronos' loader does) must not change the variable for the rest of the
+// process, nor for the processes it starts: the app prints the variable as it
+// stands after the loader ran.
+TEST(OpenClLoaderReport, TheIcdVariablesOutliveALoaderThatSplitsThemInPlace) {
+  const AppResult list = runApp({"--list-devices"}, {std::string("VKSIM_OPENCL_LIBRARY=") + VKSIM_FAKE_OPENCL_LOADER,
+                                                     "OCL_ICD_FILENAMES=libone.so.1:libtwo.so.1"});
+  ASSERT_EQ(list.exitCode, 0) << list.err;
+  EXPECT_NE(list.out.find(std::string("OpenCL ICD loader: ") + VKSIM_FAKE_OPENCL_LOADER), std::string::npos)
+      << "the stand-in was not the loader used:\n" << list.out;
+  EXPECT_NE(list.out.find("OCL_ICD_FILENAMES=libone.so.1:libtwo.so.1"), std::string::npos) << list.out;
+}
+
 }  // namespace
 }  // namespace vksim::testing
