@@ -24,12 +24,13 @@ GpuTimer createGpuTimer(const Device& device, uint32_t slotCount) {
   timer.nanosecondsPerTick = device.timestampPeriod;
   timer.hostReset = device.hostQueryReset;
   timer.calibrated = device.calibratedTimestamps;
+  timer.copiesResults = device.info.driverId == VK_DRIVER_ID_MESA_LLVMPIPE;  // see the header
   VkQueryPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   poolInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
   poolInfo.queryCount = kQueriesPerSlot;
   timer.pools.resize(slotCount, VK_NULL_HANDLE);
   timer.written.assign(slotCount, false);
-  for (uint32_t slot = 0; slot < slotCount; ++slot) {
+  for (uint32_t slot = 0; timer.copiesResults && slot < slotCount; ++slot) {
     // Coherent: the GPU's copy needs no invalidate before the host reads it,
     // the host's clearing no flush before the next submission.
     timer.results.push_back(createGpuBuffer(device, kResultBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -65,7 +66,7 @@ void beginGpuTimer(const Device& device, GpuTimer& timer, uint32_t slot, VkComma
   // results. The host's write is visible to the device's copy through the
   // submission (host write ordering), and the slot's fence has signalled, so
   // no copy of the last recording is still writing.
-  std::memset(timer.results[slot].mapped, 0, kResultBytes);
+  if (timer.copiesResults) std::memset(timer.results[slot].mapped, 0, kResultBytes);
   // A query must be reset before it is written again. From the host this is
   // valid only once no submitted command still uses the query
   // (VUID-vkResetQueryPool-firstQuery-02741): the caller has seen this slot's
@@ -84,6 +85,7 @@ void endGpuTimer(const GpuTimer& timer, uint32_t slot, VkCommandBuffer commandBu
   // BOTTOM_OF_PIPE: written once every earlier command in submission order
   // has completed all its stages, so the span covers the whole render.
   vkCmdWriteTimestamp(commandBuffer, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timer.pools[slot], 1);
+  if (!timer.copiesResults) return;
   // WAIT: the copy (a transfer command) waits on the GPU until both queries
   // are available, so the host finds them complete once the fence has
   // signalled. The availability words stay for readGpuTimer to check.
@@ -103,10 +105,21 @@ void endGpuTimer(const GpuTimer& timer, uint32_t slot, VkCommandBuffer commandBu
                        &toHost, 0, nullptr);
 }
 
-std::optional<GpuTicks> readGpuTimer(GpuTimer& timer, uint32_t slot) {
+std::optional<GpuTicks> readGpuTimer(const Device& device, GpuTimer& timer, uint32_t slot) {
   if (!gpuTimerSupported(timer) || !timer.written[slot]) return std::nullopt;
+  // Each query as a pair (value, availability), 64-bit. Without WAIT a frame
+  // never stalls on its timers: VK_NOT_READY is the expected answer when a
+  // result is not available yet, and the availability words say which.
   std::array<uint64_t, 2 * kQueriesPerSlot> values{};
-  std::memcpy(values.data(), timer.results[slot].mapped, sizeof(values));
+  if (timer.copiesResults) {
+    std::memcpy(values.data(), timer.results[slot].mapped, sizeof(values));
+  } else {
+    const VkResult result =
+        vkGetQueryPoolResults(device.device, timer.pools[slot], 0, kQueriesPerSlot, sizeof(values), values.data(),
+                              kResultStride, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+    if (result != VK_SUCCESS && result != VK_NOT_READY)
+      failVulkanCall("vkGetQueryPoolResults", result, __FILE__, __LINE__);
+  }
   if (values[1] == 0 || values[3] == 0) return std::nullopt;
   timer.written[slot] = false;
   // Bits above timestampValidBits are undefined (spec: "Timestamps").

@@ -1,14 +1,18 @@
 // GPU timestamps around the frame's render commands: one query pool per frame
 // in flight (two queries: begin, end), reset from the host when the device has
-// hostQueryReset, and placed on the host's clock (std::chrono::steady_clock,
-// CLOCK_MONOTONIC) through VK_EXT_calibrated_timestamps when the device
-// offers it. The results never come through vkGetQueryPoolResults: the
-// command buffer copies them into a small host-visible buffer of its slot
-// (vkCmdCopyQueryPoolResults), and the host reads that memory once the slot's
-// fence has signalled. A host call on the query pool may block on some
-// drivers while the queue is stalled (lavapipe waits for the whole device to
-// be idle inside vkGetQueryPoolResults, WAIT bit or not), and a frame loop
-// whose queue is stuck on a semaphore must still reach its own timeout.
+// hostQueryReset, read back without ever waiting, and placed on the host's
+// clock (std::chrono::steady_clock, CLOCK_MONOTONIC) through
+// VK_EXT_calibrated_timestamps when the device offers it.
+//
+// How the results reach the host depends on one driver's behaviour. Most
+// answer vkGetQueryPoolResults (no WAIT bit) at once. lavapipe waits inside
+// that call for its whole device to be idle, so a frame loop whose queue is
+// stuck on a semaphore nobody signals would never reach its own timeout.
+// There the command buffer copies the results into a small host-visible
+// buffer of the slot (vkCmdCopyQueryPoolResults) and the host reads that
+// memory once the slot's fence has signalled: no Vulkan call. The copy costs
+// a frame about 9 us on the H200 (docs/benchmarks.md), so drivers that do not
+// block keep the plain read.
 #pragma once
 #include <volk.h>
 
@@ -23,12 +27,13 @@ namespace vksim {
 
 struct GpuTimer {
   std::vector<VkQueryPool> pools;   // one per frame slot, 2 timestamp queries each
-  std::vector<GpuBuffer> results;   // per slot: (value, availability) of each query, copied by the GPU
+  std::vector<GpuBuffer> results;   // copiesResults: per slot, (value, availability) of each query
   std::vector<bool> written;        // the slot's timestamps were recorded since its last reset
   uint64_t validMask = 0;           // timestampValidBits as a mask: a timestamp's meaningful bits
   double nanosecondsPerTick = 0.0;  // VkPhysicalDeviceLimits::timestampPeriod
   bool hostReset = false;           // vkResetQueryPool; otherwise vkCmdResetQueryPool in the command buffer
   bool calibrated = false;          // calibrateGpuClock works (VK_EXT_calibrated_timestamps)
+  bool copiesResults = false;       // results reach the host through `results` (lavapipe), not vkGetQueryPoolResults
 };
 
 // One pool per slot (slotCount = frames in flight). A device whose queue
@@ -40,7 +45,7 @@ void destroyGpuTimer(const Device& device, GpuTimer& timer);
 bool gpuTimerSupported(const GpuTimer& timer);
 
 // Starts the slot's timed region at the beginning of commandBuffer (outside a
-// render pass): clears the slot's copied results, resets the slot's queries
+// render pass): clears the slot's copied results (copiesResults), resets the slot's queries
 // (from the host, or by a command when there is no hostQueryReset) and
 // records the begin timestamp at TOP_OF_PIPE. The slot's previous results
 // must have been read, or given up: its fence has signalled (a host reset of
@@ -48,8 +53,8 @@ bool gpuTimerSupported(const GpuTimer& timer);
 void beginGpuTimer(const Device& device, GpuTimer& timer, uint32_t slot, VkCommandBuffer commandBuffer);
 // Ends the slot's timed region (outside a render pass): the end timestamp at
 // BOTTOM_OF_PIPE, once every earlier command of the command buffer has
-// completed, then the copy of both results into the slot's host-visible
-// buffer, made visible to the host.
+// completed; with copiesResults, then the copy of both results into the
+// slot's host-visible buffer, made visible to the host.
 void endGpuTimer(const GpuTimer& timer, uint32_t slot, VkCommandBuffer commandBuffer);
 
 // Raw timestamps of one slot, in device ticks (already masked).
@@ -57,13 +62,13 @@ struct GpuTicks {
   uint64_t begin = 0, end = 0;
 };
 
-// The slot's two timestamps when both are available, read from the slot's
-// results buffer: no Vulkan call, so it never waits or blocks. Call it once
-// the slot's submission is known complete (its fence seen signalled) to get
-// a result; earlier it returns nothing (the availability words are still the
-// zeros beginGpuTimer wrote). A slot is read at most once per recording:
+// The slot's two timestamps when both are available; never waits (no
+// VK_QUERY_RESULT_WAIT_BIT: availability is asked for and checked), and with
+// copiesResults makes no Vulkan call at all. Call it once the slot's
+// submission is known complete (its fence seen signalled) to get a result;
+// earlier it returns nothing. A slot is read at most once per recording:
 // afterwards it returns nothing until beginGpuTimer runs again.
-std::optional<GpuTicks> readGpuTimer(GpuTimer& timer, uint32_t slot);
+std::optional<GpuTicks> readGpuTimer(const Device& device, GpuTimer& timer, uint32_t slot);
 
 // Nanoseconds between two timestamps of the timer, wrap-around of the valid
 // bits taken into account.

@@ -61,7 +61,7 @@ bool isMarkedSubmissionDone(const Device& device, MarkedSubmission& marked) {
 
 std::optional<GpuTicks> readMarkedSubmission(const Device& device, MarkedSubmission& marked) {
   if (marked.outstanding) return std::nullopt;
-  std::optional<GpuTicks> ticks = readGpuTimer(marked.timer, 0);
+  std::optional<GpuTicks> ticks = readGpuTimer(device, marked.timer, 0);
   recordMarked(device, marked);
   return ticks;
 }

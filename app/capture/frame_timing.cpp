@@ -84,7 +84,7 @@ namespace {
 void collectRenderTiming(FrameTimingQueue& queue, const Device& device, GpuTimer& timer, uint32_t slot) {
   FrameTiming* timing = slotFrame(queue, slot);
   if (!timing || !timing->renderPending) return;
-  if (const std::optional<GpuTicks> ticks = readGpuTimer(timer, slot)) {
+  if (const std::optional<GpuTicks> ticks = readGpuTimer(device, timer, slot)) {
     timing->renderGpu = renderSpanOnHostClock(queue, device, timer, *ticks, timing->renderSeenDoneNs);
     timing->renderPending = false;
   }
