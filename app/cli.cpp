@@ -426,7 +426,7 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
     if (copyAsked) return unavailable("--transfer copy: the OpenCL backend runs the zero-copy transfer only");
     // The stall gate this backend had (a user event in front of the step's
     // acquire) left the run hanging past 60 s on the one OpenCL platform with
-    // the interop extensions it was tried on (NVIDIA 580, H200, 2026-12-02),
+    // the interop extensions it was tried on (NVIDIA 580 on the H200),
     // and OpenCL specifies no other gate that the host may open while the
     // queue runs; so the fault is not offered here rather than left to hang.
     for (const Fault& fault : options.faults.faults)

@@ -10,9 +10,10 @@
 // stuck on a semaphore nobody signals would never reach its own timeout.
 // There the command buffer copies the results into a small host-visible
 // buffer of the slot (vkCmdCopyQueryPoolResults) and the host reads that
-// memory once the slot's fence has signalled: no Vulkan call. The copy costs
-// a frame about 9 us on the H200 (docs/benchmarks.md), so drivers that do not
-// block keep the plain read.
+// memory once the slot's fence has signalled: no Vulkan call. The copy adds
+// to every frame's GPU tail (measured on the H200: docs/benchmarks.md, "how
+// the render timer reads its results"), so drivers that do not block keep
+// the plain read.
 #pragma once
 #include <volk.h>
 

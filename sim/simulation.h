@@ -1,4 +1,6 @@
-// The simulation seen from app/: one interface, two backends (CPU and CUDA).
+// The simulation seen from app/: one interface for every backend (cpu, cuda,
+// opencl; the render-queue backends vulkan and cuda-nvx through
+// RenderQueueSimulation, sim/vulkan/render_queue_simulation.h).
 // Each backend owns its model state and writes the shared vertex buffer
 // (n*n vksim::Vertex, row-major, z rows of x) once per step, taking part in
 // the value schedule through the StepSync it is given.

@@ -10,22 +10,14 @@
 //
 // Either way the wait is submitted and carries the dependency; the strategy
 // only decides when the host hands it over, so the value schedule is the
-// same. What a frame pays for the handoff does not depend on it: on the H200
-// (driver 580.159.04, 2026-12-01) each frame crosses between the Vulkan
-// device's GPU context and the CUDA context twice, ~162 us Vulkan -> CUDA and
-// ~166 us CUDA -> Vulkan, measured with GPU timestamps in a ping-pong of
-// empty work that used no semaphore at all. With the real waits, one render
-// and one sim step at 512^2 (17 us of GPU work) took 343 us a round trip
-// with both waits pending when submitted and 347 us with both already
-// satisfied. Measured in this program on that H200 (two 1200-frame captures
-// each at 512^2, alternating, docs/benchmarks.md "Which strategy"): the
-// medians differ by 0.5 % (enqueue 1.123-1.127 ms, poll 1.130 ms) but
-// enqueue's P99 is 1.38-1.50 ms against poll's 1.155-1.157 ms: its host
-// sleeps in vkWaitForFences, whose wake-up the probe measured at ~60 us a
-// frame over a spin. So poll, the tighter frame pacing, is the default, and
-// enqueue stays for a run that must leave every CPU core free. A blocking
-// vkWaitSemaphores on a value CUDA signals took 5-10 ms on that driver: the
-// host never blocks on one.
+// same, and so is what a frame pays for the handoff: the GPU switching
+// between the Vulkan device's context and the CUDA context twice a frame.
+// poll is the default because its frames are steadier: enqueue's host
+// sleeps in vkWaitForFences, whose wake-up lands in the frame's tail;
+// enqueue stays for a run that must leave every CPU core free. The host
+// never blocks in vkWaitSemaphores on a value CUDA signals: that wait wakes
+// milliseconds late. The measurements behind each of these are in
+// docs/benchmarks.md ("Wait strategies", "Which strategy").
 #pragma once
 #include <chrono>
 #include <cstdint>

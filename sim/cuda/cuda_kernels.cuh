@@ -627,14 +627,10 @@ template <uint32_t R, bool Streaming, HeightLoads Loads = HeightLoads::plain, bo
           uint32_t MinBlocks = 1>
 struct RippleWarpRows {
   static_assert(R >= 1, "a warp covers at least one row");
-  // On the H200 (2026-12-02) R = 5, 6 and 8 wrote other bits than the row
-  // kernel at grids 257 and 300 (KernelVariants), and racecheck reported
-  // hazards between writes and reads of their staging area in different
-  // rows. In a later build (the interior path, the shuffled z coordinate)
-  // R = 5 matched and R = 8 still did not, and only from the early field:
-  // the one with subnormal heights, whose slopes take the IEEE division's
-  // out-of-line slow path. R <= 4 matched from both fields at every grid
-  // tested and raced nowhere. The cause is not found, so larger R is refused.
+  // Wider windows (R = 5, 6, 8) did not write the row kernel's bits on the
+  // H200, and racecheck saw hazards in their staging area; the cause is not
+  // found (docs/benchmarks.md, "Kernels at the memory limit", has what was
+  // seen), so they are refused.
   static_assert(R <= 4, "R > 4 is not bit-identical on the H200 (cause unknown)");
   static constexpr uint32_t kThreads = kTileThreads;
   static constexpr uint32_t kMinBlocks = MinBlocks;
@@ -879,10 +875,9 @@ struct SinewaveStep {
 // with the same geometry (rippleStepBlocks/Threads, sinewaveStepBlocks/
 // Threads). Every configuration's shared memory is static (the cuda-nvx
 // launch passes sharedMemBytes 0).
-// H200, 2026-12-02 (docs/benchmarks.md, "Kernels at the memory limit"):
-// ripple warpin32x24-cs-o5 was the fastest, or within a point of it, at
-// 1024², 2048² and 4096², from both fields; sinewave tile128x8 was the
-// fastest at all three grids.
+// The configurations the backends run are the fastest that kernel_bench
+// measured (or within a point of it) at 1024², 2048² and 4096² on the H200
+// (docs/benchmarks.md, "Kernels at the memory limit").
 using BackendRippleConfig = RippleWarpRows<3, true, HeightLoads::plain, true, 5>;  // warpin32x24-cs-o5
 using BackendSinewaveConfig = SinewaveTile<128, 8, false>;                         // tile128x8
 
