@@ -96,7 +96,8 @@ void createApp(App& app, const Options& options) {
   // OpenCL is asked about only for --backend opencl (auto never picks it).
   app.devices = options.backend == BackendChoice::opencl
                     ? chooseOpenClDevices(listPhysicalDevices(app.instance), listOpenClDevices(), options.device)
-                    : chooseDevicesForMemoryOwner(listPhysicalDevices(app.instance), app.cudaDevices, options);
+                    : chooseDevicesForMemoryOwner(listPhysicalDevices(app.instance), app.cudaDevices,
+                                                  interopConfig(options));
   std::printf("%s\n", app.devices.reason.c_str());
 
   if (!app.headless) {
@@ -136,7 +137,7 @@ void createApp(App& app, const Options& options) {
   app.frameSlot = 0;
   app.gpuTimer = createGpuTimer(app.device, kMaxFramesInFlight);
   app.sharedHooks = captureHooks(app);
-  createSharedState(app.shared, app.device, app.devices, app.options, options.model, app.schedule,
+  createSharedState(app.shared, app.device, app.devices, interopConfig(app.options), options.model, app.schedule,
                     app.sharedHooks);
   // ImGui: always with a window; headless only when asked (--overlay), so
   // that plain headless runs and their screenshots stay free of it.
@@ -164,8 +165,8 @@ void waitForEarlierFrames(App& app) {
 
 void rebuildSharedState(App& app, const ModelParams& params) {
   waitForEarlierFrames(app);
-  rebuildSharedState(app.device, app.devices, app.options, params, currentFrame(app), app.shared, app.schedule,
-                     app.deviceLoss, app.sharedHooks);
+  rebuildSharedState(app.device, app.devices, interopConfig(app.options), params, currentFrame(app), app.shared,
+                     app.schedule, app.deviceLoss, app.sharedHooks);
 }
 
 void drainSchedule(App& app) {

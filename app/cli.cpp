@@ -241,24 +241,6 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
 
 }  // namespace
 
-const char* toString(TransferMode transfer) {
-  switch (transfer) {
-    case TransferMode::zeroCopy:
-      return "zero-copy";
-    case TransferMode::copy:
-      return "copy";
-  }
-  return "?";
-}
-
-const char* toString(MemoryOwner owner) {
-  switch (owner) {
-    case MemoryOwner::vulkan: return "vulkan";
-    case MemoryOwner::cuda: return "cuda";
-  }
-  return "?";
-}
-
 std::string refuseForRenderQueue(const Options& options) {
   if (options.backend != BackendChoice::vulkan && options.backend != BackendChoice::cudaNvx) return "";
   const std::string backend = std::string("--backend ") + toString(options.backend);
@@ -275,18 +257,6 @@ std::string refuseForRenderQueue(const Options& options) {
              ": its step runs inside the render's submission, which nothing on the host can hold back";
   }
   return "";
-}
-
-const char* toString(BackendChoice backend) {
-  switch (backend) {
-    case BackendChoice::automatic: return "auto";
-    case BackendChoice::cuda: return "cuda";
-    case BackendChoice::cpu: return "cpu";
-    case BackendChoice::vulkan: return "vulkan";
-    case BackendChoice::cudaNvx: return "cuda-nvx";
-    case BackendChoice::opencl: return "opencl";
-  }
-  return "?";
 }
 
 Result<Options> parseCommandLine(int argc, const char* const* argv) {
@@ -496,19 +466,17 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
   return options;
 }
 
-Result<uint64_t> parseWaitTimeoutMs(const std::string& text) {
-  uint64_t ms = 0;
-  bool valid = !text.empty() && text.size() <= 7;  // kMaxWaitTimeoutMs has 7 digits
-  for (char c : text) valid = valid && c >= '0' && c <= '9';
-  if (valid) ms = std::stoull(text);
-  if (!valid || ms < 1 || ms > kMaxWaitTimeoutMs)
-    return fail("'" + text + "' must be whole milliseconds from 1 to " + std::to_string(kMaxWaitTimeoutMs));
-  return ms * 1'000'000ull;
-}
-
-uint64_t waitTimeoutFromEnvironment() {
-  const char* text = std::getenv(kWaitTimeoutVariable);
-  return text ? parseWaitTimeoutMs(text).value_or(kDefaultWaitTimeoutNs) : kDefaultWaitTimeoutNs;
+InteropConfig interopConfig(const Options& options) {
+  InteropConfig config;
+  config.backend = options.backend;
+  config.device = options.device;
+  config.transfer = options.transfer;
+  config.waitStrategy = options.waitStrategy;
+  config.memoryOwner = options.memoryOwner;
+  config.texture = options.texture;
+  config.frameTags = options.frameTags;
+  config.faults = options.faults;
+  return config;
 }
 
 int64_t framesToRun(const Options& options, bool headless) {

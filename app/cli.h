@@ -10,36 +10,12 @@
 #include "app/ui/input_script.h"
 #include "base/config.h"
 #include "base/result.h"
+#include "app/interop/interop_config.h"
 #include "app/interop/wait_strategy.h"
 #include "sim/fault_plan.h"
 #include "sim/sim_types.h"
 
 namespace vksim {
-
-// automatic: cuda where a CUDA device pairs with a Vulkan device, else cpu
-// (never one of the render-queue backends, nor opencl: they are asked for by
-// name). vulkan and cudaNvx run the simulation in the render's own Vulkan
-// queue (docs/queue-backends.md); opencl runs in binary mode only
-// (cl_khr_semaphore has no timeline semaphore).
-enum class BackendChoice { automatic, cuda, cpu, vulkan, cudaNvx, opencl };
-const char* toString(BackendChoice backend);
-
-// How the vertices reach the renderer (docs/benchmarks.md):
-//   zeroCopy: the simulation writes the renderer's exported buffer in place,
-//             ordered by the value schedule's semaphores;
-//   copy:     what a program without interop does: the simulation writes
-//             memory of its own, the host copies it into a staging buffer and
-//             the frame's command buffer copies that into the vertex buffer.
-enum class TransferMode { zeroCopy, copy };
-const char* toString(TransferMode transfer);  // "zero-copy", "copy"
-
-// Who allocates the shared vertex memory (docs/interop-walkthrough.md):
-//   vulkan: the renderer allocates and exports it, CUDA imports it;
-//   cuda:   the CUDA simulation allocates it (cuMemCreate) and exports it,
-//           the renderer imports it ("the reverse direction"). Needs the
-//           CUDA backend and the zero-copy transfer.
-enum class MemoryOwner { vulkan, cuda };
-const char* toString(MemoryOwner owner);  // "vulkan", "cuda"
 
 // `vkcuda-sim bench`: the matrix it runs (every combination, headless) and
 // where the table goes as JSON (docs/benchmarks.md).
@@ -95,14 +71,8 @@ Result<Options> parseCommandLine(int argc, const char* const* argv);
 // parseCommandLine refuses such a command line with it (exit 2).
 std::string refuseForRenderQueue(const Options& options);
 
-// Parses a VKSIM_WAIT_TIMEOUT_MS value (base/config.h) into nanoseconds;
-// refuses, with one sentence, anything but a whole number of milliseconds in
-// [1, kMaxWaitTimeoutMs].
-Result<uint64_t> parseWaitTimeoutMs(const std::string& text);
-
-// The wait timeout of this process: VKSIM_WAIT_TIMEOUT_MS when set and valid
-// (parseCommandLine refuses an invalid one with exit 2), else the default.
-uint64_t waitTimeoutFromEnvironment();
+// The part of the options that the interop core reads (app/interop/interop_config.h).
+InteropConfig interopConfig(const Options& options);
 
 // Frames to run once windowing is decided: 0 means until the window closes
 // (or, headless, until interrupted).

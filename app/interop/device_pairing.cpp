@@ -281,10 +281,10 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
 }
 
 DeviceChoice chooseDevicesForMemoryOwner(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
-                                         const Options& options) {
-  if (options.memoryOwner != MemoryOwner::cuda) return chooseDevices(vulkan, cuda, options.backend, options.device);
+                                         const InteropConfig& config) {
+  if (config.memoryOwner != MemoryOwner::cuda) return chooseDevices(vulkan, cuda, config.backend, config.device);
   try {
-    return chooseDevices(vulkan, cuda, BackendChoice::cuda, options.device);
+    return chooseDevices(vulkan, cuda, BackendChoice::cuda, config.device);
   } catch (const EnvironmentError& error) {
     // chooseDevices speaks of --backend cuda; the user asked for the memory
     // owner, and may never have named a backend.

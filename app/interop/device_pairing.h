@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli.h"
+#include "app/interop/interop_config.h"
 #include "renderer/vulkan_context.h"
 #include "sim/cuda/cuda_simulation.h"
 #include "sim/opencl/opencl_simulation.h"
@@ -72,13 +72,13 @@ std::string firstPairingProblem(const PhysicalDeviceInfo& vulkan, const CudaDevi
 DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
                            BackendChoice backend, const std::string& deviceArgument);
 
-// chooseDevices for options.backend and options.device, except that
+// chooseDevices for config.backend and config.device, except that
 // --memory-owner cuda can only be met by the CUDA backend: auto then means
 // cuda, and no CUDA device that pairs is EnvironmentError (exit 3), one
 // sentence that begins "--memory-owner cuda". (--backend cpu with it was
 // refused by parseCommandLine already.)
 DeviceChoice chooseDevicesForMemoryOwner(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
-                                         const Options& options);
+                                         const InteropConfig& config);
 
 // The --list-devices report: every device, and for each UUID pair every
 // check of checkPairing with what was found.

@@ -265,16 +265,16 @@ void createQueueSharedState(SharedState& shared, const Device& device, QueueBack
 }  // namespace
 
 void createSharedState(SharedState& shared, const Device& device, const DeviceChoice& devices,
-                       const Options& options, const ModelParams& params, ScheduleState& schedule,
+                       const InteropConfig& config, const ModelParams& params, ScheduleState& schedule,
                        const SharedStateHooks& hooks) {
   const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
   const bool cuda = devices.useCuda;
   // Another API writes the vertex buffer: CUDA or OpenCL (copy path: CUDA only).
   const bool external = importsSharedHandles(devices);
-  shared.transfer = options.transfer;
+  shared.transfer = config.transfer;
   const bool copyPath = shared.transfer == TransferMode::copy;
   const bool exported = external && !copyPath;
-  const bool rehearsedHandoff = !external && !copyPath && handoffFaultInjected(options.faults);
+  const bool rehearsedHandoff = !external && !copyPath && handoffFaultInjected(config.faults);
   if (devices.queueBackend != QueueBackend::none) {
     createQueueSharedState(shared, device, devices.queueBackend, params, schedule, hooks);
     return;
@@ -284,7 +284,7 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
   // that only the frame's upload writes, fed by a host-visible staging buffer.
   // --memory-owner cuda: the vertex buffer comes later, imported from CUDA's
   // allocation (importCudaOwnedMemory).
-  const bool cudaOwned = cuda && exported && options.memoryOwner == MemoryOwner::cuda;
+  const bool cudaOwned = cuda && exported && config.memoryOwner == MemoryOwner::cuda;
   if (!cudaOwned)
     shared.vertices = createSharedVertexBuffer(
         device, bytes, external || copyPath ? VertexMemory::deviceLocal : VertexMemory::hostVisible,
@@ -301,7 +301,7 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
   // shows the buffer's reverse direction alone; its simulation imports no
   // image) and with OpenCL (its backend imports the buffer alone): the
   // placeholder, and the height colour.
-  const bool textured = options.texture && !copyPath && !rehearsedHandoff && !(options.frameTags && !cuda) &&
+  const bool textured = config.texture && !copyPath && !rehearsedHandoff && !(config.frameTags && !cuda) &&
                         !cudaOwned && !devices.useOpenCl;
   const uint32_t levels = surfaceTextureLevelCount(params.grid);
   shared.texture =
@@ -316,18 +316,18 @@ void createSharedState(SharedState& shared, const Device& device, const DeviceCh
   if (copyPath) {
     shared.simulation = createCopySimulation(devices, params);
   } else if (cuda) {
-    shared.simulation = cudaOwned ? importCudaOwnedMemory(device, shared, options.faults, params, devices.cuda->ordinal)
-                                  : importIntoCuda(device, shared, options.faults, params, devices.cuda->ordinal);
+    shared.simulation = cudaOwned ? importCudaOwnedMemory(device, shared, config.faults, params, devices.cuda->ordinal)
+                                  : importIntoCuda(device, shared, config.faults, params, devices.cuda->ordinal);
   } else if (devices.useOpenCl) {
-    shared.simulation = importIntoOpenCl(device, shared, options.faults, params, *devices.opencl);
+    shared.simulation = importIntoOpenCl(device, shared, config.faults, params, *devices.opencl);
   } else if (rehearsedHandoff) {
-    failInjectedHandoff(device, shared, options.faults);
+    failInjectedHandoff(device, shared, config.faults);
   } else {
     shared.hostOps = std::make_unique<VulkanHostSemaphores>(device, shared.semaphores);
     shared.simulation =
-        options.frameTags
+        config.frameTags
             ? createFrameTagSimulation(device, shared.frameTags, shared.vertices.mapped, *shared.hostOps,
-                                       params, options.waitStrategy == WaitStrategy::enqueue, kWaitTimeoutNs)
+                                       params, config.waitStrategy == WaitStrategy::enqueue, kWaitTimeoutNs)
             : createCpuSimulation(params, shared.vertices.mapped, *shared.hostOps, shared.textureStaging.mapped);
   }
   // CUDA writes the initial state into memory that Vulkan has not used yet:

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "app/cli.h"
+#include "app/interop/interop_config.h"
 #include "app/interop/device_pairing.h"
 #include "app/interop/frame_tags.h"
 #include "app/interop/host_semaphores.h"
@@ -53,7 +53,7 @@ enum class VertexOwner { vulkan, external };
 // The resources that belong to one grid size: rebuilt together when the grid
 // or model changes (CUDA first on the way down, as the design notes require).
 struct SharedState {
-  TransferMode transfer = TransferMode::zeroCopy;  // options.transfer when it was built
+  TransferMode transfer = TransferMode::zeroCopy;  // InteropConfig::transfer when it was built
   SharedVertexBuffer vertices;                     // copy path: device-local, not exported
   // Whether another API (CUDA, zero-copy) writes `vertices`: only then do
   // ownership transfers happen. The CPU backend writes host-visible memory
@@ -161,19 +161,19 @@ std::unique_ptr<Simulation> handOverSharedHandles(const Device& device, const Sh
 bool handoffFaultInjected(const FaultPlan& faults);
 
 // Builds `shared` (empty) for `params`: the vertex buffer, the surface
-// texture (options.texture; a placeholder when off or on the copy path), the semaphores,
+// texture (config.texture; a placeholder when off or on the copy path), the semaphores,
 // the index buffer and the simulation of the backend that `devices` chose,
 // handing the exported fds to CUDA when that backend runs (with
-// options.memoryOwner == cuda, CUDA allocates and exports the vertex memory
+// config.memoryOwner == cuda, CUDA allocates and exports the vertex memory
 // and Vulkan imports it; the semaphores still go from Vulkan to CUDA); then the initial
 // write, after which `schedule` restarts at frame 0 and
-// hooks.initialWriteDone hears of it. With options.transfer == copy nothing
+// hooks.initialWriteDone hears of it. With config.transfer == copy nothing
 // is exported: the vertex buffer is a plain device-local one with a staging
 // buffer, and the simulation writes host memory of its own (the copy path).
 // Throws EnvironmentError / RuntimeFailure; what was built stays in `shared`
 // for destroySharedState (app/interop/teardown.h).
 void createSharedState(SharedState& shared, const Device& device, const DeviceChoice& devices,
-                       const Options& options, const ModelParams& params, ScheduleState& schedule,
+                       const InteropConfig& config, const ModelParams& params, ScheduleState& schedule,
                        const SharedStateHooks& hooks);
 
 // The shared vertex buffer's bytes as Vulkan reads them (a blocking, bounded

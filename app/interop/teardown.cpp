@@ -171,11 +171,11 @@ void destroySharedState(const Device& device, FrameResources& frame, SharedState
   shared.vertexOwner = VertexOwner::vulkan;
 }
 
-void rebuildSharedState(const Device& device, const DeviceChoice& devices, const Options& options,
+void rebuildSharedState(const Device& device, const DeviceChoice& devices, const InteropConfig& config,
                         const ModelParams& params, FrameResources& frame, SharedState& shared,
                         ScheduleState& schedule, DeviceLoss& loss, const SharedStateHooks& hooks) {
   destroySharedState(device, frame, shared, schedule, loss, hooks);
-  createSharedState(shared, device, devices, options, params, schedule, hooks);
+  createSharedState(shared, device, devices, config, params, schedule, hooks);
 }
 
 }  // namespace vksim

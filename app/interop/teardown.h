@@ -7,7 +7,7 @@
 #pragma once
 #include <volk.h>
 
-#include "app/cli.h"
+#include "app/interop/interop_config.h"
 #include "app/interop/device_pairing.h"
 #include "app/interop/shared_state.h"
 #include "app/interop/value_schedule.h"
@@ -67,7 +67,7 @@ void destroySharedState(const Device& device, FrameResources& frame, SharedState
 // destroySharedState, then createSharedState (app/interop/shared_state.h) for
 // new params (grid or model change) at a frame boundary; the schedule
 // restarts at frame 0 of a new timeline.
-void rebuildSharedState(const Device& device, const DeviceChoice& devices, const Options& options,
+void rebuildSharedState(const Device& device, const DeviceChoice& devices, const InteropConfig& config,
                         const ModelParams& params, FrameResources& frame, SharedState& shared,
                         ScheduleState& schedule, DeviceLoss& loss, const SharedStateHooks& hooks);
 

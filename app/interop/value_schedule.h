@@ -24,7 +24,7 @@
 #include <optional>
 #include <string>
 
-#include "app/cli.h"
+#include "app/interop/interop_config.h"
 #include "sim/sim_types.h"
 
 namespace vksim {

@@ -1,0 +1,61 @@
+// What the interop core needs to know of a run: which backend and device,
+// how the vertices travel, who owns their memory, how waits are handed over,
+// and the test facilities that reach the handoff. app/ fills it from the
+// command line (interopConfig in app/cli.h); nothing in app/interop/ reads
+// the command line itself.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "app/interop/wait_strategy.h"
+#include "base/result.h"
+#include "sim/fault_plan.h"
+
+namespace vksim {
+
+// automatic: cuda where a CUDA device pairs with a Vulkan device, else cpu
+// (never one of the render-queue backends, nor opencl: they are asked for by
+// name). vulkan and cudaNvx run the simulation in the render's own Vulkan
+// queue (docs/queue-backends.md); opencl runs in binary mode only
+// (cl_khr_semaphore has no timeline semaphore).
+enum class BackendChoice { automatic, cuda, cpu, vulkan, cudaNvx, opencl };
+const char* toString(BackendChoice backend);
+
+// How the vertices reach the renderer (docs/benchmarks.md):
+//   zeroCopy: the simulation writes the renderer's exported buffer in place,
+//             ordered by the value schedule's semaphores;
+//   copy:     what a program without interop does: the simulation writes
+//             memory of its own, the host copies it into a staging buffer and
+//             the frame's command buffer copies that into the vertex buffer.
+enum class TransferMode { zeroCopy, copy };
+const char* toString(TransferMode transfer);  // "zero-copy", "copy"
+
+// Who allocates the shared vertex memory (docs/interop-walkthrough.md):
+//   vulkan: the renderer allocates and exports it, CUDA imports it;
+//   cuda:   the CUDA simulation allocates it (cuMemCreate) and exports it,
+//           the renderer imports it ("the reverse direction"). Needs the
+//           CUDA backend and the zero-copy transfer.
+enum class MemoryOwner { vulkan, cuda };
+const char* toString(MemoryOwner owner);  // "vulkan", "cuda"
+
+struct InteropConfig {
+  BackendChoice backend = BackendChoice::automatic;
+  std::string device;  // a Vulkan device's index or UUID; empty: choose
+  TransferMode transfer = TransferMode::zeroCopy;
+  WaitStrategy waitStrategy = WaitStrategy::poll;
+  MemoryOwner memoryOwner = MemoryOwner::vulkan;
+  bool texture = true;     // the surface texture (renderer/shared_texture.h)
+  bool frameTags = false;  // a test facility (app/interop/frame_tags.h): headless, CPU, zero-copy
+  FaultPlan faults;        // a test facility (docs/testing.md)
+};
+
+// Parses a VKSIM_WAIT_TIMEOUT_MS value (base/config.h) into nanoseconds;
+// refuses, with one sentence, anything but a whole number of milliseconds in
+// [1, kMaxWaitTimeoutMs].
+Result<uint64_t> parseWaitTimeoutMs(const std::string& text);
+
+// The wait timeout of this process: VKSIM_WAIT_TIMEOUT_MS when set and valid
+// (parseCommandLine refuses an invalid one with exit 2), else the default.
+uint64_t waitTimeoutFromEnvironment();
+
+}  // namespace vksim
