@@ -32,6 +32,18 @@ GpuBuffer createGpuBuffer(const Device& device, VkDeviceSize size, VkBufferUsage
   return result;
 }
 
+void barrierTransferToHost(VkCommandBuffer commandBuffer, VkBuffer buffer) {
+  VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  barrier.buffer = buffer;
+  barrier.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1,
+                       &barrier, 0, nullptr);
+}
+
 void destroyGpuBuffer(const Device& device, GpuBuffer& buffer) {
   if (buffer.buffer != VK_NULL_HANDLE) vkDestroyBuffer(device.device, buffer.buffer, nullptr);
   // Freeing mapped memory unmaps it implicitly (vkFreeMemory).

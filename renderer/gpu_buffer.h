@@ -24,4 +24,11 @@ GpuBuffer createGpuBuffer(const Device& device, VkDeviceSize size, VkBufferUsage
 // After the device has finished every use of the buffer.
 void destroyGpuBuffer(const Device& device, GpuBuffer& buffer);
 
+// Records the barrier that makes transfer writes to `buffer` (a copy into
+// it earlier in the command buffer) visible to host reads: a fence's signal
+// covers device accesses only, so device writes reach the host through a
+// barrier to the HOST stage plus the fence wait. For coherent memory no
+// invalidate is needed after it.
+void barrierTransferToHost(VkCommandBuffer commandBuffer, VkBuffer buffer);
+
 }  // namespace vksim

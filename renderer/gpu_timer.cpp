@@ -35,7 +35,6 @@ GpuTimer createGpuTimer(const Device& device, uint32_t slotCount) {
     // the host's clearing no flush before the next submission.
     timer.results.push_back(createGpuBuffer(device, kResultBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                             VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT));
-    std::memset(timer.results.back().mapped, 0, kResultBytes);
   }
   for (VkQueryPool& pool : timer.pools) {
     VK_CHECK(vkCreateQueryPool(device.device, &poolInfo, nullptr, &pool));
@@ -92,17 +91,8 @@ void endGpuTimer(const GpuTimer& timer, uint32_t slot, VkCommandBuffer commandBu
   const GpuBuffer& results = timer.results[slot];
   vkCmdCopyQueryPoolResults(commandBuffer, timer.pools[slot], 0, kQueriesPerSlot, results.buffer, 0, kResultStride,
                             VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT | VK_QUERY_RESULT_WAIT_BIT);
-  // A fence's signal covers device accesses only: the copy's writes reach the
-  // host through a barrier to HOST_READ (synchronization chapter, "Host
-  // access to device memory").
-  VkBufferMemoryBarrier toHost{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  toHost.srcQueueFamilyIndex = toHost.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  toHost.buffer = results.buffer;
-  toHost.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1,
-                       &toHost, 0, nullptr);
+  // The synchronization chapter's "Host access to device memory".
+  barrierTransferToHost(commandBuffer, results.buffer);
 }
 
 std::optional<GpuTicks> readGpuTimer(const Device& device, GpuTimer& timer, uint32_t slot) {

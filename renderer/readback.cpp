@@ -25,21 +25,6 @@ GpuBuffer createReadbackStaging(const Device& device, VkDeviceSize bytes) {
                          VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
 }
 
-// The copy's writes are made visible to the host by this barrier plus the
-// fence wait (a HOST-stage barrier is how device writes reach host reads);
-// the staging memory is coherent, so no invalidate is needed.
-void barrierTransferToHost(VkCommandBuffer commandBuffer, VkBuffer buffer) {
-  VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  barrier.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-  barrier.buffer = buffer;
-  barrier.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
-                       nullptr, 1, &barrier, 0, nullptr);
-}
-
 }  // namespace
 
 RgbaImage readColorImage(const Device& device, VkImage image, VkImageLayout layout, VkFormat format,
