@@ -5,6 +5,8 @@
 #include <functional>
 
 #include "app/capture/schedule_recording.h"
+#include "app/paths/path_factory.h"
+#include "app/testing/fault_hooks.h"
 #include "renderer/vk_check.h"
 #include "sim/cuda/cuda_simulation.h"
 
@@ -22,15 +24,15 @@ bool environmentSwitch(const char* name) {
 // write and the drain in the trace's schedule events, the tag each render
 // saw (--frame-tags) in its "render submit" event, and the last frames'
 // timings once all work is done.
-SharedStateHooks captureHooks(App& app) {
-  SharedStateHooks hooks;
+GridResourceHooks captureHooks(App& app) {
+  GridResourceHooks hooks;
   hooks.initialWriteDone = [&app](bool signalledSimDone) {
     if (scheduleRecording(app.capture, app.schedule))
       recordInitialWrite(app.scheduleLog, app.schedule, signalledSimDone);
   };
   hooks.drainSubmitted = [&app](std::span<const SemaphoreWait> waits) {
     if (scheduleRecording(app.capture, app.schedule))
-      recordDrainSubmission(app.scheduleLog, app.schedule, {app.shared.semaphores, currentFrame(app).imageAvailable},
+      recordDrainSubmission(app.scheduleLog, app.schedule, {app.grid.semaphores, currentSlotResources(app).imageAvailable},
                             waits);
   };
   hooks.frameTagSeen = [&app](const SeenFrameTag& seen) {
@@ -41,12 +43,17 @@ SharedStateHooks captureHooks(App& app) {
       }
   };
   hooks.workFinished = [&app] {
-    settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
+    settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));
   };
   return hooks;
 }
 
 }  // namespace
+
+GridSetup gridSetup(App& app) {
+  app.config = interopConfig(app.options);
+  return {app.device, app.devices, app.config, app.gridHooks};
+}
 
 CaptureEnvironment captureEnvironment(const App& app) {
   CaptureEnvironment environment;
@@ -54,7 +61,7 @@ CaptureEnvironment captureEnvironment(const App& app) {
   environment.gpu = info.name;
   environment.driver = describeDriver(info);
   environment.vulkanVersion = formatVersion(info.apiVersion);
-  if (app.devices.useCuda) environment.cudaVersion = formatCudaVersion(app.cudaDevices.driverVersion);
+  if (app.devices.backend == Backend::cuda) environment.cudaVersion = formatCudaVersion(app.cudaDevices.driverVersion);
   environment.presentMode = app.headless ? "headless" : presentModeName(app.swapchain.presentMode);
   const VkExtent2D extent = app.headless ? app.offscreen.extent : app.swapchain.extent;
   environment.width = extent.width;
@@ -108,11 +115,11 @@ void createApp(App& app, const Options& options) {
   deviceOptions.swapchain = !app.headless;
   deviceOptions.surface = app.surface;
   // An injected import or export fault exports the vertex memory even for
-  // the CPU backend (createSharedState).
-  deviceOptions.exportMemory = importsSharedHandles(app.devices) || handoffFaultInjected(options.faults);
-  deviceOptions.exportSemaphores = importsSharedHandles(app.devices);
+  // the CPU backend (app/paths/cpu_host_path.h).
+  deviceOptions.exportMemory = sharesWithAnotherApi(app.devices.backend) || handoffFaultInjected(options.faults);
+  deviceOptions.exportSemaphores = sharesWithAnotherApi(app.devices.backend);
   // VK_NVX_binary_import and bufferDeviceAddress only when cuda-nvx runs.
-  deviceOptions.cudaKernelLaunch = app.devices.queueBackend == QueueBackend::cudaNvx;
+  deviceOptions.cudaKernelLaunch = app.devices.backend == Backend::cudaNvx;
   app.device = createDevice(app.instance, app.devices.vulkan, deviceOptions);
   // Proof that the counters on the summary line count (tests/integration):
   // without the layer the invalid calls would be undefined behaviour, so the
@@ -136,14 +143,14 @@ void createApp(App& app, const Options& options) {
   for (FrameResources& slot : app.frameSlots) slot = createFrameResources(app.device);
   app.frameSlot = 0;
   app.gpuTimer = createGpuTimer(app.device, kMaxFramesInFlight);
-  app.sharedHooks = captureHooks(app);
-  createSharedState(app.shared, app.device, app.devices, interopConfig(app.options), options.model, app.schedule,
-                    app.sharedHooks);
+  app.gridHooks = captureHooks(app);
+  createGridResources(app.grid, gridSetup(app), options.model, app.schedule);
   // ImGui: always with a window; headless only when asked (--overlay), so
   // that plain headless runs and their screenshots stay free of it.
   if (!app.headless || options.overlay)
-    createOverlay(app.overlay, app.instance, app.device, app.renderPass, app.window.handle,
-                  app.headless ? 0 : app.swapchain.minImageCount, uint32_t(app.swapchain.images.size()),
+    createOverlay(app.overlay, app.instance, app.device,
+                  {app.renderPass, app.window.handle, app.headless ? 0 : app.swapchain.minImageCount,
+                   uint32_t(app.swapchain.images.size())},
                   app.cudaDevices, options.sceneName);
 }
 
@@ -163,15 +170,14 @@ void waitForEarlierFrames(App& app) {
 
 }  // namespace
 
-void rebuildSharedState(App& app, const ModelParams& params) {
+void rebuildGridResources(App& app, const ModelParams& params) {
   waitForEarlierFrames(app);
-  rebuildSharedState(app.device, app.devices, interopConfig(app.options), params, currentFrame(app), app.shared,
-                     app.schedule, app.deviceLoss, app.sharedHooks);
+  rebuildGridResources(gridSetup(app), params, currentSlotResources(app), app.grid, app.schedule, app.deviceLoss);
 }
 
 void drainSchedule(App& app) {
   waitForEarlierFrames(app);
-  drainSchedule(app.device, currentFrame(app), app.shared, app.schedule, app.deviceLoss, app.sharedHooks);
+  drainSchedule(app.device, currentSlotResources(app), app.grid, app.schedule, app.deviceLoss, app.gridHooks);
 }
 
 void destroyApp(App& app) {
@@ -181,15 +187,15 @@ void destroyApp(App& app) {
     // The overlay was created after the shared state, so it goes first; its
     // buffers may still be read by the last frame (and the drain submits on
     // the frame's resources): everything is finished before anything goes.
-    if (app.shared.simulation) {
+    if (simulationOf(app.grid)) {
       // FAULT HOOK (--inject-fault sim-stalls): let a stalled step finish, so
       // that the drain and the idle wait see the work end.
-      app.shared.simulation->releaseInjectedStall();
+      simulationOf(app.grid)->releaseInjectedStall();
       drainSchedule(app);
     }
     waitForDeviceIdleInTeardown(app.device, app.deviceLoss);
     destroyOverlay(app.overlay, app.device);
-    destroySharedState(app.device, currentFrame(app), app.shared, app.schedule, app.deviceLoss, app.sharedHooks);
+    destroyGridResources(app.device, currentSlotResources(app), app.grid, app.schedule, app.deviceLoss, app.gridHooks);
     destroyGpuTimer(app.device, app.gpuTimer);
     for (FrameResources& slot : app.frameSlots) destroyFrameResources(app.device, slot);
     destroyMeshPipeline(app.device, app.pipeline);
@@ -212,13 +218,13 @@ void destroyApp(App& app) {
 // removed, as after any failure: a file is there complete or not at all.
 void finishCaptureAfterFailure(App& app) {
   // A lost device (real or injected) has no timings left to give.
-  if (!app.capture.recording || !app.shared.simulation || app.deviceLoss.lost || app.deviceLoss.injectInTeardown)
+  if (!app.capture.recording || !simulationOf(app.grid) || app.deviceLoss.lost || app.deviceLoss.injectInTeardown)
     return;
   try {
-    app.shared.simulation->releaseInjectedStall();
+    simulationOf(app.grid)->releaseInjectedStall();
     drainSchedule(app);
-    if (!app.shared.simulation->finish(kWaitTimeoutNs)) return;
-    settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
+    if (!simulationOf(app.grid)->finish(kWaitTimeoutNs)) return;
+    settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));
     if (recordCapturedFrames(app, /*flush=*/true)) std::printf("%s\n", app.capture.lastResult.c_str());
   } catch (const std::exception&) {
   }

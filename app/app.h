@@ -1,6 +1,6 @@
 // Everything one run holds, and the wiring between renderer/ and sim/: the
 // interop core (app/interop/) gets the pieces of App that each step uses;
-// the exported fds cross from Vulkan to CUDA in app/interop/shared_state.cpp.
+// the exported fds cross from Vulkan to CUDA in app/interop/grid_resources.cpp.
 #pragma once
 #include <array>
 #include <chrono>
@@ -15,7 +15,7 @@
 #include "app/capture/capture_session.h"
 #include "app/cli.h"
 #include "app/interop/device_pairing.h"
-#include "app/interop/shared_state.h"
+#include "app/interop/grid_resources.h"
 #include "app/interop/teardown.h"
 #include "app/capture/frame_timing.h"
 #include "app/ui/input.h"
@@ -55,8 +55,9 @@ struct App {
   // One set per frame in flight (base/config.h: kMaxFramesInFlight; the
   // render-queue backends use both, every other path slot 0 alone).
   std::array<FrameResources, kMaxFramesInFlight> frameSlots;
-  uint32_t frameSlot = 0;  // the slot of the frame being recorded, or submitted last (currentFrame)
-  SharedState shared;      // app/interop/shared_state.h: what Vulkan and the simulation share
+  uint32_t frameSlot = 0;  // the slot of the frame being recorded, or submitted last (currentSlotResources)
+  InteropConfig config;  // what the interop core reads of options (gridSetup refreshes it)
+  GridResources grid;    // app/interop/grid_resources.h: what Vulkan and the simulation share for one grid
   ScheduleState schedule;  // app/interop/value_schedule.h: the frame, the mode, what is outstanding
   // VK_ERROR_DEVICE_LOST was seen (or the test seam injects it in teardown):
   // app/interop/teardown.h. The spec's Lost Device rules allow destroying
@@ -64,7 +65,7 @@ struct App {
   DeviceLoss deviceLoss;
   // What the capture room records of the shared state's life (the trace, the
   // frame timings): set by createApp.
-  SharedStateHooks sharedHooks;
+  GridResourceHooks gridHooks;
   OrbitCamera camera;
   bool paused = false;
   bool quitRequested = false;
@@ -77,18 +78,23 @@ struct App {
   ScheduleLog scheduleLog;  // submissions waiting to be written into the trace (app/capture/schedule_log.h)
 };
 
-// frameSlots[frameSlot]: what the frame loop, the drain and the tests use
-// for "this frame's" command buffer, fence and acquire semaphore.
-inline FrameResources& currentFrame(App& app) { return app.frameSlots[app.frameSlot]; }
-inline const FrameResources& currentFrame(const App& app) { return app.frameSlots[app.frameSlot]; }
+// frameSlots[frameSlot]: the command buffer, fence and acquire semaphore of
+// the frame being recorded (or submitted last), for the loop, the drain and the tests.
+inline FrameResources& currentSlotResources(App& app) { return app.frameSlots[app.frameSlot]; }
+inline const FrameResources& currentSlotResources(const App& app) { return app.frameSlots[app.frameSlot]; }
+
+// What every grid of this run is built from: the device, the backend, the
+// InteropConfig of app.options as they stand now (a bench configuration
+// changes them between rebuilds) and the capture room's hooks.
+GridSetup gridSetup(App& app);
 
 // Creates instance, device, target, pipeline, frame resources and the shared
 // state for options.model. Throws EnvironmentError / RuntimeFailure.
 void createApp(App& app, const Options& options);
 
-// rebuildSharedState (app/interop/teardown.h) on this app's objects: a new
+// rebuildGridResources (app/interop/teardown.h) on this app's objects: a new
 // shared state for `params` at a frame boundary (grid or model change).
-void rebuildSharedState(App& app, const ModelParams& params);
+void rebuildGridResources(App& app, const ModelParams& params);
 
 // drainSchedule (app/interop/teardown.h) on this app's objects.
 void drainSchedule(App& app);

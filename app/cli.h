@@ -56,7 +56,7 @@ struct Options {
   FaultPlan faults;                                // --inject-fault (a test facility, docs/testing.md)
   MemoryOwner memoryOwner = MemoryOwner::vulkan;  // --memory-owner
   bool texture = true;     // --texture on|off: the surface texture (renderer/shared_texture.h)
-  bool frameTags = false;  // --frame-tags: a test facility (app/interop/frame_tags.h); headless, CPU, zero-copy
+  bool frameTags = false;  // --frame-tags: a test facility (app/testing/frame_tags.h); headless, CPU, zero-copy
 };
 
 // The options to run with, or what to print before exiting instead: a usage

@@ -1,5 +1,6 @@
-// One frame of the value schedule, top to bottom: render k (waits for sim k-1,
-// signals render done), then sim k (waits for render k, signals sim done).
+// The loop around one frame: the frame slot and its fence, the window's
+// image and present, the frame's timing; in between, the frame of the
+// grid's path (app/paths/: the zero-copy frame is the lesson).
 #pragma once
 #include "app/app.h"
 #include "renderer/readback.h"

@@ -103,8 +103,8 @@ std::string summaryLine(const App& app, double seconds) {
   const double total = std::accumulate(app.frameMilliseconds.begin(), app.frameMilliseconds.end(), 0.0);
   const double mean = app.frameMilliseconds.empty() ? 0.0 : total / double(app.frameMilliseconds.size());
   const uint64_t timeline =
-      app.shared.semaphores.timeline ? readTimelineCounter(app.device, app.shared.semaphores) : 0;
-  const Simulation* simulation = app.shared.simulation.get();
+      app.grid.semaphores.timeline ? readTimelineCounter(app.device, app.grid.semaphores) : 0;
+  const SimulationBackend* simulation = simulationOf(app.grid);
   return fmt::format(
       "vkcuda-sim: frames={} seconds={:.3f} mean_frame_ms={:.3f} backend={} sync={} model={} grid={} "
       "switches={} timeline_value={} steps={} transfer={} wait={} memory_owner={} {} validation_warnings={} "
@@ -112,9 +112,9 @@ std::string summaryLine(const App& app, double seconds) {
       app.schedule.totalFrames, seconds, mean, backendName(app.devices), toString(app.schedule.mode),
       toString(simulation ? simulation->params().model : app.options.model.model),
       simulation ? simulation->params().grid : app.options.model.grid, app.schedule.switches, timeline,
-      simulation ? simulation->stepCount() : 0, toString(app.shared.transfer),
-      app.shared.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy),
-      app.shared.transfer == TransferMode::copy ? "none" : toString(app.options.memoryOwner),
+      simulation ? simulation->stepCount() : 0, toString(transferOf(app.grid.path)),
+      app.grid.path == InteropPath::copy ? "none" : toString(app.options.waitStrategy),
+      app.grid.path == InteropPath::copy ? "none" : toString(app.options.memoryOwner),
       describeValidation(app.instance), validationCounts().warnings.load(), validationCounts().errors.load());
 }
 
@@ -213,15 +213,15 @@ int runApplication(const Options& options) {
     drainSchedule(app);
     if (app.deviceLoss.lost)
       throw RuntimeFailure("the Vulkan device was lost (VK_ERROR_DEVICE_LOST) while the schedule drained");
-    if (!app.shared.simulation->finish(kWaitTimeoutNs))
+    if (!simulationOf(app.grid)->finish(kWaitTimeoutNs))
       throw RuntimeFailure("timeout: the simulation did not finish");
     // Nothing is in flight now: every frame's timings are in, or never will be.
-    settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
+    settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));
     if (const Result<> finished = recordCapturedFrames(app, /*flush=*/true); !finished)
       throw RuntimeFailure(finished.error().message);
     if (!app.capture.lastResult.empty()) std::printf("%s\n", app.capture.lastResult.c_str());
     if (!options.dumpVerticesPath.empty()) {
-      const auto bytes = readSharedVertices(app.device, app.shared);
+      const auto bytes = readSharedVertices(app.device, app.grid);
       if (const Result<> written = writeFileAtomically(options.dumpVerticesPath, "file", bytes); !written)
         throw RuntimeFailure(written.error().message);
       std::printf("wrote %zu bytes of vertices to %s\n", bytes.size(), options.dumpVerticesPath.c_str());

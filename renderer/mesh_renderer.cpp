@@ -193,9 +193,8 @@ void destroyGridIndexBuffer(const Device& device, GridIndexBuffer& indices) {
   indices = GridIndexBuffer{};
 }
 
-void recordMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline, VkBuffer vertexBuffer,
-                    VkDescriptorSet textureSet, const GridIndexBuffer& indices, const MeshPushConstants& constants,
-                    VkExtent2D extent) {
+void recordMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline, const MeshDrawInputs& draw) {
+  const VkExtent2D extent = draw.extent;
   // Dynamic state must be set in this command buffer before the draw
   // (VUID-vkCmdDrawIndexed-commandBuffer-02701); setting it on every draw
   // also covers a pipeline bound in between (the ImGui overlay's).
@@ -206,14 +205,14 @@ void recordMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline,
   vkCmdSetScissor(commandBuffer, 0, 1, &scissor);
   vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.pipeline);
   vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout,
-                          static_cast<uint32_t>(kSurfaceTextureSet), 1, &textureSet, 0, nullptr);
+                          static_cast<uint32_t>(kSurfaceTextureSet), 1, &draw.textureSet, 0, nullptr);
   const VkDeviceSize offset = 0;
-  vkCmdBindVertexBuffers(commandBuffer, 0, 1, &vertexBuffer, &offset);
-  vkCmdBindIndexBuffer(commandBuffer, indices.buffer, 0, VK_INDEX_TYPE_UINT32);
+  vkCmdBindVertexBuffers(commandBuffer, 0, 1, &draw.vertexBuffer, &offset);
+  vkCmdBindIndexBuffer(commandBuffer, draw.indices->buffer, 0, VK_INDEX_TYPE_UINT32);
   vkCmdPushConstants(commandBuffer, pipeline.layout,
                      VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(MeshPushConstants),
-                     &constants);
-  vkCmdDrawIndexed(commandBuffer, indices.indexCount, 1, 0, 0, 0);
+                     &draw.constants);
+  vkCmdDrawIndexed(commandBuffer, draw.indices->indexCount, 1, 0, 0, 0);
 }
 
 }  // namespace vksim

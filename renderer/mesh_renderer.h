@@ -45,8 +45,13 @@ void destroyGridIndexBuffer(const Device& device, GridIndexBuffer& indices);
 // constants and draws the whole grid. The caller orders the draw after the
 // simulation's writes to vertexBuffer and the texture (the value schedule's
 // semaphore wait, and the texture's acquire or upload).
-void recordMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline, VkBuffer vertexBuffer,
-                    VkDescriptorSet textureSet, const GridIndexBuffer& indices, const MeshPushConstants& constants,
-                    VkExtent2D extent);
+struct MeshDrawInputs {
+  VkBuffer vertexBuffer = VK_NULL_HANDLE;
+  VkDescriptorSet textureSet = VK_NULL_HANDLE;
+  const GridIndexBuffer* indices = nullptr;
+  MeshPushConstants constants{};
+  VkExtent2D extent{};
+};
+void recordMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline, const MeshDrawInputs& draw);
 
 }  // namespace vksim

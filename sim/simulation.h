@@ -1,6 +1,7 @@
-// The simulation seen from app/: one interface for every backend (cpu, cuda,
-// opencl; the render-queue backends vulkan and cuda-nvx through
-// RenderQueueSimulation, sim/vulkan/render_queue_simulation.h).
+// The simulation seen from app/: SimulationBackend for every backend;
+// Simulation for those that submit their own step (cpu, cuda, opencl);
+// RenderQueueSimulation (sim/vulkan/render_queue_simulation.h) for those whose
+// step rides in the render's submission (vulkan, cuda-nvx).
 // Each backend owns its model state and writes the shared vertex buffer
 // (n*n vksim::Vertex, row-major, z rows of x) once per step, taking part in
 // the value schedule through the StepSync it is given.
@@ -17,7 +18,7 @@ namespace vksim {
 // importer (createCudaSimulation) sets the fd to -1 once its import
 // succeeded: from then on it belongs to the importer and is never closed (the
 // opaque-fd rule). An fd left >= 0, because its import failed or was never
-// tried, is still the caller's, who closes it (app/interop/shared_state.h).
+// tried, is still the caller's, who closes it (app/interop/grid_resources.h).
 struct ExternalBuffer {
   int fd = -1;
   uint64_t allocationSize = 0;  // VkMemoryRequirements::size: import with this
@@ -44,9 +45,15 @@ struct ExternalSemaphores {
   int simDoneFd = -1;     // binary, simulation signals, Vulkan waits
 };
 
-class Simulation {
+// What app/ asks of every backend, whichever way its step is submitted: the
+// initial write, the model's parameters, completion and timings. A backend
+// that submits its own step is a Simulation (below); one whose step rides in
+// the render's own submission is a RenderQueueSimulation
+// (sim/vulkan/render_queue_simulation.h). Neither has a call that fails
+// because it belongs to the other.
+class SimulationBackend {
  public:
-  virtual ~Simulation() = default;
+  virtual ~SimulationBackend() = default;
 
   // Writes the initial state into the vertex buffer (before frame 0's render
   // is submitted) and, on a path that shares the vertex buffer, ends it with a
@@ -58,12 +65,6 @@ class Simulation {
   // the step count to 0.
   virtual StepResult writeInitialState() = 0;
 
-  // One frame's turn: waits as sync says (bounded by timeoutNs), advances the
-  // model by one step unless paused (advance = false), writes the vertices and
-  // signals as sync says. CPU: all of it on the host before returning. CUDA:
-  // enqueued on the backend's stream; the host does not block. The result
-  // says what was really handed over (StepResult), also when it failed.
-  virtual StepResult step(const StepSync& sync, bool advance, uint64_t timeoutNs) = 0;
 
   // Non-structural parameter changes (time step, damping, drop interval, ...)
   // take effect from the next step. A different model or grid needs a new
@@ -108,6 +109,19 @@ class Simulation {
   // complete; teardown calls it first. Never blocks; a no-op without a stall
   // (and on the CPU backend, whose stall ends inside step()).
   virtual void releaseInjectedStall() {}
+};
+
+// A backend that submits its own step, in its own API (cpu, cuda, opencl):
+// the frame loop calls step() once a frame, between the render that the step
+// waits for and the one that waits for it.
+class Simulation : public SimulationBackend {
+ public:
+  // One frame's turn: waits as sync says (bounded by timeoutNs), advances the
+  // model by one step unless paused (advance = false), writes the vertices and
+  // signals as sync says. CPU: all of it on the host before returning. CUDA:
+  // enqueued on the backend's stream; the host does not block. The result
+  // says what was really handed over (StepResult), also when it failed.
+  virtual StepResult step(const StepSync& sync, bool advance, uint64_t timeoutNs) = 0;
 
   // The copy path (transfer "copy", no shared memory): the backend writes
   // grid*grid vertices into host memory that it owns, and this is that memory.

@@ -80,7 +80,7 @@ void applyConfiguration(App& app, const BenchConfiguration& configuration, bool 
   app.options.waitStrategy = configuration.wait;
   ModelParams params = app.options.model;
   params.grid = configuration.grid;
-  if (rebuild) rebuildSharedState(app, params);
+  if (rebuild) rebuildGridResources(app, params);
   // Safe to set directly: render 0 of the rebuilt state waits on the initial
   // write's simDone whatever the mode, and nothing else is outstanding.
   app.schedule.mode = configuration.sync;
@@ -114,9 +114,9 @@ std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& b
     progress.frameDone(index, label);
   }
   drainSchedule(app);
-  if (!app.shared.simulation->finish(kWaitTimeoutNs))
+  if (!simulationOf(app.grid)->finish(kWaitTimeoutNs))
     throw RuntimeFailure("timeout: the simulation did not finish");
-  settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
+  settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));
   takeFinished(true);
   if (abandoned) return std::nullopt;
   return samples;
@@ -131,7 +131,7 @@ nlohmann::ordered_json machineDescription(const App& app) {
   const std::string cpu = cpuModelName();
   machine["cpu"] = cpu.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(cpu);
   machine["cpuThreads"] = std::thread::hardware_concurrency();
-  if (app.devices.useCuda) machine["cudaDriver"] = formatCudaVersion(app.cudaDevices.driverVersion);
+  if (app.devices.backend == Backend::cuda) machine["cudaDriver"] = formatCudaVersion(app.cudaDevices.driverVersion);
   utsname system{};
   if (uname(&system) == 0) machine["os"] = std::string(system.sysname) + " " + system.release;
   return machine;
@@ -279,8 +279,8 @@ int runBenchmark(const Options& options, const volatile std::sig_atomic_t& inter
     // configuration runs: nothing else is outstanding on either side then.
     std::optional<SwitchCost> switchCost;
     nlohmann::ordered_json switchProbe;
-    const bool cudaProbe = app.devices.useCuda && app.devices.cuda.has_value();
-    if (cudaProbe || (app.devices.useOpenCl && app.devices.opencl)) {
+    const bool cudaProbe = app.devices.backend == Backend::cuda && app.devices.cuda.has_value();
+    if (cudaProbe || (app.devices.backend == Backend::opencl && app.devices.opencl)) {
       Result<SwitchCost> probed = cudaProbe ? probeVulkanCudaSwitch(app.device, app.devices.cuda->ordinal)
                                             : probeVulkanOpenClSwitch(app.device, *app.devices.opencl);
       if (probed) {
@@ -309,7 +309,7 @@ int runBenchmark(const Options& options, const volatile std::sig_atomic_t& inter
       }
       results.push_back(summarizeBench(matrix[i], backend, *samples));
       if (matrix[i].transfer == TransferMode::copy) {
-        results.back().stagingMemory = describeStagingChoice(app.device, app.shared.stagingChoice);
+        results.back().stagingMemory = describeStagingChoice(app.device, app.grid.stagingChoice);
         fmt::print("bench: grid {} copy path staging memory: {}\n", matrix[i].grid, results.back().stagingMemory);
       }
       if (switchCost)

@@ -90,7 +90,7 @@ void collectRenderTiming(FrameTimingQueue& queue, const Device& device, GpuTimer
   }
 }
 
-void collectStepTimings(FrameTimingQueue& queue, Simulation* simulation) {
+void collectStepTimings(FrameTimingQueue& queue, SimulationBackend* simulation) {
   if (!simulation) return;
   StepTiming step;
   while (simulation->takeStepTiming(&step)) {
@@ -108,7 +108,7 @@ void collectStepTimings(FrameTimingQueue& queue, Simulation* simulation) {
 }  // namespace
 
 void collectGpuTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer, uint32_t slot,
-                       Simulation* simulation) {
+                       SimulationBackend* simulation) {
   // The slot holds the frame it carried last, whose fence the caller has
   // seen signalled.
   collectRenderTiming(queue, device, timer, slot);
@@ -116,7 +116,7 @@ void collectGpuTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& 
 }
 
 void settleFrameTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer,
-                        Simulation* simulation) {
+                        SimulationBackend* simulation) {
   for (uint32_t slot = 0; slot < kMaxFramesInFlight; ++slot) collectRenderTiming(queue, device, timer, slot);
   collectStepTimings(queue, simulation);
   for (FrameTiming& timing : queue.pending) timing.renderPending = timing.simPending = timing.displayPending = false;

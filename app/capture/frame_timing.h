@@ -20,7 +20,7 @@
 
 namespace vksim {
 
-class Simulation;
+class SimulationBackend;
 
 // [beginNs, endNs) on steady_clock, nanoseconds since its epoch.
 struct TimeSpan {
@@ -93,9 +93,9 @@ void addFrameTiming(FrameTimingQueue& queue, const GpuTimer& timer, uint32_t slo
 // unless it has one.
 void noteRenderSeenDone(FrameTimingQueue& queue, uint32_t slot, int64_t hostNs);
 void collectGpuTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer, uint32_t slot,
-                       Simulation* simulation);
+                       SimulationBackend* simulation);
 void settleFrameTimings(FrameTimingQueue& queue, const Device& device, GpuTimer& timer,
-                        Simulation* simulation);
+                        SimulationBackend* simulation);
 
 // The oldest record that is complete (or has waited kMaxPendingFrames, or
 // everything when flush is set), removed from the queue; nothing otherwise.

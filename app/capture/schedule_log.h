@@ -49,7 +49,7 @@ struct ScheduleEvent {
   std::vector<ScheduleSignal> signals;
   int64_t hostNs = 0;  // host clock (hostNowNs) when it was handed over
   // Render only, with --frame-tags: the tag of the simulation state this
-  // render read (app/interop/frame_tags.h). Empty otherwise.
+  // render read (app/testing/frame_tags.h). Empty otherwise.
   std::optional<uint64_t> sawTag;
 };
 

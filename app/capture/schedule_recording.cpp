@@ -86,11 +86,10 @@ std::string stageMaskName(VkPipelineStageFlags stages) {
 }
 
 void recordRenderSubmission(ScheduleLog& log, const ScheduleState& schedule,
-                            const ScheduleSemaphoreHandles& handles, uint64_t scheduleFrame, SyncMode mode,
-                            std::span<const SemaphoreWait> waits, std::span<const SemaphoreSignal> signals) {
-  ScheduleEvent event = newEvent(schedule, ScheduleSide::render, scheduleFrame, mode);
-  addWaits(event, handles, waits);
-  for (const SemaphoreSignal& signal : signals)
+                            const ScheduleSemaphoreHandles& handles, const SubmittedRender& render) {
+  ScheduleEvent event = newEvent(schedule, ScheduleSide::render, render.scheduleFrame, render.mode);
+  addWaits(event, handles, render.waits);
+  for (const SemaphoreSignal& signal : render.signals)
     event.signals.push_back(
         {semaphoreName(handles, signal.semaphore), loggedValue(handles, signal.semaphore, signal.value)});
   addEvent(log, std::move(event));

@@ -39,9 +39,14 @@ void recordInitialWrite(ScheduleLog& log, const ScheduleState& schedule, bool si
 
 // Render k's vkQueueSubmit, as submitted: every wait (semaphore, value,
 // stage) and every signal, each semaphore named through `handles`.
+struct SubmittedRender {
+  uint64_t scheduleFrame = 0;
+  SyncMode mode = SyncMode::timeline;
+  std::span<const SemaphoreWait> waits;
+  std::span<const SemaphoreSignal> signals;
+};
 void recordRenderSubmission(ScheduleLog& log, const ScheduleState& schedule,
-                            const ScheduleSemaphoreHandles& handles, uint64_t scheduleFrame, SyncMode mode,
-                            std::span<const SemaphoreWait> waits, std::span<const SemaphoreSignal> signals);
+                            const ScheduleSemaphoreHandles& handles, const SubmittedRender& render);
 
 // Sim k's turn as the simulation reported it: `waited` / `signalled` say
 // whether its wait and its signal were enqueued (timeline: at sync's values;

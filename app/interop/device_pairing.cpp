@@ -138,61 +138,49 @@ std::optional<CudaDeviceInfo> pairedCudaDevice(const PhysicalDeviceInfo& vulkan,
   return std::nullopt;
 }
 
-DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
-                           BackendChoice backend, const std::string& deviceArgument) {
-  if (vulkan.empty()) throw EnvironmentError("no Vulkan device found (is a Vulkan driver installed?)");
-  DeviceChoice choice;
-  const PhysicalDeviceInfo* requested = deviceArgument.empty() ? nullptr : &findRequested(vulkan, deviceArgument);
+namespace {
 
-  if (backend == BackendChoice::cuda) {
-    if (cuda.devices.empty())
-      throw EnvironmentError("--backend cuda: no CUDA device is available (" + cuda.unavailableReason + ")");
-    // Pair by UUID: the Vulkan device named by --device, else the first one
-    // that a CUDA device matches, whatever the enumeration order.
-    std::vector<const PhysicalDeviceInfo*> candidates;
-    if (requested) {
-      candidates.push_back(requested);
-    } else {
-      for (const PhysicalDeviceInfo& device : vulkan) candidates.push_back(&device);
-    }
-    std::optional<CudaDeviceInfo> paired;
-    std::string problem;
-    if (const PhysicalDeviceInfo* device = firstSharingPair(candidates, cuda, &paired, &problem)) {
-      choice.vulkan = *device;
-      choice.cuda = paired;
-      choice.useCuda = true;
-      choice.reason = "backend cuda: " + deviceLabel(*device) + " and " + cudaLabel(*paired) +
-                      " have the same UUID " + formatUuid(paired->uuid) + " and pass every pairing check";
-      return choice;
-    }
-    if (!problem.empty()) throw EnvironmentError("--backend cuda: " + problem);
-    if (requested) {
-      std::string names;
-      for (const CudaDeviceInfo& device : cuda.devices)
-        names += (names.empty() ? "" : ", ") + ("'" + device.name + "' " + formatUuid(device.uuid));
-      throw EnvironmentError("--backend cuda: " + deviceLabel(*requested) + " (UUID " +
-                             formatUuid(requested->deviceUuid) + ") is no CUDA device; CUDA devices: " + names);
-    }
-    throw EnvironmentError("--backend cuda: no Vulkan device has the UUID of a CUDA device (see --list-devices)");
+// --backend cuda: the Vulkan device named by --device, else the first one that
+// a CUDA device matches by UUID, whatever the enumeration order; exit 3 with
+// one sentence when none passes every check.
+DeviceChoice chooseCudaPair(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
+                            const PhysicalDeviceInfo* requested) {
+  if (cuda.devices.empty())
+    throw EnvironmentError("--backend cuda: no CUDA device is available (" + cuda.unavailableReason + ")");
+  std::vector<const PhysicalDeviceInfo*> candidates;
+  if (requested) {
+    candidates.push_back(requested);
+  } else {
+    for (const PhysicalDeviceInfo& device : vulkan) candidates.push_back(&device);
   }
-
-  std::string autoProblem;
-  if (backend == BackendChoice::automatic && !cuda.devices.empty()) {
-    std::vector<const PhysicalDeviceInfo*> candidates;
-    for (const PhysicalDeviceInfo& device : vulkan)
-      if (!requested || &device == requested) candidates.push_back(&device);
-    std::optional<CudaDeviceInfo> paired;
-    if (const PhysicalDeviceInfo* device = firstSharingPair(candidates, cuda, &paired, &autoProblem)) {
-      choice.vulkan = *device;
-      choice.cuda = paired;
-      choice.useCuda = true;
-      choice.reason = "backend auto -> cuda: " + deviceLabel(*device) + " pairs with " + cudaLabel(*paired) +
-                      " by UUID and passes every pairing check";
-      return choice;
-    }
+  std::optional<CudaDeviceInfo> paired;
+  std::string problem;
+  if (const PhysicalDeviceInfo* device = firstSharingPair(candidates, cuda, &paired, &problem)) {
+    DeviceChoice choice;
+    choice.vulkan = *device;
+    choice.cuda = paired;
+    choice.backend = Backend::cuda;
+    choice.reason = "backend cuda: " + deviceLabel(*device) + " and " + cudaLabel(*paired) +
+                    " have the same UUID " + formatUuid(paired->uuid) + " and pass every pairing check";
+    return choice;
   }
+  if (!problem.empty()) throw EnvironmentError("--backend cuda: " + problem);
+  if (requested) {
+    std::string names;
+    for (const CudaDeviceInfo& device : cuda.devices)
+      names += (names.empty() ? "" : ", ") + ("'" + device.name + "' " + formatUuid(device.uuid));
+    throw EnvironmentError("--backend cuda: " + deviceLabel(*requested) + " (UUID " +
+                           formatUuid(requested->deviceUuid) + ") is no CUDA device; CUDA devices: " + names);
+  }
+  throw EnvironmentError("--backend cuda: no Vulkan device has the UUID of a CUDA device (see --list-devices)");
+}
 
-  // The CPU backend: the device asked for, else the most capable that renders.
+// The backends that render on one Vulkan device alone (cpu, vulkan,
+// cuda-nvx, and auto's fallback): the device asked for, else the most
+// capable that renders. `autoProblem` is why auto found no CUDA pair.
+DeviceChoice chooseRenderingDevice(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
+                                   BackendChoice backend, const PhysicalDeviceInfo* requested,
+                                   const std::string& autoProblem) {
   const PhysicalDeviceInfo* best = requested;
   if (!best) {
     for (const PhysicalDeviceInfo& device : vulkan)
@@ -201,9 +189,10 @@ DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const 
   if (!best || !canRender(*best))
     throw EnvironmentError(best ? deviceLabel(*best) + " lacks a graphics queue or timeline semaphores"
                                 : "no Vulkan device has a graphics queue and timeline semaphores");
+  DeviceChoice choice;
   choice.vulkan = *best;
   if (backend == BackendChoice::vulkan) {
-    choice.queueBackend = QueueBackend::vulkan;
+    choice.backend = Backend::vulkan;
     choice.reason = "backend vulkan (asked for): compute shaders in the render queue of " + deviceLabel(*best);
   } else if (backend == BackendChoice::cudaNvx) {
     // The only way in: the driver must offer the extension (NVIDIA's does;
@@ -213,7 +202,7 @@ DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const 
                              (best->nvxBinaryImport ? "the bufferDeviceAddress feature"
                                                     : "VK_NVX_binary_import") +
                              " (needed to launch CUDA kernels from a Vulkan command buffer)");
-    choice.queueBackend = QueueBackend::cudaNvx;
+    choice.backend = Backend::cudaNvx;
     choice.reason = "backend cuda-nvx (asked for): CUDA kernels through VK_NVX_binary_import in the render queue of " +
                     deviceLabel(*best);
   } else if (backend == BackendChoice::cpu) {
@@ -230,13 +219,44 @@ DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const 
   return choice;
 }
 
-const char* backendName(const DeviceChoice& choice) {
-  switch (choice.queueBackend) {
-    case QueueBackend::vulkan: return "vulkan";
-    case QueueBackend::cudaNvx: return "cuda-nvx";
-    case QueueBackend::none: break;
+}  // namespace
+
+DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda,
+                           BackendChoice backend, const std::string& deviceArgument) {
+  if (vulkan.empty()) throw EnvironmentError("no Vulkan device found (is a Vulkan driver installed?)");
+  const PhysicalDeviceInfo* requested = deviceArgument.empty() ? nullptr : &findRequested(vulkan, deviceArgument);
+  if (backend == BackendChoice::cuda) return chooseCudaPair(vulkan, cuda, requested);
+
+  // auto: the first device that pairs with a CUDA device and passes every
+  // check; else the CPU backend, whose reason names what failed.
+  std::string autoProblem;
+  if (backend == BackendChoice::automatic && !cuda.devices.empty()) {
+    std::vector<const PhysicalDeviceInfo*> candidates;
+    for (const PhysicalDeviceInfo& device : vulkan)
+      if (!requested || &device == requested) candidates.push_back(&device);
+    std::optional<CudaDeviceInfo> paired;
+    if (const PhysicalDeviceInfo* device = firstSharingPair(candidates, cuda, &paired, &autoProblem)) {
+      DeviceChoice choice;
+      choice.vulkan = *device;
+      choice.cuda = paired;
+      choice.backend = Backend::cuda;
+      choice.reason = "backend auto -> cuda: " + deviceLabel(*device) + " pairs with " + cudaLabel(*paired) +
+                      " by UUID and passes every pairing check";
+      return choice;
+    }
   }
-  return choice.useCuda ? "cuda" : choice.useOpenCl ? "opencl" : "cpu";
+  return chooseRenderingDevice(vulkan, cuda, backend, requested, autoProblem);
+}
+
+const char* backendName(const DeviceChoice& choice) {
+  switch (choice.backend) {
+    case Backend::cpu: return "cpu";
+    case Backend::cuda: return "cuda";
+    case Backend::opencl: return "opencl";
+    case Backend::vulkan: return "vulkan";
+    case Backend::cudaNvx: return "cuda-nvx";
+  }
+  return "cpu";
 }
 
 std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda) {
@@ -295,7 +315,9 @@ DeviceChoice chooseDevicesForMemoryOwner(const std::vector<PhysicalDeviceInfo>& 
   }
 }
 
-bool importsSharedHandles(const DeviceChoice& choice) { return choice.useCuda || choice.useOpenCl; }
+bool inRenderQueue(Backend backend) { return backend == Backend::vulkan || backend == Backend::cudaNvx; }
+
+bool sharesWithAnotherApi(Backend backend) { return backend == Backend::cuda || backend == Backend::opencl; }
 
 std::vector<PairingCheck> checkOpenClPairing(const PhysicalDeviceInfo& vulkan, const OpenClDeviceInfo& opencl) {
   std::vector<PairingCheck> checks;
@@ -405,7 +427,7 @@ DeviceChoice chooseOpenClDevices(const std::vector<PhysicalDeviceInfo>& vulkan, 
       DeviceChoice choice;
       choice.vulkan = *candidate;
       choice.opencl = device;
-      choice.useOpenCl = true;
+      choice.backend = Backend::opencl;
       choice.reason = "backend opencl: " + deviceLabel(*candidate) + " and OpenCL device '" + device.name +
                       "' (platform '" + device.platformName + "') have the same UUID " +
                       formatUuid(device.uuid) + " and pass every pairing check";

@@ -15,26 +15,30 @@
 
 namespace vksim {
 
-// A simulation recorded into the render's own queue (sim/vulkan/render_queue_simulation.h).
-enum class QueueBackend { none, vulkan, cudaNvx };
+// The backend that runs, once chosen: one value, so that no two backends can
+// be chosen at once. cpu, cuda and opencl submit their own steps; vulkan and
+// cudaNvx record theirs into the render's own queue
+// (sim/vulkan/render_queue_simulation.h).
+enum class Backend { cpu, cuda, opencl, vulkan, cudaNvx };
 
 struct DeviceChoice {
   PhysicalDeviceInfo vulkan;
-  std::optional<CudaDeviceInfo> cuda;  // set when the CUDA backend runs
-  bool useCuda = false;
-  QueueBackend queueBackend = QueueBackend::none;  // --backend vulkan or cuda-nvx
-  std::optional<OpenClDeviceInfo> opencl;  // set when the OpenCL backend runs
-  bool useOpenCl = false;
-  std::string reason;  // one line: why this backend and device
+  Backend backend = Backend::cpu;
+  std::optional<CudaDeviceInfo> cuda;      // the paired CUDA device, when backend is cuda
+  std::optional<OpenClDeviceInfo> opencl;  // the paired OpenCL device, when backend is opencl
+  std::string reason;                      // one line: why this backend and device
 };
 
 // "cuda", "opencl", "vulkan", "cuda-nvx" or "cpu": the backend that `choice` runs, as the summary
 // line, captures and the bench name it.
 const char* backendName(const DeviceChoice& choice);
 
-// Whether another API (CUDA or OpenCL) writes the shared vertex buffer through
-// imported fds: then memory and semaphores are exported.
-bool importsSharedHandles(const DeviceChoice& choice);
+// Whether the backend records its step into the render's own queue (vulkan, cuda-nvx).
+bool inRenderQueue(Backend backend);
+
+// Whether another API (CUDA or OpenCL) writes the vertex buffer: then the
+// device must be able to export memory and semaphores.
+bool sharesWithAnotherApi(Backend backend);
 
 
 

@@ -45,7 +45,7 @@ struct InteropConfig {
   WaitStrategy waitStrategy = WaitStrategy::poll;
   MemoryOwner memoryOwner = MemoryOwner::vulkan;
   bool texture = true;     // the surface texture (renderer/shared_texture.h)
-  bool frameTags = false;  // a test facility (app/interop/frame_tags.h): headless, CPU, zero-copy
+  bool frameTags = false;  // a test facility (app/testing/frame_tags.h): headless, CPU, zero-copy
   FaultPlan faults;        // a test facility (docs/testing.md)
 };
 

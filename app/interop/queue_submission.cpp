@@ -7,12 +7,12 @@
 
 namespace vksim {
 
-VkBufferUsageFlags queueVertexUsage(QueueBackend backend, bool* deviceAddress) {
-  *deviceAddress = backend == QueueBackend::cudaNvx;
-  return backend == QueueBackend::vulkan ? VkBufferUsageFlags{VK_BUFFER_USAGE_STORAGE_BUFFER_BIT} : 0;
+VkBufferUsageFlags queueVertexUsage(Backend backend, bool* deviceAddress) {
+  *deviceAddress = backend == Backend::cudaNvx;
+  return backend == Backend::vulkan ? VkBufferUsageFlags{VK_BUFFER_USAGE_STORAGE_BUFFER_BIT} : 0;
 }
 
-std::unique_ptr<RenderQueueSimulation> createRenderQueueSimulation(const Device& device, QueueBackend backend,
+std::unique_ptr<RenderQueueSimulation> createRenderQueueSimulation(const Device& device, Backend backend,
                                                                    const SharedVertexBuffer& vertices,
                                                                    const SyncSemaphores& semaphores,
                                                                    const ModelParams& params) {
@@ -64,16 +64,16 @@ std::unique_ptr<RenderQueueSimulation> createRenderQueueSimulation(const Device&
     return gpuTicksToHostNanoseconds(clock->timer, *calibration, ticks & clock->timer.validMask);
   };
   Result<std::unique_ptr<RenderQueueSimulation>> simulation =
-      backend == QueueBackend::cudaNvx ? createCudaNvxSimulation(params, context)
+      backend == Backend::cudaNvx ? createCudaNvxSimulation(params, context)
                                        : createVulkanComputeSimulation(params, context);
   if (!simulation) throw EnvironmentError(simulation.error().message);
   return std::move(*simulation);
 }
 
-void submitRenderAndStep(const Device& device, VkCommandBuffer renderCommands,
-                         std::span<const SemaphoreWait> renderWaits, std::span<const SemaphoreSignal> renderSignals,
-                         const RecordedStep& step, const StepSync& sync, const SyncSemaphores& semaphores,
-                         VkFence fence) {
+void submitRenderAndStep(const Device& device, const RenderAndStep& frame) {
+  const StepSync& sync = frame.sync;
+  const SyncSemaphores& semaphores = frame.semaphores;
+  const RecordedStep& step = frame.step;
   // Sim k waits for render k: the same semaphore and value as a CUDA step
   // (docs/value-schedule.md). Its wait is at COMPUTE_SHADER, the first stage
   // the step's shaders or kernels use; the render's signal covers all of its
@@ -89,10 +89,10 @@ void submitRenderAndStep(const Device& device, VkCommandBuffer renderCommands,
   // its vertex reads after the step's writes.
   const SemaphoreSignal signal{timeline ? semaphores.timeline : semaphores.simDone, timeline ? sync.signalValue : 0};
   const std::array<SubmitBatch, 2> batches{
-      SubmitBatch{renderCommands, renderWaits, renderSignals},
+      SubmitBatch{frame.renderCommands, frame.renderWaits, frame.renderSignals},
       SubmitBatch{step.commandBuffer, std::span(&wait, 1),
                   step.signals ? std::span(&signal, 1) : std::span<const SemaphoreSignal>()}};
-  submitBatchesToQueue(device, batches, fence);
+  submitBatchesToQueue(device, batches, frame.fence);
 }
 
 }  // namespace vksim

@@ -20,14 +20,14 @@ namespace vksim {
 // The vertex buffer's extra usage for `backend` (createSharedVertexBuffer):
 // STORAGE_BUFFER for compute shaders; device-address usage and memory for
 // cuda-nvx (deviceAddress set).
-VkBufferUsageFlags queueVertexUsage(QueueBackend backend, bool* deviceAddress);
+VkBufferUsageFlags queueVertexUsage(Backend backend, bool* deviceAddress);
 
 // Creates the backend's simulation on `device` for `vertices` (which
 // outlive it). Its initial write is submitted on device.queue with a signal
 // of semaphores.simDone, as every backend's initial write ends. Throws
 // EnvironmentError (exit 3) with the backend's one sentence when it cannot be
 // made (cuda-nvx: the driver refused the module or a kernel).
-std::unique_ptr<RenderQueueSimulation> createRenderQueueSimulation(const Device& device, QueueBackend backend,
+std::unique_ptr<RenderQueueSimulation> createRenderQueueSimulation(const Device& device, Backend backend,
                                                                    const SharedVertexBuffer& vertices,
                                                                    const SyncSemaphores& semaphores,
                                                                    const ModelParams& params);
@@ -38,9 +38,15 @@ std::unique_ptr<RenderQueueSimulation> createRenderQueueSimulation(const Device&
 // (timeline 2k+1, or renderDone) at COMPUTE_SHADER and signals sim k's
 // (timeline 2k+2, or simDone) unless step.signals is false. `fence`
 // signals once both batches have completed.
-void submitRenderAndStep(const Device& device, VkCommandBuffer renderCommands,
-                         std::span<const SemaphoreWait> renderWaits, std::span<const SemaphoreSignal> renderSignals,
-                         const RecordedStep& step, const StepSync& sync, const SyncSemaphores& semaphores,
-                         VkFence fence);
+struct RenderAndStep {
+  VkCommandBuffer renderCommands = VK_NULL_HANDLE;
+  std::span<const SemaphoreWait> renderWaits;
+  std::span<const SemaphoreSignal> renderSignals;
+  const RecordedStep& step;
+  const StepSync& sync;
+  const SyncSemaphores& semaphores;
+  VkFence fence = VK_NULL_HANDLE;
+};
+void submitRenderAndStep(const Device& device, const RenderAndStep& frame);
 
 }  // namespace vksim

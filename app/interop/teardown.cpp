@@ -3,6 +3,8 @@
 #include <array>
 #include <cstdio>
 
+#include "app/paths/copy_path.h"
+#include "app/paths/path_factory.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {
@@ -12,7 +14,7 @@ namespace {
 // upload it, so that the vertex buffer ends, as on the zero-copy path, with
 // the state after the last step. Once only: with nothing unstaged (a second
 // drain, or the render already took it) there is nothing to do.
-void drainCopyPath(const Device& device, FrameResources& frame, SharedState& shared, ScheduleState& schedule,
+void drainCopyPath(const Device& device, FrameResources& frame, GridResources& grid, ScheduleState& schedule,
                    DeviceLoss& loss) {
   if (!schedule.hostOutputUnstaged || loss.lost) return;
   // The last render's upload must be done before the staging buffer is
@@ -20,45 +22,17 @@ void drainCopyPath(const Device& device, FrameResources& frame, SharedState& sha
   if (!waitForFenceInTeardown(device, frame.inFlight, loss))
     throwWaitTimeout(schedule, "render fence before the drain");
   if (loss.lost) return;
-  if (!stageSimulationOutput(shared, schedule)) throwWaitTimeout(schedule, "simulation copy to host memory");
+  if (!stageSimulationOutput(grid, schedule)) throwWaitTimeout(schedule, "simulation copy to host memory");
   runOneTimeCommands(device,
-                     [&](VkCommandBuffer commandBuffer) { recordVertexUpload(shared, commandBuffer); });
+                     [&](VkCommandBuffer commandBuffer) { recordVertexUpload(grid, commandBuffer); });
 }
 
 }  // namespace
 
-bool waitForFenceInTeardown(const Device& device, VkFence fence, DeviceLoss& loss) {
-  VkResult result = waitForFenceOrLoss(device, fence, kWaitTimeoutNs);
-  if (result == VK_SUCCESS && loss.injectInTeardown) {
-    VK_CHECK(vkDeviceWaitIdle(device.device));
-    result = VK_ERROR_DEVICE_LOST;
-  }
-  // The spec's Lost Device section: a lost device's work is as good as
-  // complete, and its objects may still be destroyed.
-  if (result == VK_ERROR_DEVICE_LOST) {
-    loss.lost = true;
-    return true;
-  }
-  return result == VK_SUCCESS;
-}
-
-void waitForDeviceIdleInTeardown(const Device& device, DeviceLoss& loss) {
-  if (!device.device || loss.lost) return;
-  VkResult result = vkDeviceWaitIdle(device.device);
-  // The seam's loss is reported after the real wait, so that nothing is
-  // destroyed while it is in use.
-  if (result == VK_SUCCESS && loss.injectInTeardown) result = VK_ERROR_DEVICE_LOST;
-  if (result == VK_ERROR_DEVICE_LOST) {
-    loss.lost = true;
-    return;
-  }
-  if (result != VK_SUCCESS) failVulkanCall("vkDeviceWaitIdle", result, __FILE__, __LINE__);
-}
-
-void drainSchedule(const Device& device, FrameResources& frame, SharedState& shared, ScheduleState& schedule,
-                   DeviceLoss& loss, const SharedStateHooks& hooks) {
-  if (shared.transfer == TransferMode::copy) {
-    drainCopyPath(device, frame, shared, schedule, loss);
+void drainSchedule(const Device& device, FrameResources& frame, GridResources& grid, ScheduleState& schedule,
+                   DeviceLoss& loss, const GridResourceHooks& hooks) {
+  if (grid.path == InteropPath::copy) {
+    drainCopyPath(device, frame, grid, schedule, loss);
     return;
   }
   if (loss.lost) return;  // nothing more is submitted to a lost device
@@ -70,14 +44,14 @@ void drainSchedule(const Device& device, FrameResources& frame, SharedState& sha
   // The acquire is ordered by the wait on the sim signal; without one (a
   // failed step) the other API's writes have no defined end, the run has
   // failed, and the buffer stays EXTERNAL's: nothing reads it any more.
-  const bool acquires = shared.vertexOwner == VertexOwner::external && plan.simSignal;
+  const bool acquires = grid.vertexOwner == VertexOwner::external && plan.simSignal;
   if (plan.empty() && !acquires) return;
 
   if (!waitForFenceInTeardown(device, frame.inFlight, loss))
     throwWaitTimeout(schedule, "render fence before the drain");
   if (loss.lost) return;
-  reportFrameTag(shared.frameTags, hooks);
-  finishFrameTagStep(shared.frameTags, *shared.simulation);
+  reportFrameTag(grid.frameTags, hooks.frameTagSeen);
+  if (grid.simulation) finishFrameTagStep(grid.frameTags, *grid.simulation);
   std::array<SemaphoreWait, 2> waits{};
   uint32_t waitCount = 0;
   // The waits are at ALL_COMMANDS: the acquire behind them runs in no defined
@@ -86,14 +60,14 @@ void drainSchedule(const Device& device, FrameResources& frame, SharedState& sha
   // semaphore wait's second scope also covers batches submitted later.
   if (plan.simSignal) {
     if (plan.simSignal->mode == SyncMode::timeline)
-      waits[waitCount++] = {shared.semaphores.timeline, plan.simSignal->value, kExternalAcquireWaitStage};
+      waits[waitCount++] = {grid.semaphores.timeline, plan.simSignal->value, kExternalAcquireWaitStage};
     else
-      waits[waitCount++] = {shared.semaphores.simDone, 0, kExternalAcquireWaitStage};
+      waits[waitCount++] = {grid.semaphores.simDone, 0, kExternalAcquireWaitStage};
   }
   // A binary wait consumes the one renderDone signal, which was submitted
   // earlier (VUID-vkQueueSubmit-pWaitSemaphores-03238): none is left pending.
   if (plan.consumeRenderDone)
-    waits[waitCount++] = {shared.semaphores.renderDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
+    waits[waitCount++] = {grid.semaphores.renderDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
 
   // The frame's command buffer, free now that its fence has signalled.
   VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
@@ -102,7 +76,7 @@ void drainSchedule(const Device& device, FrameResources& frame, SharedState& sha
     restartCommandBuffer(commandBuffer);
     // Whatever comes next (a transfer read-back, a future render) may read
     // or write it: every stage and access is in the second scope.
-    recordAcquireFromExternal(shared, device.queueFamily, commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+    recordAcquireFromExternal(grid, device.queueFamily, commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
                               VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
     VK_CHECK(vkEndCommandBuffer(commandBuffer));
   }
@@ -110,45 +84,46 @@ void drainSchedule(const Device& device, FrameResources& frame, SharedState& sha
   submitToQueue(device, commandBuffer, std::span(waits.data(), waitCount), {}, frame.inFlight);
   noteDrained(schedule);
   if (hooks.drainSubmitted) hooks.drainSubmitted(std::span<const SemaphoreWait>(waits.data(), waitCount));
-  if (acquires) shared.vertexOwner = VertexOwner::vulkan;
+  if (acquires) grid.vertexOwner = VertexOwner::vulkan;
   if (!waitForFenceInTeardown(device, frame.inFlight, loss))
     throwWaitTimeout(schedule, "drain of the last simulation signal");
 }
 
-void destroySharedState(const Device& device, FrameResources& frame, SharedState& shared,
-                        ScheduleState& schedule, DeviceLoss& loss, const SharedStateHooks& hooks) {
+void destroyGridResources(const Device& device, FrameResources& frame, GridResources& grid,
+                        ScheduleState& schedule, DeviceLoss& loss, const GridResourceHooks& hooks) {
   bool cudaWorkFinished = true;  // nothing of the simulation's can still write CUDA's vertex memory
-  if (shared.simulation) {
+  if (SimulationBackend* simulation = simulationOf(grid)) {
     // FAULT HOOK (--inject-fault sim-stalls): let a stalled step finish, so
     // that the drain and finish() below see the work end.
-    shared.simulation->releaseInjectedStall();
+    simulation->releaseInjectedStall();
     // A no-op after the run's own drain: it consumes only what is outstanding.
-    drainSchedule(device, frame, shared, schedule, loss, hooks);
+    drainSchedule(device, frame, grid, schedule, loss, hooks);
     // CUDA first (design notes): no wait or signal outstanding, then the
     // imported objects go before Vulkan frees what they alias. With the
     // Vulkan device lost, a CUDA wait on one of its signals never ends: the
     // backend then keeps its imports (it says so), whose payloads outlive
     // Vulkan's objects, and the Vulkan side is destroyed all the same.
-    cudaWorkFinished = shared.simulation->finish(kWaitTimeoutNs);
+    cudaWorkFinished = simulation->finish(kWaitTimeoutNs);
     if (!cudaWorkFinished && !loss.lost) throw RuntimeFailure("timeout: the simulation did not finish");
     // Everything has completed: the last frames' timings are all there is.
     // (A lost device has none to give.)
     if (!loss.lost && hooks.workFinished) hooks.workFinished();
-    shared.queueSimulation = nullptr;
-    shared.simulation.reset();
+    grid.hostWrites = HostWrites{};
+    grid.simulation.reset();
+    grid.queueSimulation.reset();
   }
-  shared.hostOps.reset();
+  grid.hostOps.reset();
   waitForDeviceIdleInTeardown(device, loss);
-  // Reverse order of createSharedState.
-  destroyFrameTags(device, shared.frameTags);
+  // Reverse order of creation (app/paths/).
+  destroyFrameTags(device, grid.frameTags);
   // CUDA has freed its mipmapped array and external memory by now (the
   // simulation went first): Vulkan's image and memory may go.
-  destroyGpuBuffer(device, shared.textureStaging);
-  destroySharedTexture(device, shared.texture);
-  destroyGridIndexBuffer(device, shared.indices);
-  destroySyncSemaphores(device, shared.semaphores);
-  destroyGpuBuffer(device, shared.staging);
-  destroySharedVertexBuffer(device, shared.vertices);
+  destroyGpuBuffer(device, grid.textureStaging);
+  destroySharedTexture(device, grid.texture);
+  destroyGridIndexBuffer(device, grid.indices);
+  destroySyncSemaphores(device, grid.semaphores);
+  destroyGpuBuffer(device, grid.staging);
+  destroySharedVertexBuffer(device, grid.vertices);
   // --memory-owner cuda: CUDA's allocation goes last. Vulkan's import holds
   // a reference to it, so releasing it first would also be allowed
   // (cuMemRelease frees the memory only when no mapping and no handle,
@@ -160,22 +135,21 @@ void destroySharedState(const Device& device, FrameResources& frame, SharedState
   // still write through the mapping: then the allocation is left until the
   // process ends, as the simulation leaves its imports.
   if (cudaWorkFinished) {
-    destroyCudaVertexMemory(shared.cudaVertices);
-  } else if (shared.cudaVertices.allocation != 0) {
+    destroyCudaVertexMemory(grid.cudaVertices);
+  } else if (grid.cudaVertices.allocation != 0) {
     std::fprintf(stderr,
                  "vkcuda-sim: CUDA's vertex memory is left allocated: a CUDA stream that may write it did not "
                  "finish\n");
-    shared.cudaVertices = CudaVertexMemory{};
+    grid.cudaVertices = CudaVertexMemory{};
   }
-  shared.externalWriter = false;
-  shared.vertexOwner = VertexOwner::vulkan;
+  grid.externalWriter = false;
+  grid.vertexOwner = VertexOwner::vulkan;
 }
 
-void rebuildSharedState(const Device& device, const DeviceChoice& devices, const InteropConfig& config,
-                        const ModelParams& params, FrameResources& frame, SharedState& shared,
-                        ScheduleState& schedule, DeviceLoss& loss, const SharedStateHooks& hooks) {
-  destroySharedState(device, frame, shared, schedule, loss, hooks);
-  createSharedState(shared, device, devices, config, params, schedule, hooks);
+void rebuildGridResources(const GridSetup& setup, const ModelParams& params, FrameResources& frame,
+                          GridResources& grid, ScheduleState& schedule, DeviceLoss& loss) {
+  destroyGridResources(setup.device, frame, grid, schedule, loss, setup.hooks);
+  createGridResources(grid, setup, params, schedule);
 }
 
 }  // namespace vksim

@@ -65,7 +65,7 @@ RenderSync::Wait lastSimSignal(SyncMode lastMode) {
 
 void noteRenderSubmitted(ScheduleState& schedule, const RenderSync& render) {
   if (render.wait != RenderSync::Wait::none) schedule.simSignal.reset();
-  if (render.signal == RenderSync::Signal::renderDone) schedule.renderDoneUnconsumed = true;
+  if (render.signals && render.signal == RenderSync::Signal::renderDone) schedule.renderDoneUnconsumed = true;
 }
 
 void noteSimulationTurn(ScheduleState& schedule, const StepSync& sync, const StepResult& result) {

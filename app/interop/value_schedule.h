@@ -40,6 +40,10 @@ struct RenderSync {
   uint64_t waitValue = 0;  // timeline wait: counter >= this
   enum class Signal { timeline, renderDone } signal = Signal::timeline;
   uint64_t signalValue = 0;  // timeline signal value
+  // Whether the submission carries the signal. Always, but for the test
+  // facility that leaves it out (--inject-fault render-skips-signal): a
+  // signal left out is not outstanding.
+  bool signals = true;
 };
 
 // A simulation signal that was enqueued and that no Vulkan wait has been

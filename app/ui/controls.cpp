@@ -209,7 +209,7 @@ void onCursorEnter(App& app, int entered) {
 
 ModelParams currentModelParams(const App& app) {
   if (app.input.requests.rebuild) return *app.input.requests.rebuild;
-  if (app.shared.simulation) return app.shared.simulation->params();
+  if (simulationOf(app.grid)) return simulationOf(app.grid)->params();
   return app.options.model;
 }
 
@@ -244,8 +244,8 @@ void requestSingleStep(App& app) {
 
 bool dropRippleAt(App& app, double x, double y) {
   InputState& input = app.input;
-  if (!app.shared.simulation) return false;
-  const ModelParams& params = app.shared.simulation->params();
+  if (!simulationOf(app.grid)) return false;
+  const ModelParams& params = simulationOf(app.grid)->params();
   if (params.model != ModelKind::ripple) {
     input.lastDrop = "no drop: drops need the ripple model";
     return false;
@@ -262,7 +262,7 @@ bool dropRippleAt(App& app, double x, double y) {
   drop.z = point->z;
   drop.radius = params.dropRadius;
   drop.amplitude = params.dropAmplitude;
-  app.shared.simulation->addDrop(drop);
+  simulationOf(app.grid)->addDrop(drop);
   input.lastDrop = fmt::format("drop at x {:.3f}, z {:.3f}", double(drop.x), double(drop.z));
   return true;
 }
@@ -278,9 +278,9 @@ void applyFrameBoundaryRequests(App& app) {
     input.pauseAgainAfterFrame.reset();
   }
   if (requests.rebuild) {
-    // rebuildSharedState drains the schedule and tears the simulation down
+    // rebuildGridResources drains the schedule and tears the simulation down
     // CUDA first; the new state starts at frame 0 of a new timeline.
-    rebuildSharedState(app, *requests.rebuild);
+    rebuildGridResources(app, *requests.rebuild);
     input.lastDrop.clear();
   }
   if (requests.recreateSwapchain && !app.headless) {

@@ -96,9 +96,9 @@ void newHeadlessFrame(InputState& input, VkExtent2D displaySize, double lastFram
 
 }  // namespace
 
-void createOverlay(Overlay& overlay, const Instance& instance, const Device& device, VkRenderPass renderPass,
-                   GLFWwindow* window, uint32_t swapchainMinImages, uint32_t swapchainImages,
+void createOverlay(Overlay& overlay, const Instance& instance, const Device& device, const OverlayTarget& target,
                    const CudaDeviceList& cuda, const std::string& startScene) {
+  GLFWwindow* const window = target.window;
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   overlay.created = true;
@@ -129,7 +129,7 @@ void createOverlay(Overlay& overlay, const Instance& instance, const Device& dev
   if (!ImGui_ImplVulkan_LoadFunctions(loadVulkanFunction, instance.instance))
     throw RuntimeFailure("ImGui's Vulkan backend could not load its Vulkan functions");
   overlay.descriptorPool = createFontDescriptorPool(device);
-  overlay.minImageCount = backendMinImageCount(swapchainMinImages);
+  overlay.minImageCount = backendMinImageCount(target.swapchainMinImages);
 
   ImGui_ImplVulkan_InitInfo info{};
   info.Instance = instance.instance;
@@ -140,12 +140,12 @@ void createOverlay(Overlay& overlay, const Instance& instance, const Device& dev
   info.DescriptorPool = overlay.descriptorPool;
   info.Subpass = 0;
   info.MinImageCount = overlay.minImageCount;
-  info.ImageCount = std::max(overlay.minImageCount, swapchainImages);
+  info.ImageCount = std::max(overlay.minImageCount, target.swapchainImages);
   info.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
   info.CheckVkResultFn = checkImGuiVulkanResult;
   // The pipeline is built for this render pass: the mesh's, so the overlay
   // draws into the same pass (one colour and one depth attachment).
-  if (!ImGui_ImplVulkan_Init(&info, renderPass))
+  if (!ImGui_ImplVulkan_Init(&info, target.renderPass))
     throw RuntimeFailure("ImGui's Vulkan backend did not initialise");
   overlay.vulkanBackend = true;
   runOneTimeCommands(device, [](VkCommandBuffer commandBuffer) {

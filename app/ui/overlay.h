@@ -50,17 +50,23 @@ struct Overlay {
   bool hasDrawData = false;             // ImGui::Render ran this frame and the overlay is visible
 };
 
-// Creates the ImGui context and both backends for renderPass (the
-// swapchain's or the offscreen target's: the overlay draws in the mesh's pass),
-// a descriptor pool of its own, and uploads the font texture (blocking, on
-// device.queue). `window` is the GLFW window of a windowed run, nullptr
-// headless; swapchainMinImages and swapchainImages are the swapchain's (0
-// headless). `cuda` is the run's CUDA device list (the Devices section shows
+// Where the overlay draws: renderPass is the swapchain's or the offscreen
+// target's (the overlay draws in the mesh's pass); `window` is the GLFW
+// window of a windowed run, nullptr headless; swapchainMinImages and
+// swapchainImages are the swapchain's (0 headless).
+struct OverlayTarget {
+  VkRenderPass renderPass = VK_NULL_HANDLE;
+  GLFWwindow* window = nullptr;
+  uint32_t swapchainMinImages = 0;
+  uint32_t swapchainImages = 0;
+};
+
+// Creates the ImGui context and both backends for `target`, a descriptor
+// pool of its own, and uploads the font texture (blocking, on device.queue). `cuda` is the run's CUDA device list (the Devices section shows
 // its driver and runtime versions, or why there is none). `startScene` is the --scene the run began with (empty if none):
 // the Scenes section then offers "<name>-copy" as the name to save under.
 // Writes no imgui.ini. Throws RuntimeFailure when a backend does not initialise.
-void createOverlay(Overlay& overlay, const Instance& instance, const Device& device, VkRenderPass renderPass,
-                   GLFWwindow* window, uint32_t swapchainMinImages, uint32_t swapchainImages,
+void createOverlay(Overlay& overlay, const Instance& instance, const Device& device, const OverlayTarget& target,
                    const CudaDeviceList& cuda, const std::string& startScene);
 
 // After the device has finished every frame that drew the overlay. Safe on an

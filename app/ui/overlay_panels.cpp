@@ -37,14 +37,15 @@ struct SharingText {
   const char* buffer;
 };
 SharingText sharingText(const App& app) {
-  if (app.shared.queueSimulation)
-    return {"render queue only (one vkQueueSubmit): not exported", "device-local"};
-  if (!app.shared.semaphores.exportable)
-    return {"CPU backend: the host waits and signals through Vulkan", "host-visible"};
-  if (app.devices.useOpenCl) return {"exported to OpenCL as opaque fds", "exported to OpenCL"};
-  if (app.options.memoryOwner == MemoryOwner::cuda)
-    return {"exported to CUDA as opaque fds", "CUDA's memory, imported by Vulkan"};
-  return {"exported to CUDA as opaque fds", "exported to CUDA"};
+  switch (app.grid.path) {
+    case InteropPath::renderQueue: return {"render queue only (one vkQueueSubmit): not exported", "device-local"};
+    case InteropPath::openCl: return {"exported to OpenCL as opaque fds", "exported to OpenCL"};
+    case InteropPath::cudaOwnedMemory: return {"exported to CUDA as opaque fds", "CUDA's memory, imported by Vulkan"};
+    case InteropPath::zeroCopy: return {"exported to CUDA as opaque fds", "exported to CUDA"};
+    case InteropPath::cpuHost:
+    case InteropPath::copy: break;
+  }
+  return {"CPU backend: the host waits and signals through Vulkan", "host-visible"};
 }
 
 // Parameters that need no new resources change the running simulation at
@@ -56,8 +57,8 @@ void changeParams(App& app, const ModelParams& params) {
     merged.model = pending->model;
     merged.grid = pending->grid;
     pending = merged;
-  } else if (app.shared.simulation)
-    app.shared.simulation->setParams(params);
+  } else if (simulationOf(app.grid))
+    simulationOf(app.grid)->setParams(params);
 }
 
 void drawSyncSection(App& app) {
@@ -66,7 +67,7 @@ void drawSyncSection(App& app) {
   const SyncMode shown = schedule.pendingMode.value_or(schedule.mode);
   if (ImGui::RadioButton("binary (B)", shown == SyncMode::binary)) requestSyncMode(app, SyncMode::binary);
   ImGui::SameLine();
-  const bool timelineAvailable = !app.devices.useOpenCl;
+  const bool timelineAvailable = app.devices.backend != Backend::opencl;
   if (!timelineAvailable) ImGui::BeginDisabled();
   if (ImGui::RadioButton("timeline (T)", shown == SyncMode::timeline))
     requestSyncMode(app, SyncMode::timeline);
@@ -80,7 +81,7 @@ void drawSyncSection(App& app) {
 
   const uint64_t k = schedule.scheduleFrame;
   const uint64_t counter =
-      app.shared.semaphores.timeline ? readTimelineCounter(app.device, app.shared.semaphores) : 0;
+      app.grid.semaphores.timeline ? readTimelineCounter(app.device, app.grid.semaphores) : 0;
   ImGui::Text("frame k = %llu of this timeline (%llu in all), %llu switches", u64(k),
               u64(schedule.totalFrames), u64(schedule.switches));
   ImGui::Text("timeline counter now: %llu", u64(counter));
@@ -148,7 +149,7 @@ void drawSimulationSection(App& app) {
     ImGui::TextColored(kHighlight, "rebuilding the shared buffer at the next frame boundary");
   else
     ImGui::TextDisabled("shared vertex buffer: %.1f MiB, %s",
-                        double(app.shared.vertices.size) / (1024.0 * 1024.0), sharingText(app).buffer);
+                        double(app.grid.vertices.size) / (1024.0 * 1024.0), sharingText(app).buffer);
 
   ImGui::Checkbox("pause (Space)", &app.paused);
   ImGui::SameLine();
@@ -158,7 +159,7 @@ void drawSimulationSection(App& app) {
   ImGui::SameLine();
   if (ImGui::Button("reset (Backspace)")) requestRebuild(app, params);
   ImGui::SameLine();
-  ImGui::Text("step %llu", u64(app.shared.simulation ? app.shared.simulation->stepCount() : 0));
+  ImGui::Text("step %llu", u64(simulationOf(app.grid) ? simulationOf(app.grid)->stepCount() : 0));
 
   float stepMilliseconds = params.timeStep * 1000.0f;
   if (ImGui::SliderFloat("time step (ms)", &stepMilliseconds, 1.0f, 50.0f, "%.2f")) {
@@ -298,9 +299,9 @@ void drawDevicesSection(App& app) {
               runtimeVersion.empty() ? "unknown" : runtimeVersion.c_str());
   if (!app.overlay.cudaUnavailableReason.empty())
     ImGui::TextWrapped("%s", app.overlay.cudaUnavailableReason.c_str());
-  if (app.shared.simulation)
-    ImGui::Text("Backend: %s on %s", app.shared.simulation->backendName().c_str(),
-                app.shared.simulation->deviceName().c_str());
+  if (simulationOf(app.grid))
+    ImGui::Text("Backend: %s on %s", simulationOf(app.grid)->backendName().c_str(),
+                simulationOf(app.grid)->deviceName().c_str());
   ImGui::TextWrapped("%s", devices.reason.c_str());
 }
 

@@ -38,7 +38,7 @@ Result<CudaVertexMemory> createCudaVertexMemory(int ordinal, uint64_t bytes);
 // ExternalBuffer with allocationSize = memory.allocationSize, size =
 // memory.size and dedicated = false (a cuMemCreate allocation belongs to no
 // Vulkan resource). The caller owns the fd until an import takes it
-// (ExportedHandles in app/interop/shared_state.h); the fd holds a reference
+// (ExportedHandles in app/interop/grid_resources.h); the fd holds a reference
 // to the allocation, so closing it never frees the memory, and the memory
 // lives on while the fd or an import made from it does.
 Result<ExternalBuffer> exportCudaVertexMemory(const CudaVertexMemory& memory);

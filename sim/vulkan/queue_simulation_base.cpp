@@ -1,6 +1,5 @@
 #include "sim/vulkan/queue_simulation_base.h"
 
-#include <cstdio>
 
 #include "base/config.h"
 
@@ -238,14 +237,6 @@ RecordedStep QueueSimulationBase::recordStep(const StepSync& sync, bool advance)
   recorded.commandBuffer = commandBuffer;
   recorded.signals = sync.fault != StepFault::skipSignal;
   return recorded;
-}
-
-StepResult QueueSimulationBase::step(const StepSync&, bool, uint64_t) {
-  std::fprintf(stderr, "vkcuda-sim: the %s backend's step rides in the render's submission (recordStep)\n",
-               backendName().c_str());
-  StepResult result;
-  result.status = StepStatus::failed;
-  return result;
 }
 
 bool QueueSimulationBase::finish(uint64_t timeoutNs) { return context_.waitForQueue(timeoutNs); }

@@ -42,7 +42,6 @@ class QueueSimulationBase : public RenderQueueSimulation {
 
   StepResult writeInitialState() override;
   RecordedStep recordStep(const StepSync& sync, bool advance) override;
-  StepResult step(const StepSync& sync, bool advance, uint64_t timeoutNs) override;
   void setParams(const ModelParams& params) override { params_ = changeParams(params_, params); }
   const ModelParams& params() const override { return params_; }
   void addDrop(const Drop& drop) override {

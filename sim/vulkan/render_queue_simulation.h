@@ -56,11 +56,10 @@ struct RecordedStep {
   bool signals = true;
 };
 
-// A simulation whose step runs inside the render's queue submission.
-// Simulation::step() is not used (the step cannot submit itself: it must ride
-// in the render's submission) and reports failure; the frame loop calls
-// recordStep instead.
-class RenderQueueSimulation : public Simulation {
+// A simulation whose step runs inside the render's queue submission: it
+// cannot submit its step itself, so it has no step(); the frame loop records
+// the step with recordStep and submits it with the render.
+class RenderQueueSimulation : public SimulationBackend {
  public:
   // Records step k (advance = false: the vertices of the current state again)
   // into one of the simulation's kMaxFramesInFlight command buffers

@@ -44,14 +44,14 @@ TEST(DISABLED_LazyLoadingChild, StepEnqueuedBeforeItsSignalThenHostSignals) {
   // Sim step waits for value 1, which nothing has signalled yet: the first
   // launch of the step's kernels follows a pending external wait.
   const StepSync sync{SyncMode::timeline, 1, 2};
-  ASSERT_EQ(app.shared.simulation->step(sync, true, kWaitTimeoutNs).status, StepStatus::ok);
+  ASSERT_EQ(app.grid.simulation->step(sync, true, kWaitTimeoutNs).status, StepStatus::ok);
   // Only now does this same thread signal the value the stream waits for.
   VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-  signal.semaphore = app.shared.semaphores.timeline;
+  signal.semaphore = app.grid.semaphores.timeline;
   signal.value = 1;
   VK_CHECK(vkSignalSemaphore(app.device.device, &signal));
-  ASSERT_TRUE(app.shared.simulation->finish(kWaitTimeoutNs));
-  EXPECT_EQ(readTimelineCounter(app.device, app.shared.semaphores), 2u);
+  ASSERT_TRUE(app.grid.simulation->finish(kWaitTimeoutNs));
+  EXPECT_EQ(readTimelineCounter(app.device, app.grid.semaphores), 2u);
   destroyApp(app);
   std::printf("lazy-loading child: finished\n");
 }
@@ -82,14 +82,14 @@ TEST(CudaZeroCopy, VulkanReadsBackExactlyWhatCudaWrote) {
         << "run with VKSIM_VALIDATION=1 (ctest sets it)";
     const ValidationWatch watch;
     for (int frame = 0; frame < 50; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
-    ASSERT_EQ(app.shared.vertexOwner, VertexOwner::external);
-    ASSERT_TRUE(app.shared.simulation->finish(kWaitTimeoutNs));
-    const size_t bytes = app.shared.vertices.size;
+    ASSERT_EQ(app.grid.vertexOwner, VertexOwner::external);
+    ASSERT_TRUE(app.grid.simulation->finish(kWaitTimeoutNs));
+    const size_t bytes = app.grid.vertices.size;
     std::vector<uint8_t> throughCuda(bytes, 0xCD);
-    ASSERT_TRUE(copyCudaVerticesToHost(*app.shared.simulation, throughCuda.data(), bytes, kWaitTimeoutNs));
+    ASSERT_TRUE(copyCudaVerticesToHost(*app.grid.simulation, throughCuda.data(), bytes, kWaitTimeoutNs));
     drainSchedule(app);
-    ASSERT_EQ(app.shared.vertexOwner, VertexOwner::vulkan) << "the drain must acquire the buffer";
-    const std::vector<uint8_t> throughVulkan = readSharedVertices(app.device, app.shared);
+    ASSERT_EQ(app.grid.vertexOwner, VertexOwner::vulkan) << "the drain must acquire the buffer";
+    const std::vector<uint8_t> throughVulkan = readSharedVertices(app.device, app.grid);
     ASSERT_EQ(throughVulkan.size(), bytes);
     EXPECT_EQ(std::memcmp(throughVulkan.data(), throughCuda.data(), bytes), 0) << toString(model);
     // Something was written: a vertex's w component is 1.
@@ -98,7 +98,7 @@ TEST(CudaZeroCopy, VulkanReadsBackExactlyWhatCudaWrote) {
     EXPECT_EQ(w, 1.0f);
     // Memory the simulation owns beyond the shared buffer: ripple's three
     // height fields, nothing for sinewave.
-    EXPECT_EQ(cudaOwnedDeviceBytes(*app.shared.simulation),
+    EXPECT_EQ(cudaOwnedDeviceBytes(*app.grid.simulation),
               model == ModelKind::ripple ? 3u * 300u * 300u * sizeof(float) : 0u);
     destroyApp(app);
     EXPECT_EQ(watch.newWarnings(), 0u) << toString(model);
@@ -123,20 +123,20 @@ TEST(CudaInitialState, RenderZeroWaitsOnTheInitialWritesSimDoneSignal) {
     for (int round = 0; round < 2; ++round) {
       ASSERT_TRUE(app.schedule.simSignal) << "the initial write enqueued no signal";
       EXPECT_EQ(app.schedule.simSignal->mode, SyncMode::binary);
-      EXPECT_EQ(app.shared.vertexOwner, VertexOwner::external) << "CUDA wrote it first";
+      EXPECT_EQ(app.grid.vertexOwner, VertexOwner::external) << "CUDA wrote it first";
       EXPECT_EQ(nextRenderSync(app.schedule).wait, RenderSync::Wait::simDone);
       ASSERT_EQ(runFrame(app), FrameStatus::rendered);
       ASSERT_TRUE(app.schedule.simSignal);
       EXPECT_EQ(app.schedule.simSignal->mode, mode) << "render 0 consumed the initial signal";
       if (mode == SyncMode::timeline) {
-        ASSERT_TRUE(app.shared.simulation->finish(kWaitTimeoutNs));
-        EXPECT_EQ(readTimelineCounter(app.device, app.shared.semaphores), 2u);
+        ASSERT_TRUE(app.grid.simulation->finish(kWaitTimeoutNs));
+        EXPECT_EQ(readTimelineCounter(app.device, app.grid.semaphores), 2u);
       }
-      if (round == 0) rebuildSharedState(app, options.model);
+      if (round == 0) rebuildGridResources(app, options.model);
     }
     drainSchedule(app);
     EXPECT_FALSE(app.schedule.simSignal);
-    EXPECT_EQ(app.shared.vertexOwner, VertexOwner::vulkan);
+    EXPECT_EQ(app.grid.vertexOwner, VertexOwner::vulkan);
     destroyApp(app);
     EXPECT_EQ(validationCounts().errors.load(), 0u);
     EXPECT_EQ(validationCounts().warnings.load(), 0u);

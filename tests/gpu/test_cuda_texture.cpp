@@ -59,20 +59,20 @@ TextureRun runCuda(ModelKind model, SyncMode sync) {
   createApp(app, textureOptions(BackendChoice::cuda, model, sync));
   EXPECT_TRUE(app.instance.validation && app.instance.synchronizationValidation)
       << "run with VKSIM_VALIDATION=1 (ctest sets it)";
-  EXPECT_EQ(app.shared.texture.writer, TextureWriter::external);
-  EXPECT_EQ(app.shared.texture.levels, surfaceTextureLevelCount(kGrid));
+  EXPECT_EQ(app.grid.texture.writer, TextureWriter::external);
+  EXPECT_EQ(app.grid.texture.levels, surfaceTextureLevelCount(kGrid));
   for (int frame = 0; frame < kFrames; ++frame)
     if (runFrame(app) != FrameStatus::rendered) ADD_FAILURE() << "frame " << frame << " was not rendered";
   // Released to the other API: a Vulkan read-back is refused until the drain.
-  EXPECT_THROW(readSharedTexture(app.device, app.shared, 0), RuntimeFailure);
+  EXPECT_THROW(readSharedTexture(app.device, app.grid, 0), RuntimeFailure);
   drainSchedule(app);
-  EXPECT_EQ(app.shared.vertexOwner, VertexOwner::vulkan);
-  const std::vector<uint8_t> vertexBytes = readSharedVertices(app.device, app.shared);
+  EXPECT_EQ(app.grid.vertexOwner, VertexOwner::vulkan);
+  const std::vector<uint8_t> vertexBytes = readSharedVertices(app.device, app.grid);
   run.vertices.resize(size_t(kGrid) * kGrid);
   std::memcpy(run.vertices.data(), vertexBytes.data(), std::min(vertexBytes.size(), run.vertices.size() * sizeof(Vertex)));
   run.texels.resize(surfaceTextureBytes(kGrid));
-  for (uint32_t level = 0; level < app.shared.texture.levels; ++level) {
-    const std::vector<uint8_t> texels = readSharedTexture(app.device, app.shared, level);
+  for (uint32_t level = 0; level < app.grid.texture.levels; ++level) {
+    const std::vector<uint8_t> texels = readSharedTexture(app.device, app.grid, level);
     const SurfaceTextureLevel layout = surfaceTextureLevel(kGrid, level);
     EXPECT_EQ(texels.size(), size_t(layout.width) * layout.height * kSurfaceTexelBytes);
     std::memcpy(run.texels.data() + layout.offset, texels.data(),
@@ -97,7 +97,7 @@ TextureRun runCpu(ModelKind model, SyncMode sync) {
   for (int frame = 0; frame < kFrames; ++frame)
     if (runFrame(app) != FrameStatus::rendered) ADD_FAILURE() << "frame " << frame << " was not rendered";
   drainSchedule(app);
-  const std::vector<uint8_t> vertexBytes = readSharedVertices(app.device, app.shared);
+  const std::vector<uint8_t> vertexBytes = readSharedVertices(app.device, app.grid);
   run.vertices.resize(size_t(kGrid) * kGrid);
   std::memcpy(run.vertices.data(), vertexBytes.data(), std::min(vertexBytes.size(), run.vertices.size() * sizeof(Vertex)));
   destroyApp(app);
@@ -173,7 +173,7 @@ TEST(CudaTexture, OffExportsNoTexture) {
   App app;
   app.headless = true;
   createApp(app, options);
-  EXPECT_EQ(app.shared.texture.writer, TextureWriter::placeholder);
+  EXPECT_EQ(app.grid.texture.writer, TextureWriter::placeholder);
   for (int frame = 0; frame < 20; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
   destroyApp(app);
   EXPECT_EQ(watch.newWarnings(), 0u);

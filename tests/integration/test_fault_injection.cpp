@@ -233,10 +233,10 @@ TEST(RunTimeFault, TheDrainConsumesTheRenderDoneThatAStalledStepLeft) {
   drainSchedule(app);
   EXPECT_FALSE(app.schedule.renderDoneUnconsumed);
   VK_CHECK(vkDeviceWaitIdle(app.device.device));
-  const SemaphoreSignal signals[] = {{app.shared.semaphores.renderDone, 0}, {app.shared.semaphores.simDone, 0}};
+  const SemaphoreSignal signals[] = {{app.grid.semaphores.renderDone, 0}, {app.grid.semaphores.simDone, 0}};
   submitToQueue(app.device, VK_NULL_HANDLE, {}, signals, VK_NULL_HANDLE);
-  const SemaphoreWait waits[] = {{app.shared.semaphores.renderDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT},
-                                 {app.shared.semaphores.simDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT}};
+  const SemaphoreWait waits[] = {{app.grid.semaphores.renderDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT},
+                                 {app.grid.semaphores.simDone, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT}};
   submitToQueue(app.device, VK_NULL_HANDLE, waits, {}, VK_NULL_HANDLE);
   VK_CHECK(vkDeviceWaitIdle(app.device.device));
   EXPECT_EQ(validationCounts().errors, errorsBefore) << "a binary semaphore was left signalled (printed above)";

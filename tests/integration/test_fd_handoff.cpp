@@ -1,4 +1,4 @@
-// The fd ownership rule of the handoff (app/interop/shared_state.h: one
+// The fd ownership rule of the handoff (app/interop/exported_handles.h: one
 // owner, ExportedHandles, from the export to the import), in-process on
 // lavapipe, which exports memory as an opaque fd (it cannot export
 // semaphores): the vertex memory is really exported, the failure injected,
@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "app/interop/shared_state.h"
+#include "app/interop/exported_handles.h"
 #include "app_runner.h"
 #include "close_recorder.h"
 #include "renderer/vk_check.h"
@@ -62,7 +62,7 @@ class FdHandoff : public ::testing::Test {
   }
 
   std::unique_ptr<Simulation> handOver(const FaultPlan& faults, const SimulationImporter& importer) {
-    return handOverSharedHandles(device_, vertices_, semaphores_, faults, "test", importer);
+    return handOverSharedHandles({device_, vertices_, semaphores_, faults, "test"}, importer);
   }
 
   Instance instance_;

@@ -54,7 +54,7 @@ SlotRun runFrames(BackendChoice backend, SyncMode sync, int frames) {
     run.slots.push_back(app.frameSlot);
   }
   drainSchedule(app);
-  settleFrameTimings(app.timing, app.device, app.gpuTimer, app.shared.simulation.get());
+  settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));
   while (std::optional<FrameTiming> timing = takeFinishedFrame(app.timing, /*flush=*/true))
     run.timings.push_back(*timing);
   destroyApp(app);

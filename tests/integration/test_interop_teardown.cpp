@@ -58,13 +58,13 @@ Options cpuOptions(SyncMode sync) {
 // EXTERNAL's. (The host's writes through the mapping need no transfer; this
 // only exercises Vulkan's side of them.)
 void actAsExternalWriter(App& app) {
-  app.shared.externalWriter = true;
-  app.shared.vertexOwner = VertexOwner::external;
+  app.grid.externalWriter = true;
+  app.grid.vertexOwner = VertexOwner::external;
 }
 
 std::vector<uint8_t> mappedBytes(const App& app) {
-  const auto* first = static_cast<const uint8_t*>(app.shared.vertices.mapped);
-  return std::vector<uint8_t>(first, first + app.shared.vertices.size);
+  const auto* first = static_cast<const uint8_t*>(app.grid.vertices.mapped);
+  return std::vector<uint8_t>(first, first + app.grid.vertices.size);
 }
 
 // The synchronization-validation tests here and in test_app.cpp mean
@@ -78,8 +78,8 @@ TEST(SynchronizationValidation, IsOnAndReportsADeliberateHazard) {
   createApp(app, cpuOptions(SyncMode::timeline));
   const uint32_t errorsBefore = validationCounts().errors.load();
   runOneTimeCommands(app.device, [&](VkCommandBuffer commandBuffer) {
-    vkCmdFillBuffer(commandBuffer, app.shared.vertices.buffer, 0, VK_WHOLE_SIZE, 1u);
-    vkCmdFillBuffer(commandBuffer, app.shared.vertices.buffer, 0, VK_WHOLE_SIZE, 2u);
+    vkCmdFillBuffer(commandBuffer, app.grid.vertices.buffer, 0, VK_WHOLE_SIZE, 1u);
+    vkCmdFillBuffer(commandBuffer, app.grid.vertices.buffer, 0, VK_WHOLE_SIZE, 2u);
   });
   EXPECT_GT(validationCounts().errors.load(), errorsBefore) << "synchronization validation is not on";
   destroyApp(app);
@@ -97,18 +97,18 @@ TEST_P(DrainOwnership, LeavesTheBufferWithVulkanAndTheReadBackDefined) {
   actAsExternalWriter(app);
   for (int frame = 0; frame < 12; ++frame) {
     ASSERT_EQ(runFrame(app), FrameStatus::rendered);
-    ASSERT_EQ(app.shared.vertexOwner, VertexOwner::external) << "each render releases it back";
+    ASSERT_EQ(app.grid.vertexOwner, VertexOwner::external) << "each render releases it back";
   }
   // Released to the other API: a Vulkan read-back now would be undefined.
-  EXPECT_THROW(readSharedVertices(app.device, app.shared), RuntimeFailure);
+  EXPECT_THROW(readSharedVertices(app.device, app.grid), RuntimeFailure);
   drainSchedule(app);
-  EXPECT_EQ(app.shared.vertexOwner, VertexOwner::vulkan) << "the drain must acquire the buffer";
+  EXPECT_EQ(app.grid.vertexOwner, VertexOwner::vulkan) << "the drain must acquire the buffer";
   EXPECT_TRUE(planDrain(app.schedule).empty());
-  const std::vector<uint8_t> readBack = readSharedVertices(app.device, app.shared);
+  const std::vector<uint8_t> readBack = readSharedVertices(app.device, app.grid);
   EXPECT_EQ(readBack, mappedBytes(app)) << "the read-back differs from what the simulation wrote";
   // Twice is once: nothing is outstanding, nothing is submitted.
   drainSchedule(app);
-  EXPECT_EQ(app.shared.vertexOwner, VertexOwner::vulkan);
+  EXPECT_EQ(app.grid.vertexOwner, VertexOwner::vulkan);
   destroyApp(app);
   EXPECT_EQ(validationCounts().errors.load(), 0u);
   EXPECT_EQ(validationCounts().warnings.load(), 0u);
@@ -127,7 +127,7 @@ TEST_P(DrainOwnership, EveryRenderAcquiresFromExternalAndReleasesBack) {
   options.switchSyncEvery = GetParam() == SyncMode::binary ? 3 : 0;
   createApp(app, options);
   actAsExternalWriter(app);
-  const VkBuffer vertices = app.shared.vertices.buffer;
+  const VkBuffer vertices = app.grid.vertices.buffer;
   const uint32_t family = app.device.queueFamily;
   {
     testing::BarrierRecorder recorder;
@@ -159,13 +159,13 @@ TEST(DrainOwnership, ARebuildStartsOverWithTheInitialSignal) {
   for (int frame = 0; frame < 4; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
   ModelParams bigger = options.model;
   bigger.grid = 40;
-  rebuildSharedState(app, bigger);
+  rebuildGridResources(app, bigger);
   EXPECT_EQ(app.schedule.scheduleFrame, 0u);
   ASSERT_TRUE(app.schedule.simSignal);
   EXPECT_EQ(nextRenderSync(app.schedule).wait, RenderSync::Wait::simDone);
   for (int frame = 0; frame < 3; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
   drainSchedule(app);
-  EXPECT_EQ(readTimelineCounter(app.device, app.shared.semaphores), 6u) << "2N after N timeline frames";
+  EXPECT_EQ(readTimelineCounter(app.device, app.grid.semaphores), 6u) << "2N after N timeline frames";
   destroyApp(app);
   EXPECT_EQ(validationCounts().errors.load(), 0u);
   EXPECT_EQ(validationCounts().warnings.load(), 0u);
@@ -209,8 +209,8 @@ class FailingSimulation final : public Simulation {
 };
 
 void installFailingSimulation(App& app, uint64_t failAt, FailingSimulation::Where where) {
-  app.shared.simulation = std::make_unique<FailingSimulation>(std::move(app.shared.simulation),
-                                                              *app.shared.hostOps, failAt, where);
+  app.grid.simulation = std::make_unique<FailingSimulation>(std::move(app.grid.simulation),
+                                                              *app.grid.hostOps, failAt, where);
 }
 
 // After the drain nothing is left signalled: a fresh signal of each binary
@@ -223,14 +223,14 @@ void expectNoBinarySemaphoreSignalled(App& app) {
   // it, so the failed frame's render may still hold it: resetting it then is
   // VUID-vkResetFences-pFences-01123 (seen once in CI, in one run of several:
   // whether the layer still counts the fence in use there depends on timing).
-  ASSERT_TRUE(waitForFence(app.device, currentFrame(app).inFlight, kWaitTimeoutNs));
-  for (VkSemaphore semaphore : {app.shared.semaphores.renderDone, app.shared.semaphores.simDone}) {
+  ASSERT_TRUE(waitForFence(app.device, currentSlotResources(app).inFlight, kWaitTimeoutNs));
+  for (VkSemaphore semaphore : {app.grid.semaphores.renderDone, app.grid.semaphores.simDone}) {
     const SemaphoreSignal signal{semaphore, 0};
     submitToQueue(app.device, VK_NULL_HANDLE, {}, {&signal, 1}, VK_NULL_HANDLE);
     const SemaphoreWait wait{semaphore, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT};
-    VK_CHECK(vkResetFences(app.device.device, 1, &currentFrame(app).inFlight));
-    submitToQueue(app.device, VK_NULL_HANDLE, {&wait, 1}, {}, currentFrame(app).inFlight);
-    ASSERT_TRUE(waitForFence(app.device, currentFrame(app).inFlight, kWaitTimeoutNs));
+    VK_CHECK(vkResetFences(app.device.device, 1, &currentSlotResources(app).inFlight));
+    submitToQueue(app.device, VK_NULL_HANDLE, {&wait, 1}, {}, currentSlotResources(app).inFlight);
+    ASSERT_TRUE(waitForFence(app.device, currentSlotResources(app).inFlight, kWaitTimeoutNs));
   }
   EXPECT_EQ(validationCounts().errors.load(), errorsBefore) << "a binary semaphore was left signalled";
 }
@@ -319,10 +319,10 @@ TEST(DeviceLost, InTeardownEverythingIsDestroyedAndTheRunExitsFourWithOneLine) {
     EXPECT_EQ(lineCount(err), 1u) << err;
     EXPECT_NE(err.find("VK_ERROR_DEVICE_LOST"), std::string::npos) << err;
     EXPECT_TRUE(app.deviceLoss.lost);
-    EXPECT_EQ(app.shared.simulation, nullptr);
-    EXPECT_EQ(app.shared.vertices.buffer, VK_NULL_HANDLE);
-    EXPECT_EQ(app.shared.semaphores.timeline, VK_NULL_HANDLE);
-    EXPECT_EQ(currentFrame(app).inFlight, VK_NULL_HANDLE);
+    EXPECT_EQ(app.grid.simulation, nullptr);
+    EXPECT_EQ(app.grid.vertices.buffer, VK_NULL_HANDLE);
+    EXPECT_EQ(app.grid.semaphores.timeline, VK_NULL_HANDLE);
+    EXPECT_EQ(currentSlotResources(app).inFlight, VK_NULL_HANDLE);
     EXPECT_EQ(app.device.device, VK_NULL_HANDLE);
     EXPECT_EQ(app.instance.instance, VK_NULL_HANDLE);
     EXPECT_EQ(validationCounts().errors.load(), 0u);

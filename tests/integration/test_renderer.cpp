@@ -421,8 +421,7 @@ TEST_F(RendererTest, OffscreenMeshRenderIsNotBlankAndCornersShowTheClearColour) 
   beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   VK_CHECK(vkBeginCommandBuffer(frame.commandBuffer, &beginInfo));
   beginRenderPass(frame.commandBuffer, target.renderPass, target.framebuffer, extent);
-  recordMeshDraw(frame.commandBuffer, pipeline, vertices.buffer, placeholder.set, indices, topDownConstants(),
-                 extent);
+  recordMeshDraw(frame.commandBuffer, pipeline, {vertices.buffer, placeholder.set, &indices, topDownConstants(), extent});
   vkCmdEndRenderPass(frame.commandBuffer);
   VK_CHECK(vkEndCommandBuffer(frame.commandBuffer));
   const SemaphoreWait wait{semaphores.timeline, 0, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT};
@@ -594,8 +593,8 @@ RgbaImage renderSwapchainFrames(const Device& device, const SwapchainTarget& tar
     beginInfo.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     VK_CHECK(vkBeginCommandBuffer(frame.commandBuffer, &beginInfo));
     beginRenderPass(frame.commandBuffer, target.renderPass, target.framebuffers[imageIndex], target.extent);
-    recordMeshDraw(frame.commandBuffer, pipeline, vertices.buffer, placeholder.set, indices, topDownConstants(),
-                   target.extent);
+    recordMeshDraw(frame.commandBuffer, pipeline,
+                   {vertices.buffer, placeholder.set, &indices, topDownConstants(), target.extent});
     vkCmdEndRenderPass(frame.commandBuffer);
     VK_CHECK(vkEndCommandBuffer(frame.commandBuffer));
     const SemaphoreWait wait{frame.imageAvailable, 0, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT};

@@ -94,10 +94,10 @@ TEST_P(SurfaceTextureLevels, EveryLevelReadBackEqualsTheTestsOwnReference) {
   app.headless = true;
   createApp(app, textureOptions(testCase.sync, testCase.model, testCase.grid));
   ASSERT_TRUE(app.instance.validation && app.instance.synchronizationValidation);
-  ASSERT_EQ(app.shared.texture.writer, TextureWriter::hostUpload);
-  ASSERT_TRUE(textureDrawn(app.shared));
-  EXPECT_EQ(app.shared.texture.width, testCase.grid);
-  EXPECT_EQ(app.shared.texture.levels, surfaceTextureLevelCount(testCase.grid));
+  ASSERT_EQ(app.grid.texture.writer, TextureWriter::hostUpload);
+  ASSERT_TRUE(textureDrawn(app.grid));
+  EXPECT_EQ(app.grid.texture.width, testCase.grid);
+  EXPECT_EQ(app.grid.texture.levels, surfaceTextureLevelCount(testCase.grid));
   for (int frame = 0; frame < 9; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
   // Render k uploads what step k-1 wrote; a paused last step writes nothing,
   // so the texture the last render uploaded is that of the vertices now in
@@ -105,15 +105,15 @@ TEST_P(SurfaceTextureLevels, EveryLevelReadBackEqualsTheTestsOwnReference) {
   app.paused = true;
   ASSERT_EQ(runFrame(app), FrameStatus::rendered);
   drainSchedule(app);
-  ASSERT_TRUE(waitForFence(app.device, currentFrame(app).inFlight, kWaitTimeoutNs));
-  const std::vector<uint8_t> vertexBytes = readSharedVertices(app.device, app.shared);
+  ASSERT_TRUE(waitForFence(app.device, currentSlotResources(app).inFlight, kWaitTimeoutNs));
+  const std::vector<uint8_t> vertexBytes = readSharedVertices(app.device, app.grid);
   std::vector<Vertex> vertices(size_t(testCase.grid) * testCase.grid);
   ASSERT_EQ(vertexBytes.size(), vertices.size() * sizeof(Vertex));
   std::memcpy(vertices.data(), vertexBytes.data(), vertexBytes.size());
   const std::vector<std::vector<uint8_t>> reference = referenceLevels(vertices, testCase.grid);
-  ASSERT_EQ(reference.size(), app.shared.texture.levels);
+  ASSERT_EQ(reference.size(), app.grid.texture.levels);
   for (uint32_t level = 0; level < reference.size(); ++level) {
-    const std::vector<uint8_t> texels = readSharedTexture(app.device, app.shared, level);
+    const std::vector<uint8_t> texels = readSharedTexture(app.device, app.grid, level);
     ASSERT_EQ(texels.size(), reference[level].size()) << "level " << level;
     size_t differing = 0;
     for (size_t i = 0; i < texels.size(); ++i) differing += texels[i] != reference[level][i];
@@ -154,10 +154,10 @@ TEST(SurfaceTexture, OffAndTheCopyPathBindThePlaceholder) {
     App app;
     app.headless = true;
     createApp(app, options);
-    EXPECT_EQ(app.shared.texture.writer, TextureWriter::placeholder);
-    EXPECT_FALSE(textureDrawn(app.shared));
-    EXPECT_EQ(app.shared.texture.width, 1u);
-    EXPECT_EQ(app.shared.textureStaging.buffer, VK_NULL_HANDLE);
+    EXPECT_EQ(app.grid.texture.writer, TextureWriter::placeholder);
+    EXPECT_FALSE(textureDrawn(app.grid));
+    EXPECT_EQ(app.grid.texture.width, 1u);
+    EXPECT_EQ(app.grid.textureStaging.buffer, VK_NULL_HANDLE);
     for (int frame = 0; frame < 5; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
     destroyApp(app);
   }
@@ -181,19 +181,19 @@ TEST(SurfaceTexture, ExternalTexturesOwnershipMovesWithTheVertexBuffer) {
     destroyApp(app);
     GTEST_SKIP() << "this Vulkan driver cannot export an RGBA8 storage image as an opaque fd";
   }
-  destroySharedTexture(app.device, app.shared.texture);
-  app.shared.texture = createSharedTexture(app.device, 40, 40, surfaceTextureLevelCount(40), TextureWriter::external);
-  EXPECT_EQ(app.shared.texture.sampledLayout, VK_IMAGE_LAYOUT_GENERAL);
-  EXPECT_TRUE(app.shared.texture.dedicated);
-  const int fd = exportTextureMemoryFd(app.device, app.shared.texture);
+  destroySharedTexture(app.device, app.grid.texture);
+  app.grid.texture = createSharedTexture(app.device, 40, 40, surfaceTextureLevelCount(40), TextureWriter::external);
+  EXPECT_EQ(app.grid.texture.sampledLayout, VK_IMAGE_LAYOUT_GENERAL);
+  EXPECT_TRUE(app.grid.texture.dedicated);
+  const int fd = exportTextureMemoryFd(app.device, app.grid.texture);
   EXPECT_GE(fd, 0);
   if (fd >= 0) close(fd);  // nobody imports it here: still ours
-  app.shared.externalWriter = true;
-  app.shared.vertexOwner = VertexOwner::external;
+  app.grid.externalWriter = true;
+  app.grid.vertexOwner = VertexOwner::external;
   for (int frame = 0; frame < 8; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
-  EXPECT_THROW(readSharedTexture(app.device, app.shared, 0), RuntimeFailure);
+  EXPECT_THROW(readSharedTexture(app.device, app.grid, 0), RuntimeFailure);
   drainSchedule(app);
-  EXPECT_EQ(readSharedTexture(app.device, app.shared, 1).size(), 20u * 20u * 4u);
+  EXPECT_EQ(readSharedTexture(app.device, app.grid, 1).size(), 20u * 20u * 4u);
   destroyApp(app);
   EXPECT_EQ(validationCounts().errors.load(), 0u);
   EXPECT_EQ(validationCounts().warnings.load(), 0u);
@@ -206,7 +206,7 @@ TEST(SurfaceTexture, ExternalTexturesOwnershipMovesWithTheVertexBuffer) {
 // GENERAL layout (a transition could rewrite what CUDA wrote), covers every
 // level, and moves with the vertex buffer in the same call.
 TEST(SurfaceTexture, ExternalTexturesTransfersNameExternalAndEveryLevel) {
-  SharedState shared;
+  GridResources shared;
   shared.vertices.buffer = reinterpret_cast<VkBuffer>(uintptr_t(0x1000));
   shared.texture.image = reinterpret_cast<VkImage>(uintptr_t(0x2000));
   shared.texture.writer = TextureWriter::external;

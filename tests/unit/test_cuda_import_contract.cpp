@@ -1,6 +1,6 @@
 // The CUDA backend's side of the fd ownership rule (sim/cuda/cuda_simulation.h):
 // it marks each fd it imported (-1) and closes none, so that the one owner of
-// the fds, ExportedHandles (app/interop/shared_state.h), closes the rest. Its
+// the fds, ExportedHandles (app/interop/grid_resources.h), closes the rest. Its
 // checks of the arguments run before any CUDA call, so a refused import can
 // be watched without a CUDA device: every fd it was given is still open and
 // still the caller's afterwards.

@@ -49,7 +49,7 @@ TEST(DeviceChoice, CudaPairsByUuidWhateverTheEnumerationOrder) {
   nvidiaSecond.index = 1;
   for (const auto& list : {std::vector{kNvidia, kLavapipe}, std::vector{lavapipeFirst, nvidiaSecond}}) {
     const DeviceChoice choice = chooseDevices(list, cudaWith(0xAB), BackendChoice::cuda, "");
-    EXPECT_TRUE(choice.useCuda);
+    EXPECT_EQ(choice.backend, Backend::cuda);
     EXPECT_EQ(choice.vulkan.name, "NVIDIA H200");
     ASSERT_TRUE(choice.cuda);
     EXPECT_EQ(choice.cuda->uuid, choice.vulkan.deviceUuid);
@@ -77,14 +77,14 @@ TEST(DeviceChoice, CudaBackendWithoutCudaDeviceSaysWhy) {
 }
 
 TEST(DeviceChoice, AutoPicksCudaOnlyWhenAPairCanExport) {
-  EXPECT_TRUE(chooseDevices({kLavapipe, kNvidia}, cudaWith(0xAB), BackendChoice::automatic, "").useCuda);
+  EXPECT_EQ(chooseDevices({kLavapipe, kNvidia}, cudaWith(0xAB), BackendChoice::automatic, "").backend, Backend::cuda);
   PhysicalDeviceInfo noExport = kNvidia;
   noExport.timelineExportable = false;
   const DeviceChoice fallback = chooseDevices({noExport}, cudaWith(0xAB), BackendChoice::automatic, "");
-  EXPECT_FALSE(fallback.useCuda);
+  EXPECT_NE(fallback.backend, Backend::cuda);
   EXPECT_NE(fallback.reason.find("cpu"), std::string::npos);
   const DeviceChoice none = chooseDevices({kLavapipe}, noCuda(), BackendChoice::automatic, "");
-  EXPECT_FALSE(none.useCuda);
+  EXPECT_NE(none.backend, Backend::cuda);
   EXPECT_NE(none.reason.find("cudaErrorNoDevice"), std::string::npos);
 }
 
@@ -132,7 +132,7 @@ TEST_P(PairingCheckFails, AutoFallsBackCudaRefusesAndTheListShowsIt) {
   ASSERT_EQ(firstPairingProblem(kNvidia, cudaWith(0xAB).devices[0]), "") << "the unbroken pair must pass";
 
   const DeviceChoice fallback = chooseDevices({vulkan}, cuda, BackendChoice::automatic, "");
-  EXPECT_FALSE(fallback.useCuda);
+  EXPECT_NE(fallback.backend, Backend::cuda);
   EXPECT_NE(fallback.reason.find("backend auto -> cpu"), std::string::npos) << fallback.reason;
   EXPECT_NE(fallback.reason.find(GetParam().check), std::string::npos) << fallback.reason;
 
@@ -203,7 +203,7 @@ TEST(DeviceChoice, SameUuidThroughAnotherDriverIsSkippedForNvidias) {
   proprietary.index = 1;
   for (BackendChoice backend : {BackendChoice::cuda, BackendChoice::automatic}) {
     const DeviceChoice choice = chooseDevices({nvk, proprietary}, cudaWith(0xAB), backend, "");
-    EXPECT_TRUE(choice.useCuda);
+    EXPECT_EQ(choice.backend, Backend::cuda);
     EXPECT_EQ(choice.vulkan.index, 1u) << choice.reason;
   }
   // Asked for by index, the NVK device is refused with the reason.

@@ -57,13 +57,12 @@ std::string thrownMessage(const std::vector<PhysicalDeviceInfo>& vulkan, const O
 TEST(OpenClChoice, PairsTheDeviceWithTheVulkanUuid) {
   const OpenClDeviceList opencl = listOf({openClDevice("pocl cpu", 0x22, false), openClDevice("NVIDIA H200", 0xAB, true)});
   const DeviceChoice choice = chooseOpenClDevices({nvidiaVulkan(0, 0x11), nvidiaVulkan(1, 0xAB)}, opencl, "");
-  EXPECT_TRUE(choice.useOpenCl);
-  EXPECT_FALSE(choice.useCuda);
+  EXPECT_EQ(choice.backend, Backend::opencl);
   EXPECT_EQ(choice.vulkan.index, 1u);
   ASSERT_TRUE(choice.opencl.has_value());
   EXPECT_EQ(choice.opencl->name, "NVIDIA H200");
   EXPECT_STREQ(backendName(choice), "opencl");
-  EXPECT_TRUE(importsSharedHandles(choice));
+  EXPECT_TRUE(sharesWithAnotherApi(choice.backend));
 }
 
 TEST(OpenClChoice, NamesTheMissingExtensionsWhenNoDeviceHasThem) {

@@ -11,7 +11,7 @@
 //     step over and returns, as the CUDA backend's step() returns once its
 //     signal is enqueued. The worker waits through the host semaphore
 //     operations, submits its signal in a batch held back by an event,
-//     writes the vertices, then sets the event (app/interop/frame_tags.cpp says why);
+//     writes the vertices, then sets the event (app/testing/frame_tags.cpp says why);
 //   - each state the simulation writes carries a tag in the first vertex's
 //     normal.w (unused by the shaders, 0 otherwise): 0 for the initial state,
 //     then the step count, so state k (the one render k must read) has tag k;
@@ -29,6 +29,7 @@
 #include <volk.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -39,7 +40,7 @@
 
 namespace vksim {
 
-// The frame tags of one shared state (app/interop/shared_state.h holds it).
+// The frame tags of one shared state (app/interop/grid_resources.h holds it).
 // Empty (enabled false, no buffer) without --frame-tags.
 struct FrameTags {
   bool enabled = false;
@@ -59,13 +60,12 @@ struct SeenFrameTag {
 // The CPU simulation writing `mappedVertices` (host-visible, the shared
 // vertex buffer's mapping) through `hostOps`, stepping on a worker thread and
 // tagging each state; `tags` becomes enabled and gets its result buffer.
-// `hostOps` must outlive the simulation. `timeoutNs` bounds the worker's own
-// waits (a step that must end before parameters change, the last step).
+// `hostOps` must outlive the simulation. kWaitTimeoutNs bounds the worker's
+// own waits (a step that must end before parameters change, the last step).
 // Throws EnvironmentError when a Vulkan object cannot be created.
 std::unique_ptr<Simulation> createFrameTagSimulation(const Device& device, FrameTags& tags,
                                                      void* mappedVertices, HostSemaphoreOps& hostOps,
-                                                     const ModelParams& params, bool enqueueStrategy,
-                                                     uint64_t timeoutNs);
+                                                     const ModelParams& params, bool enqueueStrategy);
 
 // Destroys the result buffer; `tags` is empty afterwards. After the device
 // is idle (the last render's copy may write it until then).
@@ -83,19 +83,22 @@ void recordFrameTagCopy(FrameTags& tags, VkBuffer vertices, uint64_t frame, VkCo
 
 // Call right after submitting a render (it waits on the last step's
 // signal): a timeline step's worker writes only after that (see
-// app/interop/frame_tags.cpp). `simulation` is the one that
+// app/testing/frame_tags.cpp). `simulation` is the one that
 // createFrameTagSimulation made. Nothing without --frame-tags.
 void noteWaitSubmitted(const FrameTags& tags, Simulation& simulation);
 
 // Call before the drain's submission: the last step writes and signals
 // without waiting for another render, and this returns once it has (at most
 // the worker's timeout), so that the drain's wait is already satisfied when
-// it is submitted (see app/interop/frame_tags.cpp for why). Throws
+// it is submitted (see app/testing/frame_tags.cpp for why). Throws
 // RuntimeFailure on a timeout. Nothing without --frame-tags.
 void finishFrameTagStep(const FrameTags& tags, Simulation& simulation);
 
 // Call once the fence of the render that recorded the copy has signalled:
 // the tag that render saw. Nothing when no copy is outstanding.
 std::optional<SeenFrameTag> readFrameTag(FrameTags& tags);
+
+// readFrameTag, handing the tag (if any) to `seen` (which may be empty).
+void reportFrameTag(FrameTags& tags, const std::function<void(const SeenFrameTag& seen)>& seen);
 
 }  // namespace vksim

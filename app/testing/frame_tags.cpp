@@ -1,4 +1,4 @@
-#include "app/interop/frame_tags.h"
+#include "app/testing/frame_tags.h"
 
 #include <atomic>
 #include <chrono>
@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "app/interop/value_schedule.h"
 #include "renderer/vk_check.h"
 #include "shaders/shared_layout.h"
 
@@ -295,7 +296,8 @@ class WorkerSimulation final : public Simulation {
 
 std::unique_ptr<Simulation> createFrameTagSimulation(const Device& device, FrameTags& tags, void* mappedVertices,
                                                      HostSemaphoreOps& hostOps, const ModelParams& params,
-                                                     bool enqueueStrategy, uint64_t timeoutNs) {
+                                                     bool enqueueStrategy) {
+  const uint64_t timeoutNs = kWaitTimeoutNs;
   tags.enabled = true;
   tags.result = createGpuBuffer(device, sizeof(Vertex), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                 VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
@@ -366,6 +368,10 @@ std::optional<SeenFrameTag> readFrameTag(FrameTags& tags) {
   tags.pendingRender.reset();
   const float tag = static_cast<const float*>(tags.result.mapped)[kTagFloatIndex];
   return SeenFrameTag{frame, uint64_t(tag)};
+}
+
+void reportFrameTag(FrameTags& tags, const std::function<void(const SeenFrameTag& seen)>& seen) {
+  if (const std::optional<SeenFrameTag> tag = readFrameTag(tags); tag && seen) seen(*tag);
 }
 
 }  // namespace vksim

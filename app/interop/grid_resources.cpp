@@ -1,0 +1,124 @@
+#include "app/interop/grid_resources.h"
+
+#include "renderer/readback.h"
+#include "sim/surface_texture.h"
+
+namespace vksim {
+namespace {
+
+// The barrier of a queue family ownership transfer of the vertex buffer
+// between `queueFamily` and VK_QUEUE_FAMILY_EXTERNAL. The CUDA backend writes
+// the vertex buffer from outside Vulkan. Resources shared with another API
+// are handed over through queue family ownership transfers to and from
+// VK_QUEUE_FAMILY_EXTERNAL, whatever their sharing mode (the external memory
+// chapter); a Vulkan access without the acquire sees undefined contents (the
+// synchronization chapter's queue family ownership transfer section).
+VkBufferMemoryBarrier externalOwnershipBarrier(const GridResources& grid, uint32_t queueFamily,
+                                               bool acquire) {
+  VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  barrier.srcQueueFamilyIndex = acquire ? VK_QUEUE_FAMILY_EXTERNAL : queueFamily;
+  barrier.dstQueueFamilyIndex = acquire ? queueFamily : VK_QUEUE_FAMILY_EXTERNAL;
+  barrier.buffer = grid.vertices.buffer;
+  barrier.offset = 0;
+  barrier.size = VK_WHOLE_SIZE;
+  return barrier;
+}
+
+}  // namespace
+
+const char* toString(InteropPath path) {
+  switch (path) {
+    case InteropPath::zeroCopy: return "zero-copy";
+    case InteropPath::cudaOwnedMemory: return "cuda-owned memory";
+    case InteropPath::openCl: return "opencl";
+    case InteropPath::cpuHost: return "cpu host";
+    case InteropPath::copy: return "copy";
+    case InteropPath::renderQueue: return "render queue";
+  }
+  return "?";
+}
+
+TransferMode transferOf(InteropPath path) {
+  return path == InteropPath::copy ? TransferMode::copy : TransferMode::zeroCopy;
+}
+
+SimulationBackend* simulationOf(const GridResources& grid) {
+  if (grid.simulation) return grid.simulation.get();
+  return grid.queueSimulation.get();
+}
+
+// The initial write ends in a simDone signal that render 0 waits on (the
+// copy path: in host memory that render 0 stages); the schedule records what
+// the write reports having enqueued, and restarts at frame 0.
+void writeInitialState(SimulationBackend& simulation, InteropPath path, ScheduleState& schedule,
+                       const GridResourceHooks& hooks) {
+  const bool copyPath = path == InteropPath::copy;
+  const StepResult initial = simulation.writeInitialState();
+  restartSchedule(schedule, initial, copyPath);
+  if (!copyPath && hooks.initialWriteDone) hooks.initialWriteDone(initial.signalEnqueued);
+  if (initial.status != StepStatus::ok)
+    throw RuntimeFailure("the simulation could not write its initial state");
+}
+
+SharedTexture createPlaceholderTexture(const Device& device, const ModelParams& params) {
+  return createSharedTexture(device, params.grid, params.grid, surfaceTextureLevelCount(params.grid),
+                             TextureWriter::placeholder);
+}
+
+std::vector<uint8_t> readSharedTexture(const Device& device, const GridResources& grid, uint32_t level) {
+  // An external texture moves with the vertex buffer: the same rule.
+  if (grid.texture.writer == TextureWriter::external && grid.vertexOwner != VertexOwner::vulkan)
+    throw RuntimeFailure("the texture is still released to the other API; drain the schedule first");
+  return readTextureLevel(device, grid.texture, level);
+}
+
+bool textureDrawn(const GridResources& grid) { return grid.texture.writer != TextureWriter::placeholder; }
+
+std::vector<uint8_t> readSharedVertices(const Device& device, const GridResources& grid) {
+  // A read of memory that another API wrote is defined only after an acquire
+  // from VK_QUEUE_FAMILY_EXTERNAL (the drain's), never before.
+  if (grid.vertexOwner != VertexOwner::vulkan)
+    throw RuntimeFailure("the vertex buffer is still released to the other API; drain the schedule first");
+  return readBuffer(device, grid.vertices.buffer, grid.vertices.size);
+}
+
+// The synchronization chapter's note on queue family ownership transfers:
+// the transfer itself runs in no defined pipeline stage, so the semaphore
+// wait that orders it after the other API's signal must wait at
+// VK_PIPELINE_STAGE_ALL_COMMANDS_BIT (kExternalAcquireWaitStage), and this
+// barrier's srcStageMask must overlap that wait's second scope to chain with
+// it: ALL_COMMANDS as well (TOP_OF_PIPE in a source mask is an empty first
+// scope and would chain with nothing). srcAccessMask is 0: the other API's
+// writes are made available by its own signal, not by Vulkan.
+void recordAcquireFromExternal(const GridResources& grid, uint32_t queueFamily, VkCommandBuffer commandBuffer,
+                               VkPipelineStageFlags dstStage, VkAccessFlags dstAccess) {
+  VkBufferMemoryBarrier barrier = externalOwnershipBarrier(grid, queueFamily, true);
+  barrier.srcAccessMask = 0;
+  barrier.dstAccessMask = dstAccess;
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, dstStage, 0, 0, nullptr, 1,
+                       &barrier, 0, nullptr);
+  // The texture CUDA wrote in the same turn, under the same wait: sampled by
+  // the fragment shader (and, for the drain's acquire, whatever follows).
+  if (grid.texture.writer == TextureWriter::external)
+    recordTextureAcquire(commandBuffer, grid.texture, queueFamily, dstStage | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                         VK_ACCESS_SHADER_READ_BIT |
+                             (dstAccess & (VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT)));
+}
+
+// The first scope is the stage that accessed the buffer (VERTEX_INPUT; reads
+// need no availability operation, so srcAccessMask is 0). A release's
+// destination masks play no part on the other side; what orders the other
+// API's writes after it is the semaphore signal later in the same
+// submission, whose first scope is every command of the batch
+// (ALL_COMMANDS), the release included.
+void recordReleaseToExternal(const GridResources& grid, uint32_t queueFamily, VkCommandBuffer commandBuffer) {
+  VkBufferMemoryBarrier barrier = externalOwnershipBarrier(grid, queueFamily, false);
+  barrier.srcAccessMask = 0;
+  barrier.dstAccessMask = 0;
+  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
+                       VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 1, &barrier, 0, nullptr);
+  if (grid.texture.writer == TextureWriter::external)
+    recordTextureRelease(commandBuffer, grid.texture, queueFamily);
+}
+
+}  // namespace vksim

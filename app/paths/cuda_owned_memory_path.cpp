@@ -1,0 +1,75 @@
+#include "app/paths/cuda_owned_memory_path.h"
+
+#include <string>
+
+#include "app/interop/exported_handles.h"
+#include "sim/cuda/cuda_owned_memory.h"
+#include "sim/cuda/cuda_simulation.h"
+
+namespace vksim {
+namespace {
+
+// The reverse direction (--memory-owner cuda): CUDA allocates the vertex
+// memory and exports it, Vulkan imports it; the semaphores still cross from
+// Vulkan to CUDA. One ExportedHandles guards every fd on the way, as on the
+// other route: the renderer sets the memory fd to -1 once its import
+// succeeded (from then on Vulkan's: VkImportMemoryFdInfoKHR), the
+// simulation each semaphore fd it imported (CUDA's), and whatever is left
+// is closed when `handles` goes. A failed Vulkan import leaves the memory fd
+// with us, so `handles` closes it; closing it never frees CUDA's
+// allocation, which grid.cudaVertices keeps until destroyGridResources.
+std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, GridResources& grid,
+                                                  const FaultPlan& faults, const ModelParams& params,
+                                                  int cudaOrdinal) {
+  const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
+  Result<CudaVertexMemory> memory = createCudaVertexMemory(cudaOrdinal, bytes);
+  if (!memory) throw EnvironmentError("CUDA backend: " + memory.error().message);
+  grid.cudaVertices = *memory;
+
+  ExportedHandles handles;
+  handles.bufferExporter = MemoryOwner::cuda;
+  Result<ExternalBuffer> exported = exportCudaVertexMemory(grid.cudaVertices);
+  if (!exported) throw EnvironmentError("CUDA backend: " + exported.error().message);
+  handles.buffer = *exported;
+  handles.semaphores.timelineFd = exportSemaphoreFd(device, grid.semaphores.timeline);
+  handles.semaphores.renderDoneFd = exportSemaphoreFd(device, grid.semaphores.renderDone);
+  handles.semaphores.simDoneFd = exportSemaphoreFd(device, grid.semaphores.simDone);
+
+  // FAULT HOOK (--inject-fault import-fails): Vulkan's import of CUDA's
+  // memory fails. The fd is still ours: `handles` closes it.
+  if (hasFault(faults, FaultKind::importFails))
+    throw EnvironmentError("CUDA backend: could not import CUDA's vertex memory into Vulkan (injected fault import-fails)");
+  // The import names the exporter's size (the granularity-rounded
+  // allocation), and memory of the same physical device: the pairing by
+  // UUID (device_pairing.h) is what makes the opaque fd meaningful here.
+  try {
+    grid.vertices = importSharedVertexBuffer(device, bytes, handles.buffer.fd, handles.buffer.allocationSize);
+  } catch (const EnvironmentError& error) {
+    throw EnvironmentError(std::string("CUDA backend: ") + error.what());
+  }
+  Result<std::unique_ptr<Simulation>> simulation =
+      createCudaSimulationOnCudaMemory(params, cudaOrdinal, grid.cudaVertices, handles.semaphores);
+  if (!simulation) throw EnvironmentError("CUDA backend: " + simulation.error().message);
+  return std::move(*simulation);
+}
+
+}  // namespace
+
+void createCudaOwnedMemoryGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
+                               ScheduleState& schedule) {
+  const Device& device = setup.device;
+  grid.path = InteropPath::cudaOwnedMemory;
+  // The vertex buffer comes later, imported from CUDA's allocation.
+  grid.semaphores = createSyncSemaphores(device, /*exportable=*/true);
+  grid.indices = createGridIndexBuffer(device, params.grid);
+  // This route shows the buffer's reverse direction alone: its simulation
+  // imports no image, and the mesh takes its colour from the height.
+  grid.texture = createPlaceholderTexture(device, params);
+  grid.simulation = importCudaOwnedMemory(device, grid, setup.config.faults, params, setup.devices.cuda->ordinal);
+  // CUDA writes the initial state: Vulkan's first use acquires it from EXTERNAL.
+  grid.externalWriter = true;
+  grid.vertexOwner = VertexOwner::external;
+  writeInitialState(*grid.simulation, grid.path, schedule, setup.hooks);
+}
+
+}  // namespace vksim

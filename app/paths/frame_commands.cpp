@@ -1,0 +1,69 @@
+#include "app/paths/frame_commands.h"
+
+#include "app/ui/camera.h"
+#include "renderer/render_targets.h"
+#include "renderer/vk_check.h"
+
+namespace vksim {
+namespace {
+
+void addWindow(const FrameTarget& target, RenderBatch& batch) {
+  if (target.imageAvailable) batch.waitList[batch.waitCount++] = *target.imageAvailable;
+  if (target.readyToPresent) batch.signalList[batch.signalCount++] = *target.readyToPresent;
+}
+
+}  // namespace
+
+VkCommandBuffer beginFrameCommands(FrameContext& frame) {
+  VkCommandBuffer commandBuffer = frame.slot.commandBuffer;
+  restartCommandBuffer(commandBuffer);
+  beginGpuTimer(frame.device, frame.gpuTimer, frame.slotIndex, commandBuffer);
+  return commandBuffer;
+}
+
+void recordScenePass(FrameContext& frame, VkCommandBuffer commandBuffer) {
+  const VkExtent2D extent = frame.target.extent;
+  const GridResources& grid = frame.grid;
+  beginRenderPass(commandBuffer, frame.scene.renderPass, frame.target.framebuffer, extent);
+  MeshDrawInputs draw;
+  draw.vertexBuffer = grid.vertices.buffer;
+  draw.textureSet = grid.texture.set;
+  draw.indices = &grid.indices;
+  draw.constants = makeMeshPushConstants(*frame.scene.camera, extent.width, extent.height);
+  draw.constants.surface = {textureDrawn(grid) ? 1.0f : 0.0f, float(grid.texture.width), 0.0f, 0.0f};
+  draw.extent = extent;
+  recordMeshDraw(commandBuffer, *frame.scene.pipeline, draw);
+  recordOverlay(*frame.scene.overlay, commandBuffer);  // same pass, after the mesh: ImGui draws over it without depth
+  vkCmdEndRenderPass(commandBuffer);
+}
+
+void endFrameCommands(FrameContext& frame, VkCommandBuffer commandBuffer) {
+  endGpuTimer(frame.gpuTimer, frame.slotIndex, commandBuffer);
+  VK_CHECK(vkEndCommandBuffer(commandBuffer));
+}
+
+RenderBatch scheduleRenderBatch(const FrameContext& frame, const RenderSync& render,
+                                VkPipelineStageFlags waitStage) {
+  const SyncSemaphores& semaphores = frame.grid.semaphores;
+  RenderBatch batch;
+  if (render.wait == RenderSync::Wait::timeline)
+    batch.waitList[batch.waitCount++] = {semaphores.timeline, render.waitValue, waitStage};
+  else if (render.wait == RenderSync::Wait::simDone)
+    batch.waitList[batch.waitCount++] = {semaphores.simDone, 0, waitStage};
+  if (render.signals) {
+    if (render.signal == RenderSync::Signal::timeline)
+      batch.signalList[batch.signalCount++] = {semaphores.timeline, render.signalValue};
+    else
+      batch.signalList[batch.signalCount++] = {semaphores.renderDone, 0};
+  }
+  addWindow(frame.target, batch);
+  return batch;
+}
+
+RenderBatch windowRenderBatch(const FrameContext& frame) {
+  RenderBatch batch;
+  addWindow(frame.target, batch);
+  return batch;
+}
+
+}  // namespace vksim

@@ -1,0 +1,64 @@
+// What one frame of any path gets from the loop around it (app/frame_loop.cpp):
+// the device and the frame slot, the grid resources and the schedule, what
+// to draw and where, and the seams through which the parts that are not the
+// lesson reach the frame: the capture room's observer, the test facility's
+// faults, and the window's present.
+#pragma once
+#include <volk.h>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+#include "app/capture/frame_observer.h"
+#include "app/interop/grid_resources.h"
+#include "app/interop/value_schedule.h"
+#include "app/interop/wait_strategy.h"
+#include "app/ui/camera.h"
+#include "app/ui/overlay.h"
+#include "renderer/frame_sync.h"
+#include "renderer/gpu_timer.h"
+#include "renderer/mesh_renderer.h"
+#include "renderer/vulkan_context.h"
+#include "sim/fault_plan.h"
+
+namespace vksim {
+
+// Where the frame draws: the offscreen target (headless) or a swapchain
+// image, whose acquire semaphore the render waits on and whose present
+// semaphore it signals.
+struct FrameTarget {
+  VkFramebuffer framebuffer = VK_NULL_HANDLE;
+  VkExtent2D extent{};
+  std::optional<SemaphoreWait> imageAvailable;   // window only
+  std::optional<SemaphoreSignal> readyToPresent;  // window only
+};
+
+// What the mesh pass draws with (the grid's buffers come from GridResources).
+struct SceneDraw {
+  VkRenderPass renderPass = VK_NULL_HANDLE;
+  const MeshPipeline* pipeline = nullptr;
+  const OrbitCamera* camera = nullptr;
+  const Overlay* overlay = nullptr;  // drawn over the mesh in the same pass (empty: nothing)
+};
+
+struct FrameContext {
+  const Device& device;
+  FrameResources& slot;  // this frame's command buffer, fence and acquire semaphore
+  uint32_t slotIndex = 0;
+  GpuTimer& gpuTimer;    // the render's timestamps, in the slot's own timer slot
+  GridResources& grid;
+  ScheduleState& schedule;
+  FrameTarget target;
+  SceneDraw scene;
+  WaitStrategy waitStrategy = WaitStrategy::poll;
+  bool advance = true;       // false while paused: the step writes the current state again
+  const FaultPlan& faults;   // the test facility's (app/testing/fault_hooks.h)
+  FrameObserver& observer;   // the capture room's (app/capture/frame_observer.h)
+  // The loop's part once the render is submitted and before the simulation
+  // steps: the screenshot and the present, as a frame of a program without
+  // interop would do them.
+  std::function<void()> afterRenderSubmitted;
+};
+
+}  // namespace vksim

@@ -1,0 +1,36 @@
+#include "app/paths/opencl_path.h"
+
+#include "app/interop/exported_handles.h"
+#include "sim/opencl/opencl_simulation.h"
+
+namespace vksim {
+
+void createOpenClGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
+                      ScheduleState& schedule) {
+  const Device& device = setup.device;
+  grid.path = InteropPath::openCl;
+  const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
+  grid.vertices = createSharedVertexBuffer(device, bytes, VertexMemory::deviceLocal, /*exportable=*/true);
+  grid.semaphores = createSyncSemaphores(device, /*exportable=*/true);
+  grid.indices = createGridIndexBuffer(device, params.grid);
+  // The OpenCL backend imports the buffer alone: the mesh takes its colour
+  // from the height.
+  grid.texture = createPlaceholderTexture(device, params);
+  // The fds cross from Vulkan to OpenCL here, with the same rule as for
+  // CUDA. OpenCL imports the vertex memory and the two binary semaphores and
+  // sets each of those fds to -1; the timeline fd, which it never imports
+  // (cl_khr_semaphore has no timeline type), stays in `handles` and is
+  // closed with whatever else was not taken.
+  const OpenClDeviceInfo& opencl = *setup.devices.opencl;
+  grid.simulation = handOverSharedHandles(
+      {device, grid.vertices, grid.semaphores, setup.config.faults, "OpenCL backend"},
+      [&](ExportedHandles& handles) {
+        return createOpenClSimulation(params, opencl, handles.buffer, handles.semaphores);
+      });
+  // OpenCL writes the initial state: Vulkan's first use acquires it from EXTERNAL.
+  grid.externalWriter = true;
+  grid.vertexOwner = VertexOwner::external;
+  writeInitialState(*grid.simulation, grid.path, schedule, setup.hooks);
+}
+
+}  // namespace vksim

@@ -1,0 +1,87 @@
+#include "app/paths/render_queue_path.h"
+
+#include <optional>
+#include <string>
+
+#include "app/interop/queue_submission.h"
+#include "app/interop/schedule_waits.h"
+#include "app/paths/frame_commands.h"
+#include "app/testing/fault_hooks.h"
+#include "renderer/vk_check.h"
+
+namespace vksim {
+
+void createRenderQueueGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
+                           ScheduleState& schedule) {
+  const Device& device = setup.device;
+  const Backend backend = setup.devices.backend;
+  grid.path = InteropPath::renderQueue;
+  const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
+  bool deviceAddress = false;
+  const VkBufferUsageFlags usage = queueVertexUsage(backend, &deviceAddress);
+  grid.vertices = createSharedVertexBuffer(device, bytes, VertexMemory::deviceLocal, /*exportable=*/false, usage,
+                                           deviceAddress);
+  grid.semaphores = createSyncSemaphores(device, /*exportable=*/false);
+  grid.indices = createGridIndexBuffer(device, params.grid);
+  // The render-queue backends write no texture: the mesh binds the
+  // placeholder and takes its colour from the height.
+  grid.texture = createPlaceholderTexture(device, params);
+  grid.queueSimulation = createRenderQueueSimulation(device, backend, grid.vertices, grid.semaphores, params);
+  grid.externalWriter = false;
+  grid.vertexOwner = VertexOwner::vulkan;
+  writeInitialState(*grid.queueSimulation, grid.path, schedule, setup.hooks);
+}
+
+void runRenderQueueFrame(FrameContext& frame) {
+  GridResources& grid = frame.grid;
+  ScheduleState& schedule = frame.schedule;
+  const uint64_t k = schedule.scheduleFrame;
+  VkCommandBuffer commandBuffer = beginFrameCommands(frame);
+  recordScenePass(frame, commandBuffer);
+  endFrameCommands(frame, commandBuffer);
+  RenderSync render = nextRenderSync(schedule);
+  render.signals = !renderLeavesOutSignal(frame.faults, schedule);
+  // Vulkan owns the buffer throughout: the wait is at the first stage that
+  // reads the vertices.
+  const RenderBatch batch = scheduleRenderBatch(frame, render, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT);
+  awaitSkippedSimSignal(frame.device, grid, schedule);
+  // Sim k's step, recorded now for the second batch of the same submission.
+  // Without render k's schedule signal (a test left it out) the step's wait
+  // could never be satisfied (binary: it would even be invalid), so the step
+  // is left out and the host's bounded wait for that signal below ends the run.
+  const StepSync step = withStepFault(simSyncForFrame(k, schedule.mode), frame.faults, schedule);
+  std::optional<RecordedStep> queuedStep;
+  if (render.signals) {
+    queuedStep = grid.queueSimulation->recordStep(step, frame.advance);
+    if (!queuedStep->commandBuffer)
+      throw RuntimeFailure("the " + grid.queueSimulation->backendName() + " backend could not record step " +
+                           std::to_string(k));
+  }
+  VK_CHECK(vkResetFences(frame.device.device, 1, &frame.slot.inFlight));
+  if (queuedStep)
+    submitRenderAndStep(frame.device, {frame.slot.commandBuffer, batch.waits(), batch.signals(), *queuedStep, step,
+                                       grid.semaphores, frame.slot.inFlight});
+  else
+    submitToQueue(frame.device, frame.slot.commandBuffer, batch.waits(), batch.signals(), frame.slot.inFlight);
+  noteRenderSubmitted(schedule, render);
+  frame.observer.renderSubmitted(k, batch.waits(), batch.signals());
+  frame.afterRenderSubmitted();
+
+  // The step was handed over with the render: its wait and (unless left
+  // out) its signal are enqueued. Without it, only the bounded wait is left.
+  StepResult result;
+  if (queuedStep) {
+    result.waitEnqueued = true;
+    result.signalEnqueued = queuedStep->signals;
+  } else {
+    waitUntilRenderSignalled(frame.device, grid, schedule, render, frame.slot.inFlight);
+    frame.observer.renderSignalSeen();
+    result.status = StepStatus::failed;  // the signal came after all: the step was still never submitted
+  }
+  noteSimulationTurn(schedule, step, result);
+  noteSkippedSimSignal(schedule, step, result);
+  frame.observer.simulationStepped(k, step, result);
+  requireStepOk(schedule, step, result);
+}
+
+}  // namespace vksim

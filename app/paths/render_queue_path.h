@@ -1,0 +1,25 @@
+// The render-queue path (--backend vulkan, cuda-nvx): the simulation's step
+// is recorded into a command buffer and rides as the second batch of the
+// render's own vkQueueSubmit (app/interop/queue_submission.h). Nothing
+// crosses to another API: no export, no import, no ownership transfer to
+// VK_QUEUE_FAMILY_EXTERNAL; the schedule's semaphores are plain ones, and
+// the queue's own order lets two frames be in flight (docs/queue-backends.md).
+#pragma once
+#include "app/interop/grid_resources.h"
+#include "app/paths/frame_context.h"
+
+namespace vksim {
+
+// Builds `grid` (empty) for `params`: a device-local vertex buffer that is
+// never exported, plain semaphores, the placeholder texture, and the
+// backend's simulation, whose initial write signals simDone as every
+// backend's does. Throws EnvironmentError / RuntimeFailure; what was built
+// stays in `grid` for destroyGridResources.
+void createRenderQueueGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
+                           ScheduleState& schedule);
+
+// One frame: render k and sim k in one submission, under the schedule's
+// waits and signals. Throws RuntimeFailure when a wait runs out.
+void runRenderQueueFrame(FrameContext& frame);
+
+}  // namespace vksim

@@ -1,0 +1,29 @@
+// The lesson: Vulkan allocates the vertex buffer and the semaphores, exports
+// them as opaque fds, CUDA imports them and writes the vertices in place
+// every frame, and the two take turns through the value schedule
+// (docs/interop-walkthrough.md reads this file top to bottom).
+#pragma once
+#include "app/interop/grid_resources.h"
+#include "app/paths/frame_context.h"
+
+namespace vksim {
+
+// Builds `grid` (empty) for `params` on the zero-copy CUDA path: exportable
+// vertex memory, semaphores and texture, handed over to CUDA (the fds cross
+// here, through ExportedHandles), then the initial write that render 0 waits
+// on. Throws EnvironmentError / RuntimeFailure; what was built stays in
+// `grid` for destroyGridResources (app/interop/teardown.h).
+void createZeroCopyGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
+                        ScheduleState& schedule);
+
+// One frame of the value schedule, for every path whose simulation submits
+// its own step beside Vulkan and meets it through semaphores (zero copy:
+// CUDA, CUDA-owned memory, OpenCL, the CPU host):
+//   render k waits for what sim k-1 signalled (2k, or simDone; render 0: the
+//   initial write's simDone), acquires the vertex buffer from EXTERNAL when
+//   another API wrote it, draws, releases it, signals 2k+1 (or renderDone);
+//   sim k waits for 2k+1 (or renderDone), runs its kernels, signals 2k+2 (or
+//   simDone). Throws RuntimeFailure (throwWaitTimeout) when a wait runs out.
+void runZeroCopyFrame(FrameContext& frame);
+
+}  // namespace vksim
