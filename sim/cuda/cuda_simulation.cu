@@ -661,7 +661,7 @@ class CudaSimulation final : public Simulation {
     const std::vector<Drop> drops = stepDrops(params_, stepCount_, queued_);
     queued_.clear();
     if (!enqueueDrops(drops)) return false;
-    BackendRippleStep::launch(current_, previous_, next_, params_.grid, rippleCoefficients(params_), vertexPointer(),
+    BackendRippleStep::launch({current_, previous_, next_, params_.grid, rippleCoefficients(params_), vertexPointer()},
                               stream_);
     // previous <- current <- next: host bookkeeping only, ordered with the
     // kernels by the stream that every launch uses.
