@@ -8,6 +8,7 @@
 
 #include "sim/cuda/cuda_check.h"
 #include "sim/cuda/cuda_kernels.cuh"
+#include "sim/cuda/kernel_candidates.cuh"
 
 namespace vksim {
 
@@ -32,7 +33,7 @@ constexpr int kEarlySteps = 60;
 constexpr int kSteadySteps = 1920;
 
 // ---- Baselines: the first versions of the kernels, kept to show what the
-// row kernels in cuda_kernels.cuh gain. 2D blocks of 32x8, each thread
+// row kernels in kernel_candidates.cuh gain. 2D blocks of 32x8, each thread
 // storing its own vertex.
 
 __global__ void sinewaveKernel(float4* __restrict__ vertices, SinewaveFrame frame) {
@@ -99,12 +100,11 @@ __global__ void __launch_bounds__(256) rippleTrafficKernel(const float* __restri
   }
 }
 
-// The candidates (cuda_kernels.cuh), by the names kernel_bench prints:
+// The candidates (kernel_candidates.cuh), by the names kernel_bench prints:
 // "backend" first (the entry point both backends run, BackendRippleConfig or
 // BackendSinewaveConfig), then "row" (the reference every candidate must
 // match bit for bit), then the others.
-using RippleLaunch = void (*)(const float*, const float*, float*, uint32_t, RippleCoefficients, float4*,
-                              cudaStream_t);
+using RippleLaunch = void (*)(const RippleStepArgs&, cudaStream_t);
 using SinewaveLaunch = void (*)(float4*, SinewaveFrame, cudaStream_t);
 struct RippleCandidate {
   const char* name;
@@ -278,7 +278,7 @@ class CudaKernelBench final : public KernelBench {
   double timeRippleStepMs(int repetitions) override {
     const RippleCoefficients coefficients = rippleCoefficients(params_);
     return timeRippleMs(repetitions, [&] {
-      BackendRippleStep::launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
+      BackendRippleStep::launch({field(1), field(0), field(2), grid_, coefficients, vertices_}, stream_);
     });
   }
 
@@ -344,7 +344,7 @@ class CudaKernelBench final : public KernelBench {
       if (!candidate) return -1.0;
       const RippleCoefficients coefficients = rippleCoefficients(params_);
       return timeRippleMs(repetitions, [&] {
-        candidate->launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
+        candidate->launch({field(1), field(0), field(2), grid_, coefficients, vertices_}, stream_);
       });
     }
     const SinewaveCandidate* candidate = findCandidate(kSinewaveCandidates, name);
@@ -382,13 +382,13 @@ class CudaKernelBench final : public KernelBench {
       const bool ran =
           runInto(
               [&] {
-                RippleStep<RippleRow>::launch(field(1), field(0), field(2), grid_, coefficients, vertices_,
+                RippleStep<RippleRow>::launch({field(1), field(0), field(2), grid_, coefficients, vertices_},
                                               stream_);
               },
               expectedVertices, &expectedNext) &&
           runInto(
               [&] {
-                candidate->launch(field(1), field(0), field(2), grid_, coefficients, vertices_, stream_);
+                candidate->launch({field(1), field(0), field(2), grid_, coefficients, vertices_}, stream_);
               },
               vertices, &next);
       if (!ran) return fail("a CUDA call failed while comparing " + name, kExitRuntime);

@@ -60,7 +60,7 @@ class KernelBench {
   // ceiling for any ripple kernel. What it writes means nothing.
   virtual double timeRippleTrafficMs(bool streaming, int repetitions) = 0;
 
-  // The candidate step kernels of `model` by name (cuda_kernels.cuh):
+  // The candidate step kernels of `model` by name (kernel_candidates.cuh):
   // "backend" first (the entry point both backends run), then "row" (the row
   // kernel, the reference), then "tileWxR" (W columns x R rows a block) and,
   // for ripple, "stripWxR" (W columns walked down R rows; "stripW": the rows

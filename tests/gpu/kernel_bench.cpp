@@ -119,7 +119,7 @@ void printRatios() {
               "from the steady field)\n");
 }
 
-// Every candidate kernel (cuda_kernels.cuh) at each grid, in the same run
+// Every candidate kernel (kernel_candidates.cuh) at each grid, in the same run
 // as the copy: time, achieved bandwidth over the fewest bytes, share of the
 // copy's bandwidth, and whether it writes the row kernel's bytes exactly.
 // Ripple is timed from both fields of RippleState: steady (what a running

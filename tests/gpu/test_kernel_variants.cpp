@@ -1,4 +1,4 @@
-// Every candidate step kernel (sim/cuda/cuda_kernels.cuh) writes exactly the
+// Every candidate step kernel (sim/cuda/kernel_candidates.cuh) writes exactly the
 // bytes of the row kernel, so that the backends may switch to whichever is
 // fastest (BackendRippleConfig, BackendSinewaveConfig) without a change in
 // their results; "backend", the entry point both backends run, is one of
