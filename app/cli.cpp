@@ -239,6 +239,259 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
   return command;
 }
 
+const std::map<std::string, bool> kOnOff{{"on", true}, {"off", false}};
+
+// The strings that options fill during parsing and parseCommandLine turns
+// into Options afterwards.
+struct CommandLineText {
+  std::string size;
+  std::string scene;
+  std::vector<std::string> faults;
+};
+
+// The main command's options, added in the order that --help lists them.
+void addRunOptions(CLI::App& app, Options& options, std::string& size) {
+  app.add_flag("--headless", options.headless, "Render offscreen; needs no display");
+  app.add_option(
+         "--frames", options.frames,
+         "Frames to run; 0 = until the window closes or the run is interrupted (headless default 600)")
+      ->check(wholeNumber(0, kMaxFrames));
+  app.add_option("--sim", options.model.model, "Simulation model")->transform(oneOf(kModelChoices));
+  app.add_option("--grid", options.model.grid, "Vertices per side")->check(wholeNumber(kMinGrid, kMaxGrid));
+  app.add_option("--sync", options.sync, "Semaphore kind of the value schedule")
+      ->transform(oneOf(kSyncChoices));
+  app.add_option("--backend", options.backend,
+                 "Simulation backend: auto (cuda, else cpu), cuda, cpu, vulkan (compute shaders in the render "
+                 "queue), cuda-nvx (CUDA kernels in the render queue, VK_NVX_binary_import)")->transform(oneOf(kBackendChoices));
+  app.add_option("--size", size, "Window or image size, WxH")->check(sizeValidator());
+  app.add_option("--seed", options.model.seed, "Seed of the ripple drops")
+      ->check(wholeNumber(0, std::numeric_limits<uint64_t>::max()));
+}
+
+void addOutputOptions(CLI::App& app, Options& options) {
+  app.add_option("--screenshot", options.screenshotPath, "Write the last frame as PNG")->check(outputFile(".png"));
+  app.add_option("--dump-vertices", options.dumpVerticesPath,
+                 "Write the final vertex buffer as raw little-endian float32 (shared layout)")
+      ->check(outputFile(""));
+}
+
+void addDeviceOptions(CLI::App& app, Options& options) {
+  app.add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)")
+      ->check(deviceSelector());
+  app.add_flag("--list-devices", options.listDevices, "List Vulkan and CUDA devices and which pairs match");
+}
+
+void addScheduleAndDisplayOptions(CLI::App& app, Options& options, std::string& scene) {
+  app.add_option("--switch-sync-every", options.switchSyncEvery,
+                 "Switch between binary and timeline every N frames")
+      ->check(wholeNumber(0, kMaxFrames));
+  app.add_option("--vsync", options.vsync, "Wait for vertical blank when presenting")
+      ->transform(oneOf(kOnOff));
+  app.add_option("--texture", options.texture,
+                 "The surface texture that the simulation writes and the mesh samples (mip-mapped; zero-copy "
+                 "only: the copy path draws the height colour)")
+      ->transform(oneOf(kOnOff));
+  app.add_option("--scene", scene,
+                 "Scene preset (a name from assets/scenes, or a .json path): model parameters and camera; "
+                 "--sim, --grid and --seed given as well override it");
+  app.add_flag("--overlay", options.overlay, "Draw the ImGui overlay in headless runs too (screenshots include it)");
+  app.add_option("--input-script", options.inputScriptPath,
+                 "Timed keyboard and mouse commands, a test and demo facility (docs/interactive.md)")
+      ->check(CLI::ExistingFile);
+}
+
+void addInteropOptions(CLI::App& app, Options& options) {
+  app.add_option(
+         "--transfer", options.transfer,
+         "zero-copy: the simulation writes the shared buffer; copy: through host memory and a staging "
+         "buffer, as without interop (docs/benchmarks.md)")
+      ->transform(oneOf(kTransferChoices));
+  app.add_option(
+         "--wait-strategy", options.waitStrategy,
+         "poll: spin on the host until each semaphore wait's value is reached, then hand it over "
+         "(tighter P99, keeps a CPU core busy); enqueue: hand it to the GPU at once and sleep. Same "
+         "schedule, same mean cost: two GPU context switches a frame on the H200 (docs/benchmarks.md)")
+      ->transform(oneOf(kWaitStrategyChoices));
+}
+
+void addCaptureOptions(CLI::App& app, Options& options) {
+  app.add_option("--capture", options.capturePath,
+                 "Record one CSV row per frame, and PATH.summary.json beside it (docs/captures.md)")
+      ->check(outputFile(".csv", /*withSummary=*/true));
+  app.add_option("--trace", options.tracePath,
+                 "Record a Chrome trace of host and GPU spans (docs/captures.md)")
+      ->check(outputFile(".json"));
+  app.add_option("--warmup", options.warmupFrames,
+                 "First frames left out of the capture's statistics (still in its CSV)")
+      ->check(wholeNumber(0, kMaxFrames));
+}
+
+// Test facilities, and --memory-owner between them.
+void addFacilityOptions(CLI::App& app, Options& options, std::vector<std::string>& faults) {
+  app.add_option("--inject-fault", faults,
+                 "Make a failure happen on purpose, a test facility (docs/testing.md): NAME[@FRAME], NAME one of " +
+                     faultNames() + "; repeatable")
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            const FaultParseResult parsed = parseFault(value);
+            return parsed.ok ? std::string() : parsed.error;
+          },
+          "NAME[@FRAME]"));
+  app.add_option("--memory-owner", options.memoryOwner,
+                 "Who allocates the shared vertex memory: vulkan (exported to CUDA) or cuda (cuMemCreate, "
+                 "exported to Vulkan); cuda needs the CUDA backend and the zero-copy transfer")
+      ->transform(oneOf(kMemoryOwnerChoices));
+  app.add_flag("--frame-tags", options.frameTags,
+               "Test facility: the CPU simulation steps on a worker thread and tags each state; each render "
+               "records the tag it read into the trace (headless, --backend cpu; docs/value-schedule.md)");
+}
+
+tl::unexpected<Error> usageError(const std::string& message) {
+  return fail("vkcuda-sim: " + message + "\n", kExitUsage);
+}
+
+// Not a usage error: the request is well formed, but the backend cannot do
+// it (exit 3, as for a missing device), whatever the machine has.
+tl::unexpected<Error> unavailable(const std::string& message) {
+  return fail("vkcuda-sim: " + message + "\n", kExitEnvironment);
+}
+
+Result<> applyBenchCommand(const CLI::App& app, const BenchOptions& bench, Options& options) {
+  options.bench = bench;
+  options.headless = true;  // the benchmark measures the schedule, not a display
+  // The run's output options, given before `bench`, parse (they belong to
+  // the main command) but bench writes none of them: refused rather than
+  // accepted and quietly left unwritten.
+  for (const char* output : {"--screenshot", "--dump-vertices", "--capture", "--trace", "--input-script"})
+    if (app.count(output))
+      return usageError(std::string("bench writes its table and --json only: ") + output + " does not apply");
+  return {};
+}
+
+// What OpenCL cannot run is refused; what it can is narrowed to binary sync
+// and the zero-copy transfer.
+Result<> restrictToOpenCl(const CLI::App& app, const CLI::App& benchCommand, const BenchOptions& bench,
+                          Options& options) {
+  const bool timelineAsked = options.bench ? benchCommand.count("--sync") && std::find(bench.syncModes.begin(),
+                                                 bench.syncModes.end(), SyncMode::timeline) != bench.syncModes.end()
+                                           : app.count("--sync") && options.sync == SyncMode::timeline;
+  if (timelineAsked)
+    return unavailable("--sync timeline: the OpenCL backend runs binary semaphores only (cl_khr_semaphore "
+                       "defines no timeline semaphore)");
+  if (options.switchSyncEvery > 0)
+    return unavailable("--switch-sync-every: the OpenCL backend runs binary semaphores only (cl_khr_semaphore "
+                       "defines no timeline semaphore to switch to)");
+  const bool copyAsked = options.bench ? benchCommand.count("--transfer") &&
+                                             std::find(bench.transfers.begin(), bench.transfers.end(),
+                                                       TransferMode::copy) != bench.transfers.end()
+                                       : options.transfer == TransferMode::copy;
+  if (copyAsked) return unavailable("--transfer copy: the OpenCL backend runs the zero-copy transfer only");
+  // The stall gate this backend had (a user event in front of the step's
+  // acquire) left the run hanging past 60 s on the one OpenCL platform with
+  // the interop extensions it was tried on (NVIDIA 580 on the H200),
+  // and OpenCL specifies no other gate that the host may open while the
+  // queue runs; so the fault is not offered here rather than left to hang.
+  for (const Fault& fault : options.faults.faults)
+    if (fault.kind == FaultKind::simStalls)
+      return unavailable("--inject-fault sim-stalls: not offered with the OpenCL backend (its user-event gate "
+                         "hung on NVIDIA's OpenCL; docs/interop-walkthrough.md, section 13)");
+  options.sync = SyncMode::binary;
+  if (options.bench) {
+    options.bench->syncModes = {SyncMode::binary};
+    options.bench->transfers = {TransferMode::zeroCopy};
+  }
+  return {};
+}
+
+// --memory-owner cuda asks for the CUDA backend's own allocation: with the
+// CPU backend, or on the copy path (which shares no memory), the options
+// contradict each other, which is a usage error (exit 2), not an
+// environment that lacks something.
+Result<> checkCudaMemoryOwner(const Options& options) {
+  if (options.backend != BackendChoice::cuda && options.backend != BackendChoice::automatic)
+    return usageError(std::string("--memory-owner cuda needs the CUDA backend (--backend cuda or auto), not --backend ") +
+                      toString(options.backend));
+  const bool copyAsked = options.bench ? std::find(options.bench->transfers.begin(), options.bench->transfers.end(),
+                                                   TransferMode::copy) != options.bench->transfers.end()
+                                       : options.transfer == TransferMode::copy;
+  if (copyAsked)
+    return usageError(
+        "--memory-owner cuda shares memory, which the copy path does not: use --transfer zero-copy");
+  return {};
+}
+
+// The bench's copy rows do not exist for a simulation in the render's
+// queue (its vertices never leave the VkDevice): they are left out, and a
+// matrix of copy rows alone is refused.
+Result<> dropBenchCopyRowsForRenderQueue(Options& options) {
+  std::erase(options.bench->transfers, TransferMode::copy);
+  if (options.bench->transfers.empty())
+    return usageError(std::string("bench --backend ") + toString(options.backend) +
+                      ": --transfer copy does not apply (the vertices never leave the Vulkan device)");
+  return {};
+}
+
+// The scene's parameters, overridden by --sim, --grid and --seed given as well.
+Result<> applyScene(const CLI::App& app, const std::string& scene, Options& options) {
+  // The loader's message is one line naming the file and the field.
+  const Result<Scene> loaded = loadScene(scene);
+  if (!loaded) return usageError("--scene: " + loaded.error().message);
+  ModelParams params = loaded->params;
+  if (app.count("--sim")) params.model = options.model.model;
+  if (app.count("--grid")) params.grid = options.model.grid;
+  if (app.count("--seed")) params.seed = options.model.seed;
+  options.model = params;
+  options.camera = loaded->camera;
+  options.sceneName = loaded->name;
+  return {};
+}
+
+Result<> loadInputScriptOption(Options& options) {
+  Result<InputScript> loaded = loadInputScript(options.inputScriptPath);
+  if (!loaded) return usageError("--input-script: " + loaded.error().message);
+  // Screenshots are written during the run; refuse an unwritable path
+  // before the first frame, as --screenshot does.
+  for (const ScriptCommand& command : loaded->commands)
+    if (command.action == ScriptAction::screenshot)
+      if (const Result<> checked = checkOutputPath(command.text, ".png"); !checked)
+        return usageError("--input-script: " + options.inputScriptPath + ":" +
+                          std::to_string(command.line) + ": screenshot " + command.text + ": " +
+                          checked.error().message);
+  options.inputScript = std::move(*loaded);
+  return {};
+}
+
+// Everything parseCommandLine checks and derives after CLI11 has parsed, in
+// order; the first refusal ends it.
+Result<> finishOptions(const CLI::App& app, const CLI::App& benchCommand, const BenchOptions& bench,
+                       const CommandLineText& text, Options& options) {
+  for (const std::string& fault : text.faults) options.faults.faults.push_back(parseFault(fault).fault);
+  if (const char* timeout = std::getenv(kWaitTimeoutVariable)) {
+    if (const Result<uint64_t> parsed = parseWaitTimeoutMs(timeout); !parsed)
+      return usageError(std::string(kWaitTimeoutVariable) + ": " + parsed.error().message);
+  }
+  if (!text.size.empty()) std::sscanf(text.size.c_str(), "%u%*c%u", &options.width, &options.height);
+  if (benchCommand.parsed())
+    if (Result<> applied = applyBenchCommand(app, bench, options); !applied) return applied;
+  if (options.backend == BackendChoice::opencl)
+    if (Result<> restricted = restrictToOpenCl(app, benchCommand, bench, options); !restricted) return restricted;
+  if (options.frameTags && (!options.headless || options.backend != BackendChoice::cpu ||
+                            options.transfer != TransferMode::zeroCopy))
+    return usageError("--frame-tags needs --headless, --backend cpu and the zero-copy transfer");
+  if (options.memoryOwner == MemoryOwner::cuda)
+    if (Result<> checked = checkCudaMemoryOwner(options); !checked) return checked;
+  if (options.bench && (options.backend == BackendChoice::vulkan || options.backend == BackendChoice::cudaNvx))
+    if (Result<> dropped = dropBenchCopyRowsForRenderQueue(options); !dropped) return dropped;
+  if (const std::string refused = refuseForRenderQueue(options); !refused.empty()) return usageError(refused);
+  if (!text.scene.empty())
+    if (Result<> applied = applyScene(app, text.scene, options); !applied) return applied;
+  if (!options.inputScriptPath.empty())
+    if (Result<> loaded = loadInputScriptOption(options); !loaded) return loaded;
+  if (const std::string refused = refuseSharedNames(options, text.scene); !refused.empty())
+    return usageError(refused);
+  return {};
+}
+
 }  // namespace
 
 std::string refuseForRenderQueue(const Options& options) {
@@ -264,91 +517,17 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
   CLI::App app{"vkcuda-sim: Vulkan and CUDA sharing one vertex buffer with zero copies", "vkcuda-sim"};
   app.set_version_flag("--version", std::string("vkcuda-sim ") + VKSIM_VERSION);
 
-  const std::map<std::string, bool> onOff{{"on", true}, {"off", false}};
-  std::string size;
-
-  app.add_flag("--headless", options.headless, "Render offscreen; needs no display");
-  app.add_option(
-         "--frames", options.frames,
-         "Frames to run; 0 = until the window closes or the run is interrupted (headless default 600)")
-      ->check(wholeNumber(0, kMaxFrames));
-  app.add_option("--sim", options.model.model, "Simulation model")->transform(oneOf(kModelChoices));
-  app.add_option("--grid", options.model.grid, "Vertices per side")->check(wholeNumber(kMinGrid, kMaxGrid));
-  app.add_option("--sync", options.sync, "Semaphore kind of the value schedule")
-      ->transform(oneOf(kSyncChoices));
-  app.add_option("--backend", options.backend,
-                 "Simulation backend: auto (cuda, else cpu), cuda, cpu, vulkan (compute shaders in the render "
-                 "queue), cuda-nvx (CUDA kernels in the render queue, VK_NVX_binary_import)")->transform(oneOf(kBackendChoices));
-  app.add_option("--size", size, "Window or image size, WxH")->check(sizeValidator());
-  app.add_option("--seed", options.model.seed, "Seed of the ripple drops")
-      ->check(wholeNumber(0, std::numeric_limits<uint64_t>::max()));
-  app.add_option("--screenshot", options.screenshotPath, "Write the last frame as PNG")->check(outputFile(".png"));
-  app.add_option("--dump-vertices", options.dumpVerticesPath,
-                 "Write the final vertex buffer as raw little-endian float32 (shared layout)")
-      ->check(outputFile(""));
-  app.add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)")
-      ->check(deviceSelector());
-  app.add_flag("--list-devices", options.listDevices, "List Vulkan and CUDA devices and which pairs match");
-  app.add_option("--switch-sync-every", options.switchSyncEvery,
-                 "Switch between binary and timeline every N frames")
-      ->check(wholeNumber(0, kMaxFrames));
-  app.add_option("--vsync", options.vsync, "Wait for vertical blank when presenting")
-      ->transform(oneOf(onOff));
-  app.add_option("--texture", options.texture,
-                 "The surface texture that the simulation writes and the mesh samples (mip-mapped; zero-copy "
-                 "only: the copy path draws the height colour)")
-      ->transform(oneOf(onOff));
-  std::string scene;
-  app.add_option("--scene", scene,
-                 "Scene preset (a name from assets/scenes, or a .json path): model parameters and camera; "
-                 "--sim, --grid and --seed given as well override it");
-  app.add_flag("--overlay", options.overlay, "Draw the ImGui overlay in headless runs too (screenshots include it)");
-  app.add_option("--input-script", options.inputScriptPath,
-                 "Timed keyboard and mouse commands, a test and demo facility (docs/interactive.md)")
-      ->check(CLI::ExistingFile);
-  app.add_option(
-         "--transfer", options.transfer,
-         "zero-copy: the simulation writes the shared buffer; copy: through host memory and a staging "
-         "buffer, as without interop (docs/benchmarks.md)")
-      ->transform(oneOf(kTransferChoices));
-  app.add_option(
-         "--wait-strategy", options.waitStrategy,
-         "poll: spin on the host until each semaphore wait's value is reached, then hand it over "
-         "(tighter P99, keeps a CPU core busy); enqueue: hand it to the GPU at once and sleep. Same "
-         "schedule, same mean cost: two GPU context switches a frame on the H200 (docs/benchmarks.md)")
-      ->transform(oneOf(kWaitStrategyChoices));
-  app.add_option("--capture", options.capturePath,
-                 "Record one CSV row per frame, and PATH.summary.json beside it (docs/captures.md)")
-      ->check(outputFile(".csv", /*withSummary=*/true));
-  app.add_option("--trace", options.tracePath,
-                 "Record a Chrome trace of host and GPU spans (docs/captures.md)")
-      ->check(outputFile(".json"));
-  app.add_option("--warmup", options.warmupFrames,
-                 "First frames left out of the capture's statistics (still in its CSV)")
-      ->check(wholeNumber(0, kMaxFrames));
-  std::vector<std::string> faults;
-  app.add_option("--inject-fault", faults,
-                 "Make a failure happen on purpose, a test facility (docs/testing.md): NAME[@FRAME], NAME one of " +
-                     faultNames() + "; repeatable")
-      ->check(CLI::Validator(
-          [](std::string& value) {
-            const FaultParseResult parsed = parseFault(value);
-            return parsed.ok ? std::string() : parsed.error;
-          },
-          "NAME[@FRAME]"));
-  app.add_option("--memory-owner", options.memoryOwner,
-                 "Who allocates the shared vertex memory: vulkan (exported to CUDA) or cuda (cuMemCreate, "
-                 "exported to Vulkan); cuda needs the CUDA backend and the zero-copy transfer")
-      ->transform(oneOf(kMemoryOwnerChoices));
-  app.add_flag("--frame-tags", options.frameTags,
-               "Test facility: the CPU simulation steps on a worker thread and tags each state; each render "
-               "records the tag it read into the trace (headless, --backend cpu; docs/value-schedule.md)");
+  CommandLineText text;
+  addRunOptions(app, options, text.size);
+  addOutputOptions(app, options);
+  addDeviceOptions(app, options);
+  addScheduleAndDisplayOptions(app, options, text.scene);
+  addInteropOptions(app, options);
+  addCaptureOptions(app, options);
+  addFacilityOptions(app, options, text.faults);
   BenchOptions bench;
-  CLI::App* benchCommand = addBenchCommand(app, options, bench, size);
+  CLI::App* benchCommand = addBenchCommand(app, options, bench, text.size);
 
-  auto usageError = [](const std::string& message) {
-    return fail("vkcuda-sim: " + message + "\n", kExitUsage);
-  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -358,111 +537,8 @@ Result<Options> parseCommandLine(int argc, const char* const* argv) {
   } catch (const CLI::ParseError& error) {
     return usageError(std::string(error.what()) + " (see --help)");
   }
-  for (const std::string& fault : faults) options.faults.faults.push_back(parseFault(fault).fault);
-  if (const char* timeout = std::getenv(kWaitTimeoutVariable)) {
-    if (const Result<uint64_t> parsed = parseWaitTimeoutMs(timeout); !parsed)
-      return usageError(std::string(kWaitTimeoutVariable) + ": " + parsed.error().message);
-  }
-  if (!size.empty()) std::sscanf(size.c_str(), "%u%*c%u", &options.width, &options.height);
-  if (benchCommand->parsed()) {
-    options.bench = bench;
-    options.headless = true;  // the benchmark measures the schedule, not a display
-    // The run's output options, given before `bench`, parse (they belong to
-    // the main command) but bench writes none of them: refused rather than
-    // accepted and quietly left unwritten.
-    for (const char* output : {"--screenshot", "--dump-vertices", "--capture", "--trace", "--input-script"})
-      if (app.count(output))
-        return usageError(std::string("bench writes its table and --json only: ") + output + " does not apply");
-  }
-  if (options.backend == BackendChoice::opencl) {
-    // Not a usage error: the request is well formed, but OpenCL cannot do it
-    // (exit 3, as for a missing device), whatever the machine has.
-    const auto unavailable = [](const std::string& message) {
-      return fail("vkcuda-sim: " + message + "\n", kExitEnvironment);
-    };
-    const bool timelineAsked = options.bench ? benchCommand->count("--sync") && std::find(bench.syncModes.begin(),
-                                                   bench.syncModes.end(), SyncMode::timeline) != bench.syncModes.end()
-                                             : app.count("--sync") && options.sync == SyncMode::timeline;
-    if (timelineAsked)
-      return unavailable("--sync timeline: the OpenCL backend runs binary semaphores only (cl_khr_semaphore "
-                         "defines no timeline semaphore)");
-    if (options.switchSyncEvery > 0)
-      return unavailable("--switch-sync-every: the OpenCL backend runs binary semaphores only (cl_khr_semaphore "
-                         "defines no timeline semaphore to switch to)");
-    const bool copyAsked = options.bench ? benchCommand->count("--transfer") &&
-                                               std::find(bench.transfers.begin(), bench.transfers.end(),
-                                                         TransferMode::copy) != bench.transfers.end()
-                                         : options.transfer == TransferMode::copy;
-    if (copyAsked) return unavailable("--transfer copy: the OpenCL backend runs the zero-copy transfer only");
-    // The stall gate this backend had (a user event in front of the step's
-    // acquire) left the run hanging past 60 s on the one OpenCL platform with
-    // the interop extensions it was tried on (NVIDIA 580 on the H200),
-    // and OpenCL specifies no other gate that the host may open while the
-    // queue runs; so the fault is not offered here rather than left to hang.
-    for (const Fault& fault : options.faults.faults)
-      if (fault.kind == FaultKind::simStalls)
-        return unavailable("--inject-fault sim-stalls: not offered with the OpenCL backend (its user-event gate "
-                           "hung on NVIDIA's OpenCL; docs/interop-walkthrough.md, section 13)");
-    options.sync = SyncMode::binary;
-    if (options.bench) {
-      options.bench->syncModes = {SyncMode::binary};
-      options.bench->transfers = {TransferMode::zeroCopy};
-    }
-  }
-  if (options.frameTags && (!options.headless || options.backend != BackendChoice::cpu ||
-                            options.transfer != TransferMode::zeroCopy))
-    return usageError("--frame-tags needs --headless, --backend cpu and the zero-copy transfer");
-  // --memory-owner cuda asks for the CUDA backend's own allocation: with the
-  // CPU backend, or on the copy path (which shares no memory), the options
-  // contradict each other, which is a usage error (exit 2), not an
-  // environment that lacks something.
-  if (options.memoryOwner == MemoryOwner::cuda) {
-    if (options.backend != BackendChoice::cuda && options.backend != BackendChoice::automatic)
-      return usageError(std::string("--memory-owner cuda needs the CUDA backend (--backend cuda or auto), not --backend ") +
-                        toString(options.backend));
-    const bool copyAsked = options.bench ? std::find(options.bench->transfers.begin(), options.bench->transfers.end(),
-                                                     TransferMode::copy) != options.bench->transfers.end()
-                                         : options.transfer == TransferMode::copy;
-    if (copyAsked)
-      return usageError(
-          "--memory-owner cuda shares memory, which the copy path does not: use --transfer zero-copy");
-  }
-  // The bench's copy rows do not exist for a simulation in the render's
-  // queue (its vertices never leave the VkDevice): they are left out, and a
-  // matrix of copy rows alone is refused.
-  if (options.bench && (options.backend == BackendChoice::vulkan || options.backend == BackendChoice::cudaNvx)) {
-    std::erase(options.bench->transfers, TransferMode::copy);
-    if (options.bench->transfers.empty())
-      return usageError(std::string("bench --backend ") + toString(options.backend) +
-                        ": --transfer copy does not apply (the vertices never leave the Vulkan device)");
-  }
-  if (const std::string refused = refuseForRenderQueue(options); !refused.empty()) return usageError(refused);
-  if (!scene.empty()) {
-    // The loader's message is one line naming the file and the field.
-    const Result<Scene> loaded = loadScene(scene);
-    if (!loaded) return usageError("--scene: " + loaded.error().message);
-    ModelParams params = loaded->params;
-    if (app.count("--sim")) params.model = options.model.model;
-    if (app.count("--grid")) params.grid = options.model.grid;
-    if (app.count("--seed")) params.seed = options.model.seed;
-    options.model = params;
-    options.camera = loaded->camera;
-    options.sceneName = loaded->name;
-  }
-  if (!options.inputScriptPath.empty()) {
-    Result<InputScript> loaded = loadInputScript(options.inputScriptPath);
-    if (!loaded) return usageError("--input-script: " + loaded.error().message);
-    // Screenshots are written during the run; refuse an unwritable path
-    // before the first frame, as --screenshot does.
-    for (const ScriptCommand& command : loaded->commands)
-      if (command.action == ScriptAction::screenshot)
-        if (const Result<> checked = checkOutputPath(command.text, ".png"); !checked)
-          return usageError("--input-script: " + options.inputScriptPath + ":" +
-                            std::to_string(command.line) + ": screenshot " + command.text + ": " +
-                            checked.error().message);
-    options.inputScript = std::move(*loaded);
-  }
-  if (const std::string refused = refuseSharedNames(options, scene); !refused.empty()) return usageError(refused);
+  if (Result<> finished = finishOptions(app, *benchCommand, bench, text, options); !finished)
+    return tl::unexpected<Error>(finished.error());
   return options;
 }
 

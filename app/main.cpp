@@ -118,23 +118,19 @@ std::string summaryLine(const App& app, double seconds) {
       describeValidation(app.instance), validationCounts().warnings.load(), validationCounts().errors.load());
 }
 
-// The whole run after parsing: returns the process exit code.
-int runApplication(const Options& options) {
-  if (const Result<> switches = checkEnvironmentSwitches(); !switches) {
-    std::fprintf(stderr, "vkcuda-sim: %s\n", switches.error().message.c_str());
-    return switches.error().exitCode;
-  }
-  if (options.listDevices) {
-    Instance instance = createInstance({});
-    const std::vector<PhysicalDeviceInfo> vulkan = listPhysicalDevices(instance);
-    std::printf("%s", describeDevices(vulkan, listCudaDevices()).c_str());
-    std::printf("%s", describeOpenClDevices(vulkan, listOpenClDevices()).c_str());
-    destroyInstance(instance);
-    return kExitSuccess;
-  }
-  if (options.bench) return runBenchmark(options, interrupted);
+// --list-devices: every Vulkan device, the CUDA and OpenCL devices, and
+// which pairs match.
+int listDevices() {
+  Instance instance = createInstance({});
+  const std::vector<PhysicalDeviceInfo> vulkan = listPhysicalDevices(instance);
+  std::printf("%s", describeDevices(vulkan, listCudaDevices()).c_str());
+  std::printf("%s", describeOpenClDevices(vulkan, listOpenClDevices()).c_str());
+  destroyInstance(instance);
+  return kExitSuccess;
+}
 
-  App app;
+// A window was asked for but no display can be opened: the run goes on headless.
+void chooseDisplay(App& app, const Options& options) {
   app.headless = options.headless;
   if (!app.headless) {
     std::string reason;
@@ -143,100 +139,137 @@ int runApplication(const Options& options) {
       app.headless = true;
     }
   }
+}
+
+void announceRun(const App& app, const Options& options, int64_t frames) {
+  std::printf("running %s, %s sync, %s model, grid %u, %s\n", app.headless ? "headless" : "in a window",
+              toString(app.schedule.mode), toString(options.model.model), options.model.grid,
+              frames == 0 ? "until closed" : (std::to_string(frames) + " frames").c_str());
+  std::fflush(stdout);
+}
+
+void startRequestedCapture(App& app, const Options& options) {
+  if (options.capturePath.empty() && options.tracePath.empty()) return;
+  // The whole run, warm-up rows included (the summary leaves them out).
+  const CaptureRequest request{options.capturePath, options.tracePath, options.warmupFrames, 0};
+  if (const Result<> started = startCapture(app.capture, request, app.schedule.totalFrames,
+                                            backendName(app.devices)); !started)
+    throw RuntimeFailure(started.error().message);
+}
+
+// The frames, until the frame count, a close or an interrupt; the last one
+// rendered goes to `screenshot` when --screenshot asked for it. Returns the
+// seconds the frames took.
+double runFrames(App& app, const Options& options, int64_t frames, RgbaImage& screenshot) {
+  const bool wantScreenshot = !options.screenshotPath.empty();
+  ScriptPlayer script = createScriptPlayer(options.inputScript);
+  RgbaImage scriptScreenshot;
+  const auto start = std::chrono::steady_clock::now();
+  auto previous = start;
+  bool announcedInterrupt = false;
+  // Progress on a terminal for a run with a frame count; nothing on a pipe.
+  ProgressBar progress = createProgressBar(frames > 0 ? uint64_t(frames) : 0, hostNowNs());
+  for (;;) {
+    // An interrupt makes the next frame the last: it is rendered and
+    // captured like the last of a --frames run, so a screenshot shows the
+    // final state, never an empty image.
+    // The handler has announced the signal already.
+    const bool stopping = interrupted != 0;
+    if (stopping && !announcedInterrupt) {
+      finishProgressBar(progress);
+      announcedInterrupt = true;
+    }
+    const bool closing =
+        stopping || app.quitRequested || (!app.headless && glfwWindowShouldClose(app.window.handle));
+    const bool last = closing || (frames > 0 && int64_t(app.schedule.totalFrames) + 1 >= frames);
+    if (!app.headless) pollWindowEvents(app.window);
+    // The frame boundary: input (real and scripted), then what it asked
+    // for (rebuilds, swapchain), then the overlay's widgets for this frame.
+    playInputScript(script, app);
+    applyFrameBoundaryRequests(app);
+    buildOverlay(app);
+    RgbaImage* capture = (last && wantScreenshot) ? &screenshot
+                         : screenshotDue(script)  ? &scriptScreenshot
+                                                  : nullptr;
+    const FrameStatus status = runFrame(app, capture);
+    if (status == FrameStatus::rendered && screenshotDue(script)) writeDueScreenshots(script, *capture);
+    if (status == FrameStatus::rendered) reportCapture(recordCapturedFrames(app, /*flush=*/false));
+    if (status == FrameStatus::skipped) {
+      if (!app.headless) glfwWaitEventsTimeout(0.05);
+      if (closing) break;
+      continue;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    app.frameMilliseconds.push_back(std::chrono::duration<double, std::milli>(now - previous).count());
+    previous = now;
+    if (const int64_t nowNs = hostNowNs(); countProgressFrame(progress, nowNs))
+      drawProgressBar(progress, nowNs,
+                      app.capture.recording ? "recording " + app.capture.request.csvPath : std::string());
+    if (last) break;
+  }
+  finishProgressBar(progress);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// After the last frame: nothing left in flight, every timing and captured
+// row in.
+void settleRun(App& app) {
+  // The drain leaves the vertex buffer Vulkan's (acquired from EXTERNAL on
+  // the CUDA path), so --dump-vertices afterwards reads defined contents.
+  drainSchedule(app);
+  if (app.deviceLoss.lost)
+    throw RuntimeFailure("the Vulkan device was lost (VK_ERROR_DEVICE_LOST) while the schedule drained");
+  if (!simulationOf(app.grid)->finish(kWaitTimeoutNs))
+    throw RuntimeFailure("timeout: the simulation did not finish");
+  // Nothing is in flight now: every frame's timings are in, or never will be.
+  settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));
+  if (const Result<> finished = recordCapturedFrames(app, /*flush=*/true); !finished)
+    throw RuntimeFailure(finished.error().message);
+  if (!app.capture.lastResult.empty()) std::printf("%s\n", app.capture.lastResult.c_str());
+}
+
+// --dump-vertices and --screenshot.
+void writeRequestedFiles(App& app, const Options& options, const RgbaImage& screenshot) {
+  if (!options.dumpVerticesPath.empty()) {
+    const auto bytes = readSharedVertices(app.device, app.grid);
+    if (const Result<> written = writeFileAtomically(options.dumpVerticesPath, "file", bytes); !written)
+      throw RuntimeFailure(written.error().message);
+    std::printf("wrote %zu bytes of vertices to %s\n", bytes.size(), options.dumpVerticesPath.c_str());
+  }
+  if (!options.screenshotPath.empty()) {
+    // A window closed or minimised before any frame was captured leaves no
+    // image: say so (exit 4) rather than write an empty one.
+    if (screenshot.pixels.empty())
+      throw RuntimeFailure("no frame was rendered, so the screenshot " + options.screenshotPath +
+                           " was not written");
+    if (const Result<> written = writePngFile(options.screenshotPath, screenshot); !written)
+      throw RuntimeFailure(written.error().message);
+    std::printf("wrote screenshot %ux%u to %s\n", screenshot.width, screenshot.height,
+                options.screenshotPath.c_str());
+  }
+}
+
+// The whole run after parsing: returns the process exit code.
+int runApplication(const Options& options) {
+  if (const Result<> switches = checkEnvironmentSwitches(); !switches) {
+    std::fprintf(stderr, "vkcuda-sim: %s\n", switches.error().message.c_str());
+    return switches.error().exitCode;
+  }
+  if (options.listDevices) return listDevices();
+  if (options.bench) return runBenchmark(options, interrupted);
+
+  App app;
+  chooseDisplay(app, options);
   const int exitCode = runThenTearDown(app, [&] {
     createApp(app, options);
     const InputCallbackScope inputCallbacks(app);  // windowed: GLFW's events reach `app` until the body ends
     const int64_t frames = framesToRun(options, app.headless);
-    std::printf("running %s, %s sync, %s model, grid %u, %s\n", app.headless ? "headless" : "in a window",
-                toString(app.schedule.mode), toString(options.model.model), options.model.grid,
-                frames == 0 ? "until closed" : (std::to_string(frames) + " frames").c_str());
-    std::fflush(stdout);
-    if (!options.capturePath.empty() || !options.tracePath.empty()) {
-      // The whole run, warm-up rows included (the summary leaves them out).
-      const CaptureRequest request{options.capturePath, options.tracePath, options.warmupFrames, 0};
-      if (const Result<> started = startCapture(app.capture, request, app.schedule.totalFrames,
-                                                backendName(app.devices)); !started)
-        throw RuntimeFailure(started.error().message);
-    }
+    announceRun(app, options, frames);
+    startRequestedCapture(app, options);
     RgbaImage screenshot;
-    const bool wantScreenshot = !options.screenshotPath.empty();
-    ScriptPlayer script = createScriptPlayer(options.inputScript);
-    RgbaImage scriptScreenshot;
-    const auto start = std::chrono::steady_clock::now();
-    auto previous = start;
-    bool announcedInterrupt = false;
-    // Progress on a terminal for a run with a frame count; nothing on a pipe.
-    ProgressBar progress = createProgressBar(frames > 0 ? uint64_t(frames) : 0, hostNowNs());
-    for (;;) {
-      // An interrupt makes the next frame the last: it is rendered and
-      // captured like the last of a --frames run, so a screenshot shows the
-      // final state, never an empty image.
-      // The handler has announced the signal already.
-      const bool stopping = interrupted != 0;
-      if (stopping && !announcedInterrupt) {
-        finishProgressBar(progress);
-        announcedInterrupt = true;
-      }
-      const bool closing =
-          stopping || app.quitRequested || (!app.headless && glfwWindowShouldClose(app.window.handle));
-      const bool last = closing || (frames > 0 && int64_t(app.schedule.totalFrames) + 1 >= frames);
-      if (!app.headless) pollWindowEvents(app.window);
-      // The frame boundary: input (real and scripted), then what it asked
-      // for (rebuilds, swapchain), then the overlay's widgets for this frame.
-      playInputScript(script, app);
-      applyFrameBoundaryRequests(app);
-      buildOverlay(app);
-      RgbaImage* capture = (last && wantScreenshot) ? &screenshot
-                           : screenshotDue(script)  ? &scriptScreenshot
-                                                    : nullptr;
-      const FrameStatus status = runFrame(app, capture);
-      if (status == FrameStatus::rendered && screenshotDue(script)) writeDueScreenshots(script, *capture);
-      if (status == FrameStatus::rendered) reportCapture(recordCapturedFrames(app, /*flush=*/false));
-      if (status == FrameStatus::skipped) {
-        if (!app.headless) glfwWaitEventsTimeout(0.05);
-        if (closing) break;
-        continue;
-      }
-      const auto now = std::chrono::steady_clock::now();
-      app.frameMilliseconds.push_back(std::chrono::duration<double, std::milli>(now - previous).count());
-      previous = now;
-      if (const int64_t nowNs = hostNowNs(); countProgressFrame(progress, nowNs))
-        drawProgressBar(progress, nowNs,
-                        app.capture.recording ? "recording " + app.capture.request.csvPath : std::string());
-      if (last) break;
-    }
-    finishProgressBar(progress);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-    // The drain leaves the vertex buffer Vulkan's (acquired from EXTERNAL on
-    // the CUDA path), so --dump-vertices below reads defined contents.
-    drainSchedule(app);
-    if (app.deviceLoss.lost)
-      throw RuntimeFailure("the Vulkan device was lost (VK_ERROR_DEVICE_LOST) while the schedule drained");
-    if (!simulationOf(app.grid)->finish(kWaitTimeoutNs))
-      throw RuntimeFailure("timeout: the simulation did not finish");
-    // Nothing is in flight now: every frame's timings are in, or never will be.
-    settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));
-    if (const Result<> finished = recordCapturedFrames(app, /*flush=*/true); !finished)
-      throw RuntimeFailure(finished.error().message);
-    if (!app.capture.lastResult.empty()) std::printf("%s\n", app.capture.lastResult.c_str());
-    if (!options.dumpVerticesPath.empty()) {
-      const auto bytes = readSharedVertices(app.device, app.grid);
-      if (const Result<> written = writeFileAtomically(options.dumpVerticesPath, "file", bytes); !written)
-        throw RuntimeFailure(written.error().message);
-      std::printf("wrote %zu bytes of vertices to %s\n", bytes.size(), options.dumpVerticesPath.c_str());
-    }
-    if (wantScreenshot) {
-      // A window closed or minimised before any frame was captured leaves no
-      // image: say so (exit 4) rather than write an empty one.
-      if (screenshot.pixels.empty())
-        throw RuntimeFailure("no frame was rendered, so the screenshot " + options.screenshotPath +
-                             " was not written");
-      if (const Result<> written = writePngFile(options.screenshotPath, screenshot); !written)
-        throw RuntimeFailure(written.error().message);
-      std::printf("wrote screenshot %ux%u to %s\n", screenshot.width, screenshot.height,
-                  options.screenshotPath.c_str());
-    }
+    const double seconds = runFrames(app, options, frames, screenshot);
+    settleRun(app);
+    writeRequestedFiles(app, options, screenshot);
     std::printf("%s", summaryLine(app, seconds).c_str());
   });
   if (!options.headless) terminateWindowing();

@@ -13,6 +13,20 @@
 namespace vksim {
 namespace {
 
+// The layout of shaders/shared_layout.h, the same one the simulation writes.
+constexpr VkVertexInputBindingDescription kVertexBinding{0, static_cast<uint32_t>(kVertexStride),
+                                                         VK_VERTEX_INPUT_RATE_VERTEX};
+constexpr std::array<VkVertexInputAttributeDescription, 2> kVertexAttributes{{
+    {static_cast<uint32_t>(kPositionLocation), 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
+    {static_cast<uint32_t>(kNormalLocation), 0, VK_FORMAT_R32G32B32A32_SFLOAT, static_cast<uint32_t>(kNormalOffset)},
+}};
+
+constexpr VkPipelineColorBlendAttachmentState kBlendAttachment{
+    .colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
+                      VK_COLOR_COMPONENT_A_BIT};
+
+constexpr std::array<VkDynamicState, 2> kDynamicStates{VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+
 VkShaderModule createShaderModule(const Device& device, const uint32_t* code, size_t sizeBytes) {
   VkShaderModuleCreateInfo createInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   createInfo.codeSize = sizeBytes;  // bytes, a multiple of 4
@@ -22,26 +36,25 @@ VkShaderModule createShaderModule(const Device& device, const uint32_t* code, si
   return module;
 }
 
-}  // namespace
-
-MeshPipeline createMeshPipeline(const Device& device, VkRenderPass renderPass) {
-  MeshPipeline result;
+// The texture set layout and the pipeline layout, into `pipeline`.
+void createMeshPipelineLayout(const Device& device, MeshPipeline& pipeline) {
   // One range for both stages: the fragment shader reads the light and the
   // camera, the vertex shader the matrix, and both declare the whole block.
   VkPushConstantRange pushRange{};
   pushRange.stageFlags = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
   pushRange.offset = 0;
   pushRange.size = sizeof(MeshPushConstants);
-  result.textureSetLayout = createSurfaceTextureSetLayout(device);
+  pipeline.textureSetLayout = createSurfaceTextureSetLayout(device);
   VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   layoutInfo.setLayoutCount = 1;
-  layoutInfo.pSetLayouts = &result.textureSetLayout;
+  layoutInfo.pSetLayouts = &pipeline.textureSetLayout;
   layoutInfo.pushConstantRangeCount = 1;
   layoutInfo.pPushConstantRanges = &pushRange;
-  VK_CHECK(vkCreatePipelineLayout(device.device, &layoutInfo, nullptr, &result.layout));
+  VK_CHECK(vkCreatePipelineLayout(device.device, &layoutInfo, nullptr, &pipeline.layout));
+}
 
-  VkShaderModule vertexModule = createShaderModule(device, kMeshVertSpirv, sizeof(kMeshVertSpirv));
-  VkShaderModule fragmentModule = createShaderModule(device, kMeshFragSpirv, sizeof(kMeshFragSpirv));
+std::array<VkPipelineShaderStageCreateInfo, 2> shaderStages(VkShaderModule vertexModule,
+                                                            VkShaderModule fragmentModule) {
   std::array<VkPipelineShaderStageCreateInfo, 2> stages{};
   stages[0] = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
@@ -51,61 +64,68 @@ MeshPipeline createMeshPipeline(const Device& device, VkRenderPass renderPass) {
   stages[1].stage = VK_SHADER_STAGE_FRAGMENT_BIT;
   stages[1].module = fragmentModule;
   stages[1].pName = "main";
+  return stages;
+}
 
-  // The layout of shaders/shared_layout.h, the same one the simulation writes.
-  const VkVertexInputBindingDescription binding{0, static_cast<uint32_t>(kVertexStride),
-                                                VK_VERTEX_INPUT_RATE_VERTEX};
-  const std::array<VkVertexInputAttributeDescription, 2> attributes{{
-      {static_cast<uint32_t>(kPositionLocation), 0, VK_FORMAT_R32G32B32A32_SFLOAT, 0},
-      {static_cast<uint32_t>(kNormalLocation), 0, VK_FORMAT_R32G32B32A32_SFLOAT,
-       static_cast<uint32_t>(kNormalOffset)},
-  }};
+VkPipelineVertexInputStateCreateInfo vertexInputState() {
   VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   vertexInput.vertexBindingDescriptionCount = 1;
-  vertexInput.pVertexBindingDescriptions = &binding;
-  vertexInput.vertexAttributeDescriptionCount = static_cast<uint32_t>(attributes.size());
-  vertexInput.pVertexAttributeDescriptions = attributes.data();
+  vertexInput.pVertexBindingDescriptions = &kVertexBinding;
+  vertexInput.vertexAttributeDescriptionCount = static_cast<uint32_t>(kVertexAttributes.size());
+  vertexInput.pVertexAttributeDescriptions = kVertexAttributes.data();
+  return vertexInput;
+}
 
-  VkPipelineInputAssemblyStateCreateInfo inputAssembly{
-      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  inputAssembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-
-  // Counts only: viewport and scissor are dynamic so a resize needs no new pipeline.
-  VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-  viewport.viewportCount = 1;
-  viewport.scissorCount = 1;
-
-  // No culling: the camera may orbit below the surface, and the fragment
-  // shader lights back faces with the flipped normal. Front faces are
-  // counter-clockwise (the grid's winding seen from +y; the camera's
-  // projection flips y for Vulkan's clip space, which keeps that winding).
+// No culling: the camera may orbit below the surface, and the fragment
+// shader lights back faces with the flipped normal. Front faces are
+// counter-clockwise (the grid's winding seen from +y; the camera's
+// projection flips y for Vulkan's clip space, which keeps that winding).
+VkPipelineRasterizationStateCreateInfo rasterizationState() {
   VkPipelineRasterizationStateCreateInfo rasterization{
       VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
   rasterization.polygonMode = VK_POLYGON_MODE_FILL;
   rasterization.cullMode = VK_CULL_MODE_NONE;
   rasterization.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
   rasterization.lineWidth = 1.0f;
+  return rasterization;
+}
 
-  VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-  multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-
+VkPipelineDepthStencilStateCreateInfo depthStencilState() {
   VkPipelineDepthStencilStateCreateInfo depthStencil{
       VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
   depthStencil.depthTestEnable = VK_TRUE;
   depthStencil.depthWriteEnable = VK_TRUE;
   depthStencil.depthCompareOp = VK_COMPARE_OP_LESS;  // cleared to 1.0, depth range 0..1
+  return depthStencil;
+}
 
-  VkPipelineColorBlendAttachmentState blendAttachment{};
-  blendAttachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
-                                   VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+}  // namespace
+
+MeshPipeline createMeshPipeline(const Device& device, VkRenderPass renderPass) {
+  MeshPipeline result;
+  createMeshPipelineLayout(device, result);
+  VkShaderModule vertexModule = createShaderModule(device, kMeshVertSpirv, sizeof(kMeshVertSpirv));
+  VkShaderModule fragmentModule = createShaderModule(device, kMeshFragSpirv, sizeof(kMeshFragSpirv));
+  const std::array<VkPipelineShaderStageCreateInfo, 2> stages = shaderStages(vertexModule, fragmentModule);
+
+  const VkPipelineVertexInputStateCreateInfo vertexInput = vertexInputState();
+  VkPipelineInputAssemblyStateCreateInfo inputAssembly{
+      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  inputAssembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+  // Counts only: viewport and scissor are dynamic so a resize needs no new pipeline.
+  VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+  viewport.viewportCount = 1;
+  viewport.scissorCount = 1;
+  const VkPipelineRasterizationStateCreateInfo rasterization = rasterizationState();
+  VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+  multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+  const VkPipelineDepthStencilStateCreateInfo depthStencil = depthStencilState();
   VkPipelineColorBlendStateCreateInfo colorBlend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
   colorBlend.attachmentCount = 1;
-  colorBlend.pAttachments = &blendAttachment;
-
-  const std::array<VkDynamicState, 2> dynamicStates{VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+  colorBlend.pAttachments = &kBlendAttachment;
   VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-  dynamic.dynamicStateCount = static_cast<uint32_t>(dynamicStates.size());
-  dynamic.pDynamicStates = dynamicStates.data();
+  dynamic.dynamicStateCount = static_cast<uint32_t>(kDynamicStates.size());
+  dynamic.pDynamicStates = kDynamicStates.data();
 
   VkGraphicsPipelineCreateInfo createInfo{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
   createInfo.stageCount = static_cast<uint32_t>(stages.size());

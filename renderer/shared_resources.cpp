@@ -26,6 +26,92 @@ VkSemaphore createSemaphore(const Device& device, VkSemaphoreType type, bool exp
   return semaphore;
 }
 
+// The same question as for export, asked about import: whether a buffer of
+// this usage can be bound to opaque-fd memory, and whether that memory must
+// be a dedicated allocation. Throws when it cannot; returns whether the
+// import must be dedicated.
+bool importMustBeDedicated(const Device& device, const std::string& who) {
+  VkPhysicalDeviceExternalBufferInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
+  query.usage = kSharedVertexBufferUsage;
+  query.handleType = kMemoryHandleType;
+  VkExternalBufferProperties answer{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+  vkGetPhysicalDeviceExternalBufferProperties(device.physical, &query, &answer);
+  const VkExternalMemoryFeatureFlags features = answer.externalMemoryProperties.externalMemoryFeatures;
+  if (!(features & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT))
+    throw EnvironmentError(who + " cannot import a vertex buffer's memory from an opaque fd.");
+  return features & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT;
+}
+
+VkBuffer createImportingBuffer(const Device& device, VkDeviceSize size) {
+  // Memory imported as opaque fd may only be bound to a buffer that declared
+  // that handle type at creation (VUID-vkBindBufferMemory-memory-02985).
+  VkExternalMemoryBufferCreateInfo externalInfo{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+  externalInfo.handleTypes = kMemoryHandleType;
+  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bufferInfo.pNext = &externalInfo;
+  bufferInfo.size = size;
+  bufferInfo.usage = kSharedVertexBufferUsage;
+  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &buffer));
+  return buffer;
+}
+
+// The memory type for the import into `buffer`; destroys the buffer and
+// throws when the imported memory cannot hold it or no type fits.
+uint32_t chooseImportMemoryType(const Device& device, const std::string& who, VkBuffer buffer,
+                                VkDeviceSize allocationSize) {
+  VkMemoryRequirements requirements{};
+  vkGetBufferMemoryRequirements(device.device, buffer, &requirements);
+  // The import's allocationSize is the exporter's (its payload has that
+  // size); the buffer at offset 0 must fit in it (VUID-vkBindBufferMemory-size-01037).
+  if (allocationSize < requirements.size) {
+    vkDestroyBuffer(device.device, buffer, nullptr);
+    throw EnvironmentError(who + " needs " + std::to_string(requirements.size) +
+                           " bytes for the vertex buffer, more than the " + std::to_string(allocationSize) +
+                           " bytes of the imported memory.");
+  }
+  // The memory type: one the buffer allows and that is device-local (the
+  // exporter's memory is device memory of the same physical device).
+  // vkGetMemoryFdPropertiesKHR would narrow the types for other handle
+  // types, but it must not be asked about an opaque fd
+  // (VUID-vkGetMemoryFdPropertiesKHR-handleType-00674): for opaque fds the
+  // buffer's memoryTypeBits are the whole answer.
+  const uint32_t memoryType =
+      findMemoryType(device, requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (memoryType == UINT32_MAX) {
+    vkDestroyBuffer(device.device, buffer, nullptr);
+    throw EnvironmentError(who + " has no device-local memory type for the imported vertex buffer.");
+  }
+  return memoryType;
+}
+
+// Allocates memory from the fd for `buffer`. On failure the buffer is
+// destroyed and the fd is still the caller's.
+VkDeviceMemory importMemoryFd(const Device& device, VkBuffer buffer, int fd, VkDeviceSize allocationSize,
+                              uint32_t memoryType, bool dedicated) {
+  VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
+  dedicatedInfo.buffer = buffer;
+  VkImportMemoryFdInfoKHR importInfo{VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR};
+  importInfo.pNext = dedicated ? &dedicatedInfo : nullptr;
+  importInfo.handleType = kMemoryHandleType;
+  importInfo.fd = fd;
+  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocateInfo.pNext = &importInfo;
+  allocateInfo.allocationSize = allocationSize;
+  allocateInfo.memoryTypeIndex = memoryType;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  const VkResult imported = vkAllocateMemory(device.device, &allocateInfo, nullptr, &memory);
+  if (imported != VK_SUCCESS) {
+    // A failed import leaves the fd with the application (the external
+    // memory chapter's rule for VkImportMemoryFdInfoKHR): `fd` stays as it
+    // was, for the caller to close.
+    vkDestroyBuffer(device.device, buffer, nullptr);
+    failVulkanCall("vkAllocateMemory (import of an opaque fd)", imported, __FILE__, __LINE__);
+  }
+  return memory;
+}
+
 }  // namespace
 
 SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize size, VertexMemory kind,
@@ -111,75 +197,14 @@ SharedVertexBuffer importSharedVertexBuffer(const Device& device, VkDeviceSize s
   const std::string who = "The Vulkan device '" + device.info.name + "'";
   if (!device.exportMemory)
     throw EnvironmentError(who + " was created without VK_KHR_external_memory_fd, so it cannot import memory.");
-  // The same question as for export, asked about import: whether a buffer of
-  // this usage can be bound to opaque-fd memory, and whether that memory must
-  // be a dedicated allocation.
-  VkPhysicalDeviceExternalBufferInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
-  query.usage = kSharedVertexBufferUsage;
-  query.handleType = kMemoryHandleType;
-  VkExternalBufferProperties answer{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
-  vkGetPhysicalDeviceExternalBufferProperties(device.physical, &query, &answer);
-  const VkExternalMemoryFeatureFlags features = answer.externalMemoryProperties.externalMemoryFeatures;
-  if (!(features & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT))
-    throw EnvironmentError(who + " cannot import a vertex buffer's memory from an opaque fd.");
-  const bool dedicatedOnly = features & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT;
+  const bool dedicatedOnly = importMustBeDedicated(device, who);
 
   SharedVertexBuffer result;
   result.size = size;
   result.imported = true;
-  // Memory imported as opaque fd may only be bound to a buffer that declared
-  // that handle type at creation (VUID-vkBindBufferMemory-memory-02985).
-  VkExternalMemoryBufferCreateInfo externalInfo{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
-  externalInfo.handleTypes = kMemoryHandleType;
-  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  bufferInfo.pNext = &externalInfo;
-  bufferInfo.size = size;
-  bufferInfo.usage = kSharedVertexBufferUsage;
-  bufferInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
-  auto discardBuffer = [&] { vkDestroyBuffer(device.device, result.buffer, nullptr); };
-
-  VkMemoryRequirements requirements{};
-  vkGetBufferMemoryRequirements(device.device, result.buffer, &requirements);
-  // The import's allocationSize is the exporter's (its payload has that
-  // size); the buffer at offset 0 must fit in it (VUID-vkBindBufferMemory-size-01037).
-  if (allocationSize < requirements.size) {
-    discardBuffer();
-    throw EnvironmentError(who + " needs " + std::to_string(requirements.size) +
-                           " bytes for the vertex buffer, more than the " + std::to_string(allocationSize) +
-                           " bytes of the imported memory.");
-  }
-  // The memory type: one the buffer allows and that is device-local (the
-  // exporter's memory is device memory of the same physical device).
-  // vkGetMemoryFdPropertiesKHR would narrow the types for other handle
-  // types, but it must not be asked about an opaque fd
-  // (VUID-vkGetMemoryFdPropertiesKHR-handleType-00674): for opaque fds the
-  // buffer's memoryTypeBits are the whole answer.
-  const uint32_t memoryType =
-      findMemoryType(device, requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  if (memoryType == UINT32_MAX) {
-    discardBuffer();
-    throw EnvironmentError(who + " has no device-local memory type for the imported vertex buffer.");
-  }
-
-  VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
-  dedicatedInfo.buffer = result.buffer;
-  VkImportMemoryFdInfoKHR importInfo{VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR};
-  importInfo.pNext = dedicatedOnly ? &dedicatedInfo : nullptr;
-  importInfo.handleType = kMemoryHandleType;
-  importInfo.fd = fd;
-  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  allocateInfo.pNext = &importInfo;
-  allocateInfo.allocationSize = allocationSize;
-  allocateInfo.memoryTypeIndex = memoryType;
-  const VkResult imported = vkAllocateMemory(device.device, &allocateInfo, nullptr, &result.memory);
-  if (imported != VK_SUCCESS) {
-    // A failed import leaves the fd with the application (the external
-    // memory chapter's rule for VkImportMemoryFdInfoKHR): `fd` stays as it
-    // was, for the caller to close.
-    discardBuffer();
-    failVulkanCall("vkAllocateMemory (import of an opaque fd)", imported, __FILE__, __LINE__);
-  }
+  result.buffer = createImportingBuffer(device, size);
+  const uint32_t memoryType = chooseImportMemoryType(device, who, result.buffer, allocationSize);
+  result.memory = importMemoryFd(device, result.buffer, fd, allocationSize, memoryType, dedicatedOnly);
   // A successful import hands the fd to the implementation; any later use of
   // it by the application, close included, is not allowed
   // (VkImportMemoryFdInfoKHR). -1 says so to the caller's guard.
@@ -190,7 +215,7 @@ SharedVertexBuffer importSharedVertexBuffer(const Device& device, VkDeviceSize s
   if (const VkResult bound = vkBindBufferMemory(device.device, result.buffer, result.memory, 0);
       bound != VK_SUCCESS) {
     vkFreeMemory(device.device, result.memory, nullptr);  // the fd went with it
-    discardBuffer();
+    vkDestroyBuffer(device.device, result.buffer, nullptr);
     failVulkanCall("vkBindBufferMemory", bound, __FILE__, __LINE__);
   }
   return result;

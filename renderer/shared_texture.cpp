@@ -79,6 +79,115 @@ VkExternalMemoryProperties externalImageProperties(const Device& device) {
   return externalProperties.externalMemoryProperties;
 }
 
+// As for the vertex buffer: memory exported as opaque fd may only be bound
+// to an image created with that handle type (VUID-vkBindImageMemory-memory-02728),
+// and the declaration may change the image's memory requirements. Optimal
+// tiling: the importer maps it as a CUDA array, whose layout the driver
+// knows, never as linear memory.
+void createTextureImage(const Device& device, SharedTexture& texture, bool external) {
+  VkExternalMemoryImageCreateInfo externalInfo{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO};
+  externalInfo.handleTypes = kMemoryHandleType;
+  VkImageCreateInfo imageInfo{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  imageInfo.pNext = external ? &externalInfo : nullptr;
+  imageInfo.imageType = VK_IMAGE_TYPE_2D;
+  imageInfo.format = kSurfaceTextureFormat;
+  imageInfo.extent = {texture.width, texture.height, 1};
+  imageInfo.mipLevels = texture.levels;
+  imageInfo.arrayLayers = 1;
+  imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
+  imageInfo.tiling = VK_IMAGE_TILING_OPTIMAL;
+  imageInfo.usage = kSurfaceTextureUsage;  // what textureExportable asked about
+  imageInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  imageInfo.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  VK_CHECK(vkCreateImage(device.device, &imageInfo, nullptr, &texture.image));
+}
+
+// Allocates the image's memory (exportable when external) and binds it; on
+// failure destroys what the texture holds so far.
+void allocateTextureMemory(const Device& device, SharedTexture& texture, bool external) {
+  VkMemoryRequirements requirements{};
+  vkGetImageMemoryRequirements(device.device, texture.image, &requirements);
+  texture.allocationSize = requirements.size;
+  const uint32_t memoryType =
+      findMemoryType(device, requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (memoryType == UINT32_MAX) {
+    destroySharedTexture(device, texture);
+    throw EnvironmentError("The Vulkan device '" + device.info.name +
+                           "' has no device-local memory type for the surface texture.");
+  }
+  // Exported: a dedicated allocation, always (required where the driver
+  // reports DEDICATED_ONLY, VUID-VkMemoryAllocateInfo-pNext-00639, allowed
+  // everywhere), and the importer is told so (cudaExternalMemoryDedicated).
+  VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
+  dedicatedInfo.image = texture.image;
+  VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
+  exportInfo.pNext = &dedicatedInfo;
+  exportInfo.handleTypes = kMemoryHandleType;
+  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocateInfo.pNext = external ? &exportInfo : nullptr;
+  allocateInfo.allocationSize = requirements.size;
+  allocateInfo.memoryTypeIndex = memoryType;
+  if (const VkResult allocated = vkAllocateMemory(device.device, &allocateInfo, nullptr, &texture.memory);
+      allocated != VK_SUCCESS) {
+    texture.memory = VK_NULL_HANDLE;
+    destroySharedTexture(device, texture);
+    failVulkanCall("vkAllocateMemory", allocated, __FILE__, __LINE__);
+  }
+  texture.dedicated = external;
+  VK_CHECK(vkBindImageMemory(device.device, texture.image, texture.memory, 0));
+}
+
+void createTextureView(const Device& device, SharedTexture& texture) {
+  VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  viewInfo.image = texture.image;
+  viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
+  viewInfo.format = kSurfaceTextureFormat;
+  viewInfo.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, texture.levels, 0, 1};
+  VK_CHECK(vkCreateImageView(device.device, &viewInfo, nullptr, &texture.view));
+}
+
+// Trilinear: linear within a level and between the two nearest levels, so
+// every level the simulation writes shows where the surface shrinks on
+// screen. No anisotropy (an optional feature), which also makes the lower
+// levels show sooner at grazing angles.
+void createTextureSampler(const Device& device, SharedTexture& texture) {
+  VkSamplerCreateInfo samplerInfo{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  samplerInfo.magFilter = VK_FILTER_LINEAR;
+  samplerInfo.minFilter = VK_FILTER_LINEAR;
+  samplerInfo.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+  samplerInfo.addressModeU = samplerInfo.addressModeV = samplerInfo.addressModeW =
+      VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+  samplerInfo.minLod = 0.0f;
+  samplerInfo.maxLod = static_cast<float>(texture.levels);
+  VK_CHECK(vkCreateSampler(device.device, &samplerInfo, nullptr, &texture.sampler));
+}
+
+// The set layout, a pool of one set, and the set pointing at the view and sampler.
+void createTextureDescriptorSet(const Device& device, SharedTexture& texture) {
+  texture.setLayout = createSurfaceTextureSetLayout(device);
+  const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
+  VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  poolInfo.maxSets = 1;
+  poolInfo.poolSizeCount = 1;
+  poolInfo.pPoolSizes = &poolSize;
+  VK_CHECK(vkCreateDescriptorPool(device.device, &poolInfo, nullptr, &texture.pool));
+  VkDescriptorSetAllocateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  setInfo.descriptorPool = texture.pool;
+  setInfo.descriptorSetCount = 1;
+  setInfo.pSetLayouts = &texture.setLayout;
+  VK_CHECK(vkAllocateDescriptorSets(device.device, &setInfo, &texture.set));
+  // The layout named here must be the image's layout whenever the mesh
+  // samples it: GENERAL for an external texture, SHADER_READ_ONLY otherwise.
+  const VkDescriptorImageInfo imageDescriptor{texture.sampler, texture.view, texture.sampledLayout};
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = texture.set;
+  write.dstBinding = static_cast<uint32_t>(kSurfaceTextureBinding);
+  write.descriptorCount = 1;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  write.pImageInfo = &imageDescriptor;
+  vkUpdateDescriptorSets(device.device, 1, &write, 0, nullptr);
+}
+
 }  // namespace
 
 VkDescriptorSetLayout createSurfaceTextureSetLayout(const Device& device) {
@@ -116,103 +225,11 @@ SharedTexture createSharedTexture(const Device& device, uint32_t width, uint32_t
   texture.height = height;
   texture.levels = levels;
   texture.sampledLayout = external ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-
-  // As for the vertex buffer: memory exported as opaque fd may only be bound
-  // to an image created with that handle type (VUID-vkBindImageMemory-memory-02728),
-  // and the declaration may change the image's memory requirements. Optimal
-  // tiling: the importer maps it as a CUDA array, whose layout the driver
-  // knows, never as linear memory.
-  VkExternalMemoryImageCreateInfo externalInfo{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO};
-  externalInfo.handleTypes = kMemoryHandleType;
-  VkImageCreateInfo imageInfo{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  imageInfo.pNext = external ? &externalInfo : nullptr;
-  imageInfo.imageType = VK_IMAGE_TYPE_2D;
-  imageInfo.format = kSurfaceTextureFormat;
-  imageInfo.extent = {width, height, 1};
-  imageInfo.mipLevels = levels;
-  imageInfo.arrayLayers = 1;
-  imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
-  imageInfo.tiling = VK_IMAGE_TILING_OPTIMAL;
-  imageInfo.usage = kSurfaceTextureUsage;  // what textureExportable asked about
-  imageInfo.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  imageInfo.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  VK_CHECK(vkCreateImage(device.device, &imageInfo, nullptr, &texture.image));
-
-  VkMemoryRequirements requirements{};
-  vkGetImageMemoryRequirements(device.device, texture.image, &requirements);
-  texture.allocationSize = requirements.size;
-  const uint32_t memoryType =
-      findMemoryType(device, requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  if (memoryType == UINT32_MAX) {
-    destroySharedTexture(device, texture);
-    throw EnvironmentError("The Vulkan device '" + device.info.name +
-                           "' has no device-local memory type for the surface texture.");
-  }
-  // Exported: a dedicated allocation, always (required where the driver
-  // reports DEDICATED_ONLY, VUID-VkMemoryAllocateInfo-pNext-00639, allowed
-  // everywhere), and the importer is told so (cudaExternalMemoryDedicated).
-  VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
-  dedicatedInfo.image = texture.image;
-  VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
-  exportInfo.pNext = &dedicatedInfo;
-  exportInfo.handleTypes = kMemoryHandleType;
-  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  allocateInfo.pNext = external ? &exportInfo : nullptr;
-  allocateInfo.allocationSize = requirements.size;
-  allocateInfo.memoryTypeIndex = memoryType;
-  if (const VkResult allocated = vkAllocateMemory(device.device, &allocateInfo, nullptr, &texture.memory);
-      allocated != VK_SUCCESS) {
-    texture.memory = VK_NULL_HANDLE;
-    destroySharedTexture(device, texture);
-    failVulkanCall("vkAllocateMemory", allocated, __FILE__, __LINE__);
-  }
-  texture.dedicated = external;
-  VK_CHECK(vkBindImageMemory(device.device, texture.image, texture.memory, 0));
-
-  VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-  viewInfo.image = texture.image;
-  viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
-  viewInfo.format = kSurfaceTextureFormat;
-  viewInfo.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1};
-  VK_CHECK(vkCreateImageView(device.device, &viewInfo, nullptr, &texture.view));
-
-  // Trilinear: linear within a level and between the two nearest levels, so
-  // every level the simulation writes shows where the surface shrinks on
-  // screen. No anisotropy (an optional feature), which also makes the lower
-  // levels show sooner at grazing angles.
-  VkSamplerCreateInfo samplerInfo{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-  samplerInfo.magFilter = VK_FILTER_LINEAR;
-  samplerInfo.minFilter = VK_FILTER_LINEAR;
-  samplerInfo.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-  samplerInfo.addressModeU = samplerInfo.addressModeV = samplerInfo.addressModeW =
-      VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-  samplerInfo.minLod = 0.0f;
-  samplerInfo.maxLod = static_cast<float>(levels);
-  VK_CHECK(vkCreateSampler(device.device, &samplerInfo, nullptr, &texture.sampler));
-
-  texture.setLayout = createSurfaceTextureSetLayout(device);
-  const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
-  VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  poolInfo.maxSets = 1;
-  poolInfo.poolSizeCount = 1;
-  poolInfo.pPoolSizes = &poolSize;
-  VK_CHECK(vkCreateDescriptorPool(device.device, &poolInfo, nullptr, &texture.pool));
-  VkDescriptorSetAllocateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  setInfo.descriptorPool = texture.pool;
-  setInfo.descriptorSetCount = 1;
-  setInfo.pSetLayouts = &texture.setLayout;
-  VK_CHECK(vkAllocateDescriptorSets(device.device, &setInfo, &texture.set));
-  // The layout named here must be the image's layout whenever the mesh
-  // samples it: GENERAL for an external texture, SHADER_READ_ONLY otherwise.
-  const VkDescriptorImageInfo imageDescriptor{texture.sampler, texture.view, texture.sampledLayout};
-  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-  write.dstSet = texture.set;
-  write.dstBinding = static_cast<uint32_t>(kSurfaceTextureBinding);
-  write.descriptorCount = 1;
-  write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-  write.pImageInfo = &imageDescriptor;
-  vkUpdateDescriptorSets(device.device, 1, &write, 0, nullptr);
-
+  createTextureImage(device, texture, external);
+  allocateTextureMemory(device, texture, external);
+  createTextureView(device, texture);
+  createTextureSampler(device, texture);
+  createTextureDescriptorSet(device, texture);
   prepareTexture(device, texture);
   return texture;
 }
@@ -273,7 +290,7 @@ void recordTextureUpload(VkCommandBuffer commandBuffer, const SharedTexture& tex
                        0, nullptr, 0, nullptr, 1, &toSampled);
 }
 
-// As the vertex buffer's acquire (app/interop/shared_state.cpp): the source
+// As the vertex buffer's acquire (app/interop/grid_resources.cpp): the source
 // stage is ALL_COMMANDS so that it chains with the semaphore wait at
 // ALL_COMMANDS, srcAccessMask 0 because the other API's signal made its
 // writes available. oldLayout == newLayout == GENERAL: no transition.

@@ -13,89 +13,18 @@
 #include "renderer/gpu_buffer.h"
 #include "renderer/shared_resources.h"
 #include "renderer/vk_check.h"
+#include "renderer/vulkan_names.h"
 
 namespace vksim {
 namespace {
 
-constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
-constexpr uint32_t kRequiredApiVersion = VK_API_VERSION_1_2;
 constexpr uint32_t kNvidiaVendorId = 0x10DE;
-
-// The messages suppressed, each by its exact messageIdName, never by severity
-// or type. Both report the layer's own state tracker giving up, not a rule of
-// the application: the message says "This is most likely a validation bug".
-// Debian 12's layer (1.3.239) waits up to 10 s for its model of a timeline
-// value signalled from the host (vkSignalSemaphore, the CPU backend's
-// signals) while another thread reads the counter or a queue wait on it is
-// pending, and then gives up (Vulkan-ValidationLayers issues 4649 and 4968;
-// the tracking was rewritten in pull request 8519, 2024). Seen here under a
-// loaded 2-core machine in the --frame-tags runs, where a worker thread
-// signals while the frame loop polls. A false positive on a semaphore
-// signalled by CUDA would be added the same way.
-constexpr const char* kSuppressedMessageIds[] = {
-    "UNASSIGNED-VkSemaphore-state-timeout",
-    "UNASSIGNED-VkFence-state-timeout",
-};
-
-bool isSuppressed(const char* messageIdName) {
-  if (!messageIdName) return false;
-  for (const char* id : kSuppressedMessageIds)
-    if (std::strcmp(id, messageIdName) == 0) return true;
-  return false;
-}
-
-VKAPI_ATTR VkBool32 VKAPI_CALL debugMessengerCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                      VkDebugUtilsMessageTypeFlagsEXT /*types*/,
-                                                      const VkDebugUtilsMessengerCallbackDataEXT* data,
-                                                      void* /*userData*/) {
-  if (isSuppressed(data->pMessageIdName)) return VK_FALSE;
-  const bool error = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) != 0;
-  if (error)
-    ++validationCounts().errors;
-  else
-    ++validationCounts().warnings;
-  std::fprintf(stderr, "vulkan %s [%s]: %s\n", error ? "error" : "warning",
-               data->pMessageIdName ? data->pMessageIdName : "no message ID",
-               data->pMessage ? data->pMessage : "");
-  // VK_FALSE: the spec reserves VK_TRUE (abort the call) for layer development.
-  return VK_FALSE;
-}
-
-VkDebugUtilsMessengerCreateInfoEXT messengerCreateInfo() {
-  VkDebugUtilsMessengerCreateInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-  info.messageSeverity =
-      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-  info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                     VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                     VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-  info.pfnUserCallback = debugMessengerCallback;
-  return info;
-}
-
-bool hasLayer(const char* name) {
-  const std::vector<VkLayerProperties> layers =
-      enumerate<VkLayerProperties>("vkEnumerateInstanceLayerProperties", vkEnumerateInstanceLayerProperties);
-  return std::any_of(layers.begin(), layers.end(),
-                     [&](const VkLayerProperties& layer) { return std::strcmp(layer.layerName, name) == 0; });
-}
-
-std::vector<VkExtensionProperties> instanceExtensions(const char* layer) {
-  return enumerate<VkExtensionProperties>("vkEnumerateInstanceExtensionProperties",
-                                          [&](uint32_t* count, VkExtensionProperties* data) {
-                                            return vkEnumerateInstanceExtensionProperties(layer, count, data);
-                                          });
-}
 
 std::vector<VkExtensionProperties> deviceExtensions(VkPhysicalDevice physical) {
   return enumerate<VkExtensionProperties>(
       "vkEnumerateDeviceExtensionProperties", [&](uint32_t* count, VkExtensionProperties* data) {
         return vkEnumerateDeviceExtensionProperties(physical, nullptr, count, data);
       });
-}
-
-bool contains(const std::vector<VkExtensionProperties>& extensions, const char* name) {
-  return std::any_of(extensions.begin(), extensions.end(),
-                     [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
 std::vector<VkQueueFamilyProperties> queueFamilies(VkPhysicalDevice physical) {
@@ -137,16 +66,10 @@ bool offersHostCalibration(VkPhysicalDevice physical) {
   return has(VK_TIME_DOMAIN_DEVICE_EXT) && has(VK_TIME_DOMAIN_CLOCK_MONOTONIC_EXT);
 }
 
-PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t index) {
-  PhysicalDeviceInfo info;
-  info.index = index;
-  info.handle = physical;
-
-  VkPhysicalDeviceProperties basic{};
-  vkGetPhysicalDeviceProperties(physical, &basic);
-  const std::vector<VkExtensionProperties> extensions = deviceExtensions(physical);
-  const bool vulkan12 = basic.apiVersion >= kRequiredApiVersion;
-
+// Name, type, versions, the UUID that pairs the device with a CUDA device,
+// and the driver.
+void readIdentity(VkPhysicalDevice physical, const std::vector<VkExtensionProperties>& extensions, bool vulkan12,
+                  PhysicalDeviceInfo& info) {
   // Structures that a device older than 1.2 only knows through an extension
   // are chained only when it has that extension (valid usage of pNext).
   VkPhysicalDeviceIDProperties idProperties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
@@ -168,7 +91,25 @@ PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t in
     info.driverInfo = driverProperties.driverInfo;
     info.driverId = driverProperties.driverID;
   }
+}
 
+// Present id and present wait: an extension is listed, and its feature is
+// on (a driver may list one and not support it on every device).
+bool offersPresentWait(VkPhysicalDevice physical, const std::vector<VkExtensionProperties>& extensions) {
+  if (!contains(extensions, VK_KHR_PRESENT_ID_EXTENSION_NAME) ||
+      !contains(extensions, VK_KHR_PRESENT_WAIT_EXTENSION_NAME))
+    return false;
+  VkPhysicalDevicePresentIdFeaturesKHR presentId{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_ID_FEATURES_KHR};
+  VkPhysicalDevicePresentWaitFeaturesKHR presentWait{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_WAIT_FEATURES_KHR};
+  presentId.pNext = &presentWait;
+  VkPhysicalDeviceFeatures2 presentFeatures{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  presentFeatures.pNext = &presentId;
+  vkGetPhysicalDeviceFeatures2(physical, &presentFeatures);
+  return presentId.presentId == VK_TRUE && presentWait.presentWait == VK_TRUE;
+}
+
+void readFeatures(VkPhysicalDevice physical, const std::vector<VkExtensionProperties>& extensions, bool vulkan12,
+                  PhysicalDeviceInfo& info) {
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   VkPhysicalDeviceTimelineSemaphoreFeatures timelineFeatures{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
@@ -178,19 +119,7 @@ PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t in
   else if (contains(extensions, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME))
     features.pNext = &timelineFeatures;
   vkGetPhysicalDeviceFeatures2(physical, &features);
-  // Present id and present wait: an extension is listed, and its feature is
-  // on (a driver may list one and not support it on every device).
-  if (contains(extensions, VK_KHR_PRESENT_ID_EXTENSION_NAME) &&
-      contains(extensions, VK_KHR_PRESENT_WAIT_EXTENSION_NAME)) {
-    VkPhysicalDevicePresentIdFeaturesKHR presentId{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_ID_FEATURES_KHR};
-    VkPhysicalDevicePresentWaitFeaturesKHR presentWait{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_WAIT_FEATURES_KHR};
-    presentId.pNext = &presentWait;
-    VkPhysicalDeviceFeatures2 presentFeatures{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-    presentFeatures.pNext = &presentId;
-    vkGetPhysicalDeviceFeatures2(physical, &presentFeatures);
-    info.presentWait = presentId.presentId == VK_TRUE && presentWait.presentWait == VK_TRUE;
-  }
+  info.presentWait = offersPresentWait(physical, extensions);
   info.timelineSemaphores =
       vulkan12 ? features12.timelineSemaphore == VK_TRUE : timelineFeatures.timelineSemaphore == VK_TRUE;
   info.hostQueryReset = vulkan12 && features12.hostQueryReset == VK_TRUE;
@@ -198,7 +127,12 @@ PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t in
   info.nvxBinaryImport = contains(extensions, VK_NVX_BINARY_IMPORT_EXTENSION_NAME);
   info.calibratedTimestamps =
       contains(extensions, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) && offersHostCalibration(physical);
+}
 
+// What the device can export as an opaque fd: the vertex buffer's memory and
+// each semaphore type.
+void readExportSupport(VkPhysicalDevice physical, const std::vector<VkExtensionProperties>& extensions,
+                       PhysicalDeviceInfo& info) {
   info.externalMemoryFd = contains(extensions, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
   info.externalSemaphoreFd = contains(extensions, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
 
@@ -216,137 +150,144 @@ PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t in
   if (info.timelineSemaphores)
     info.timelineExportable = semaphoreExportable(physical, VK_SEMAPHORE_TYPE_TIMELINE);
   info.binaryExportable = semaphoreExportable(physical, VK_SEMAPHORE_TYPE_BINARY);
+}
 
+PhysicalDeviceInfo describePhysicalDevice(VkPhysicalDevice physical, uint32_t index) {
+  PhysicalDeviceInfo info;
+  info.index = index;
+  info.handle = physical;
+
+  VkPhysicalDeviceProperties basic{};
+  vkGetPhysicalDeviceProperties(physical, &basic);
+  const std::vector<VkExtensionProperties> extensions = deviceExtensions(physical);
+  const bool vulkan12 = basic.apiVersion >= kRequiredApiVersion;
+  readIdentity(physical, extensions, vulkan12, info);
+  readFeatures(physical, extensions, vulkan12, info);
+  readExportSupport(physical, extensions, info);
   for (const VkQueueFamilyProperties& family : queueFamilies(physical))
     if (family.queueFlags & VK_QUEUE_GRAPHICS_BIT) info.hasGraphicsQueue = true;
   return info;
 }
 
-std::string joinNames(const std::vector<const char*>& names) {
-  std::string joined;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) joined += i + 1 == names.size() ? " and " : ", ";
-    joined += names[i];
-  }
-  return joined;
+void requireVulkan12Device(const std::string& who, const PhysicalDeviceInfo& info) {
+  if (info.apiVersion < kRequiredApiVersion)
+    throw EnvironmentError(who + " offers Vulkan " + formatVersion(info.apiVersion) +
+                           " and vkcuda-sim needs Vulkan 1.2.");
+  if (!info.timelineSemaphores) throw EnvironmentError(who + " lacks the timelineSemaphore feature.");
 }
 
-}  // namespace
-
-ValidationCounts& validationCounts() {
-  static ValidationCounts counts;
-  return counts;
-}
-
-Instance createInstance(const InstanceOptions& options) {
-  // volk opens libvulkan.so.1 with dlopen: nothing links the loader, so a
-  // machine without it gets this sentence instead of a dynamic-linker error.
-  if (volkInitialize() != VK_SUCCESS)
-    throw EnvironmentError(
-        "No Vulkan loader (libvulkan.so.1) was found; install a Vulkan driver and loader.");
-  const uint32_t loaderVersion = volkGetInstanceVersion();
-  if (loaderVersion < kRequiredApiVersion)
-    throw EnvironmentError("The Vulkan loader offers version " + formatVersion(loaderVersion) +
-                           " and vkcuda-sim needs Vulkan 1.2 or newer.");
-
-  std::vector<const char*> layers;
-  if (options.validation) {
-    if (!hasLayer(kValidationLayer))
-      throw EnvironmentError(std::string("Validation was requested but the layer ") + kValidationLayer +
-                             " is not installed (Debian package vulkan-validationlayers).");
-    layers.push_back(kValidationLayer);
-  }
-
+// The extensions the options ask for, each one required, then the optional
+// ones the device offers.
+std::vector<const char*> enabledDeviceExtensions(const std::string& who, const PhysicalDeviceInfo& info,
+                                                 const DeviceOptions& options, bool presentWait) {
+  const std::vector<VkExtensionProperties> available = deviceExtensions(info.handle);
   std::vector<const char*> extensions;
-  const auto addExtension = [&](const char* name) {
-    if (std::none_of(extensions.begin(), extensions.end(),
-                     [&](const char* e) { return std::strcmp(e, name) == 0; }))
-      extensions.push_back(name);
-  };
-  addExtension(VK_KHR_SURFACE_EXTENSION_NAME);
-  for (const std::string& extension : options.extraExtensions) addExtension(extension.c_str());
-  if (options.validation) addExtension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-  const bool synchronizationValidation = options.validation && options.synchronizationValidation;
-  // A structure in pNext is valid only when its extension is enabled; the
-  // layer itself provides VK_EXT_validation_features.
-  if (synchronizationValidation) addExtension(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
-
-  // An extension may come from the loader/driver or from an enabled layer
-  // (the validation layer itself provides VK_EXT_debug_utils).
-  std::vector<VkExtensionProperties> available = instanceExtensions(nullptr);
-  if (options.validation) {
-    std::vector<VkExtensionProperties> layerExtensions = instanceExtensions(kValidationLayer);
-    available.insert(available.end(), layerExtensions.begin(), layerExtensions.end());
+  if (options.exportMemory) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  if (options.exportSemaphores) extensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+  if (options.swapchain) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+  if (options.cudaKernelLaunch) {
+    if (!info.bufferDeviceAddress) throw EnvironmentError(who + " lacks the bufferDeviceAddress feature.");
+    extensions.push_back(VK_NVX_BINARY_IMPORT_EXTENSION_NAME);
   }
   std::vector<const char*> missing;
   for (const char* name : extensions)
     if (!contains(available, name)) missing.push_back(name);
-  if (synchronizationValidation && !contains(available, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME))
-    throw EnvironmentError(std::string("Synchronization validation was requested but the layer ") +
-                           kValidationLayer + " does not offer VK_EXT_validation_features.");
   if (!missing.empty())
-    throw EnvironmentError("The Vulkan loader lacks the instance extension" +
-                           std::string(missing.size() > 1 ? "s " : " ") + joinNames(missing) + ".");
-
-  VkApplicationInfo application{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  application.pApplicationName = "vkcuda-sim";
-  application.applicationVersion = VK_MAKE_API_VERSION(0, 0, 1, 0);
-  application.pEngineName = "vkcuda-sim";
-  application.engineVersion = VK_MAKE_API_VERSION(0, 0, 1, 0);
-  application.apiVersion = kRequiredApiVersion;
-
-  // The messenger create info in pNext also covers vkCreateInstance and
-  // vkDestroyInstance themselves (VK_EXT_debug_utils: the messenger object
-  // only exists between those two calls).
-  const VkDebugUtilsMessengerCreateInfoEXT messengerInfo = messengerCreateInfo();
-  // Synchronization validation is off in the layer by default; the features
-  // structure is the application's own way to turn it on, and the layer
-  // reads it at vkCreateInstance (VK_EXT_validation_features). The canary
-  // (recordValidationCanary) shows it took effect.
-  const VkValidationFeatureEnableEXT enables[] = {
-      VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
-  VkValidationFeaturesEXT validationFeatures{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
-  validationFeatures.pNext = &messengerInfo;
-  validationFeatures.enabledValidationFeatureCount = 1;
-  validationFeatures.pEnabledValidationFeatures = enables;
-  VkInstanceCreateInfo createInfo{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-  createInfo.pNext = synchronizationValidation ? static_cast<const void*>(&validationFeatures)
-                     : options.validation      ? static_cast<const void*>(&messengerInfo)
-                                               : nullptr;
-  createInfo.pApplicationInfo = &application;
-  createInfo.enabledLayerCount = static_cast<uint32_t>(layers.size());
-  createInfo.ppEnabledLayerNames = layers.data();
-  createInfo.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
-  createInfo.ppEnabledExtensionNames = extensions.data();
-
-  Instance instance;
-  const VkResult result = vkCreateInstance(&createInfo, nullptr, &instance.instance);
-  if (result == VK_ERROR_INCOMPATIBLE_DRIVER)
-    throw EnvironmentError("No Vulkan driver offers a Vulkan 1.2 instance on this machine.");
-  if (result != VK_SUCCESS) failVulkanCall("vkCreateInstance", result, __FILE__, __LINE__);
-  instance.validation = options.validation;
-  instance.synchronizationValidation = synchronizationValidation;
-  instance.apiVersion = loaderVersion;
-  // Device entry points loaded here go through the loader's trampolines until
-  // createDevice's volkLoadDevice replaces them with the driver's own.
-  volkLoadInstance(instance.instance);
-
-  if (options.validation)
-    VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance.instance, &messengerInfo, nullptr, &instance.messenger));
-  return instance;
+    throw EnvironmentError(who + " lacks the extension" + (missing.size() > 1 ? "s " : " ") +
+                           joinNames(missing) + ".");
+  // Optional: GPU timers place their spans on the host clock with it, and
+  // fall back to an anchor at the fence without it (renderer/gpu_timer.h).
+  if (info.calibratedTimestamps) extensions.push_back(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
+  // Optional too: display times for a window's captures. VK_KHR_present_wait
+  // requires VK_KHR_present_id and VK_KHR_swapchain (its dependencies).
+  if (presentWait) {
+    extensions.push_back(VK_KHR_PRESENT_ID_EXTENSION_NAME);
+    extensions.push_back(VK_KHR_PRESENT_WAIT_EXTENSION_NAME);
+  }
+  return extensions;
 }
 
-void destroyInstance(Instance& instance) {
-  if (instance.messenger != VK_NULL_HANDLE)
-    vkDestroyDebugUtilsMessengerEXT(instance.instance, instance.messenger, nullptr);
-  if (instance.instance != VK_NULL_HANDLE) vkDestroyInstance(instance.instance, nullptr);
-  instance = Instance{};
+// One family for everything: the frame's graphics, the transfers and (when
+// there is a surface) present, so no queue-family ownership transfers exist.
+uint32_t chooseQueueFamily(const std::string& who, const PhysicalDeviceInfo& info,
+                           const std::vector<VkQueueFamilyProperties>& families, VkSurfaceKHR surface) {
+  constexpr VkQueueFlags kNeeded = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+  uint32_t familyIndex = UINT32_MAX;
+  for (uint32_t i = 0; i < families.size() && familyIndex == UINT32_MAX; ++i) {
+    if ((families[i].queueFlags & kNeeded) != kNeeded || families[i].queueCount == 0) continue;
+    if (surface != VK_NULL_HANDLE) {
+      VkBool32 present = VK_FALSE;
+      VK_CHECK(vkGetPhysicalDeviceSurfaceSupportKHR(info.handle, i, surface, &present));
+      if (present != VK_TRUE) continue;
+    }
+    familyIndex = i;
+  }
+  if (familyIndex == UINT32_MAX)
+    throw EnvironmentError(who + " has no queue family with graphics and compute" +
+                           (surface != VK_NULL_HANDLE ? " that can present to the window." : "."));
+  return familyIndex;
 }
 
-std::string describeValidation(const Instance& instance) {
-  if (!instance.validation) return "validation=off";
-  return std::string("validation=on sync_validation=") + (instance.synchronizationValidation ? "on" : "off");
+// The feature structures that VkDeviceCreateInfo's pNext points at; they
+// point at each other, so the chain is filled in place and never copied.
+struct EnabledFeatures {
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDevicePresentIdFeaturesKHR presentId{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_ID_FEATURES_KHR};
+  VkPhysicalDevicePresentWaitFeaturesKHR presentWait{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_WAIT_FEATURES_KHR};
+
+  EnabledFeatures() = default;
+  EnabledFeatures(const EnabledFeatures&) = delete;
+  EnabledFeatures& operator=(const EnabledFeatures&) = delete;
+};
+
+void chainEnabledFeatures(EnabledFeatures& chain, const PhysicalDeviceInfo& info, const DeviceOptions& options,
+                          bool presentWait) {
+  // Timeline semaphores are a core 1.2 feature that is still opt-in
+  // (VkPhysicalDeviceVulkan12Features::timelineSemaphore); features go through
+  // VkPhysicalDeviceFeatures2 in pNext, so pEnabledFeatures stays null.
+  chain.features12.timelineSemaphore = VK_TRUE;
+  // Query pools reset from the host (vkResetQueryPool) need no command in the
+  // frame's command buffer; without the feature the timer resets in it instead.
+  chain.features12.hostQueryReset = info.hostQueryReset ? VK_TRUE : VK_FALSE;
+  // The cuda-nvx backend passes buffer device addresses as kernel pointers.
+  chain.features12.bufferDeviceAddress = options.cudaKernelLaunch ? VK_TRUE : VK_FALSE;
+  chain.features.pNext = &chain.features12;
+  // A feature structure is chained only with its extension enabled (valid
+  // usage of VkDeviceCreateInfo's pNext).
+  if (presentWait) {
+    chain.presentId.presentId = VK_TRUE;
+    chain.presentWait.presentWait = VK_TRUE;
+    chain.presentId.pNext = &chain.presentWait;
+    chain.features12.pNext = &chain.presentId;
+  }
 }
+
+void createCommandPool(Device& device) {
+  VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  poolInfo.queueFamilyIndex = device.queueFamily;
+  VK_CHECK(vkCreateCommandPool(device.device, &poolInfo, nullptr, &device.commandPool));
+}
+
+// What the rest of the renderer reads from the device instead of asking the
+// physical device again: memory types, the timestamp period and width, and
+// the options and features it was created with.
+void recordDeviceLimits(Device& device, const std::vector<VkQueueFamilyProperties>& families,
+                        const DeviceOptions& options) {
+  const PhysicalDeviceInfo& info = device.info;
+  vkGetPhysicalDeviceMemoryProperties(info.handle, &device.memoryProperties);
+  VkPhysicalDeviceProperties properties{};
+  vkGetPhysicalDeviceProperties(info.handle, &properties);
+  device.timestampPeriod = properties.limits.timestampPeriod;
+  device.timestampValidBits = families[device.queueFamily].timestampValidBits;
+  device.exportMemory = options.exportMemory;
+  device.exportSemaphores = options.exportSemaphores;
+  device.hostQueryReset = info.hostQueryReset;
+  device.calibratedTimestamps = info.calibratedTimestamps;
+}
+
+}  // namespace
 
 std::vector<PhysicalDeviceInfo> listPhysicalDevices(const Instance& instance) {
   const std::vector<VkPhysicalDevice> handles =
@@ -416,87 +357,22 @@ std::string formatDriverVersion(const PhysicalDeviceInfo& info) {
 Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, const DeviceOptions& options) {
   (void)instance;  // the physical device handle already belongs to it
   const std::string who = "The Vulkan device '" + info.name + "'";
-  if (info.apiVersion < kRequiredApiVersion)
-    throw EnvironmentError(who + " offers Vulkan " + formatVersion(info.apiVersion) +
-                           " and vkcuda-sim needs Vulkan 1.2.");
-  if (!info.timelineSemaphores) throw EnvironmentError(who + " lacks the timelineSemaphore feature.");
-
-  const std::vector<VkExtensionProperties> available = deviceExtensions(info.handle);
-  std::vector<const char*> extensions;
-  if (options.exportMemory) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
-  if (options.exportSemaphores) extensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
-  if (options.swapchain) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
-  if (options.cudaKernelLaunch) {
-    if (!info.bufferDeviceAddress) throw EnvironmentError(who + " lacks the bufferDeviceAddress feature.");
-    extensions.push_back(VK_NVX_BINARY_IMPORT_EXTENSION_NAME);
-  }
-  std::vector<const char*> missing;
-  for (const char* name : extensions)
-    if (!contains(available, name)) missing.push_back(name);
-  if (!missing.empty())
-    throw EnvironmentError(who + " lacks the extension" + (missing.size() > 1 ? "s " : " ") +
-                           joinNames(missing) + ".");
-  // Optional: GPU timers place their spans on the host clock with it, and
-  // fall back to an anchor at the fence without it (renderer/gpu_timer.h).
-  if (info.calibratedTimestamps) extensions.push_back(VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME);
-  // Optional too: display times for a window's captures. VK_KHR_present_wait
-  // requires VK_KHR_present_id and VK_KHR_swapchain (its dependencies).
+  requireVulkan12Device(who, info);
   const bool presentWait = options.swapchain && info.presentWait;
-  if (presentWait) {
-    extensions.push_back(VK_KHR_PRESENT_ID_EXTENSION_NAME);
-    extensions.push_back(VK_KHR_PRESENT_WAIT_EXTENSION_NAME);
-  }
-
-  // One family for everything: the frame's graphics, the transfers and (when
-  // there is a surface) present, so no queue-family ownership transfers exist.
+  const std::vector<const char*> extensions = enabledDeviceExtensions(who, info, options, presentWait);
   const std::vector<VkQueueFamilyProperties> families = queueFamilies(info.handle);
-  constexpr VkQueueFlags kNeeded = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
-  uint32_t familyIndex = UINT32_MAX;
-  for (uint32_t i = 0; i < families.size() && familyIndex == UINT32_MAX; ++i) {
-    if ((families[i].queueFlags & kNeeded) != kNeeded || families[i].queueCount == 0) continue;
-    if (options.surface != VK_NULL_HANDLE) {
-      VkBool32 present = VK_FALSE;
-      VK_CHECK(vkGetPhysicalDeviceSurfaceSupportKHR(info.handle, i, options.surface, &present));
-      if (present != VK_TRUE) continue;
-    }
-    familyIndex = i;
-  }
-  if (familyIndex == UINT32_MAX)
-    throw EnvironmentError(who + " has no queue family with graphics and compute" +
-                           (options.surface != VK_NULL_HANDLE ? " that can present to the window." : "."));
+  const uint32_t familyIndex = chooseQueueFamily(who, info, families, options.surface);
 
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queueInfo.queueFamilyIndex = familyIndex;
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
-
-  // Timeline semaphores are a core 1.2 feature that is still opt-in
-  // (VkPhysicalDeviceVulkan12Features::timelineSemaphore); features go through
-  // VkPhysicalDeviceFeatures2 in pNext, so pEnabledFeatures stays null.
-  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  features12.timelineSemaphore = VK_TRUE;
-  // Query pools reset from the host (vkResetQueryPool) need no command in the
-  // frame's command buffer; without the feature the timer resets in it instead.
-  features12.hostQueryReset = info.hostQueryReset ? VK_TRUE : VK_FALSE;
-  // The cuda-nvx backend passes buffer device addresses as kernel pointers.
-  features12.bufferDeviceAddress = options.cudaKernelLaunch ? VK_TRUE : VK_FALSE;
-  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  features.pNext = &features12;
-  // A feature structure is chained only with its extension enabled (valid
-  // usage of VkDeviceCreateInfo's pNext).
-  VkPhysicalDevicePresentIdFeaturesKHR presentIdFeatures{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_ID_FEATURES_KHR};
-  VkPhysicalDevicePresentWaitFeaturesKHR presentWaitFeatures{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_WAIT_FEATURES_KHR};
-  if (presentWait) {
-    presentIdFeatures.presentId = VK_TRUE;
-    presentWaitFeatures.presentWait = VK_TRUE;
-    presentIdFeatures.pNext = &presentWaitFeatures;
-    features12.pNext = &presentIdFeatures;
-  }
+  EnabledFeatures features;
+  chainEnabledFeatures(features, info, options, presentWait);
 
   VkDeviceCreateInfo createInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  createInfo.pNext = &features;
+  createInfo.pNext = &features.features;
   createInfo.queueCreateInfoCount = 1;
   createInfo.pQueueCreateInfos = &queueInfo;
   createInfo.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
@@ -511,21 +387,8 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   device.queueFamily = familyIndex;
   device.presentWait = presentWait;
   vkGetDeviceQueue(device.device, familyIndex, 0, &device.queue);
-
-  VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  poolInfo.queueFamilyIndex = familyIndex;
-  VK_CHECK(vkCreateCommandPool(device.device, &poolInfo, nullptr, &device.commandPool));
-
-  vkGetPhysicalDeviceMemoryProperties(info.handle, &device.memoryProperties);
-  VkPhysicalDeviceProperties properties{};
-  vkGetPhysicalDeviceProperties(info.handle, &properties);
-  device.timestampPeriod = properties.limits.timestampPeriod;
-  device.timestampValidBits = families[familyIndex].timestampValidBits;
-  device.exportMemory = options.exportMemory;
-  device.exportSemaphores = options.exportSemaphores;
-  device.hostQueryReset = info.hostQueryReset;
-  device.calibratedTimestamps = info.calibratedTimestamps;
+  createCommandPool(device);
+  recordDeviceLimits(device, families, options);
   return device;
 }
 

@@ -250,6 +250,108 @@ std::string cpuModelName() {
   return {};
 }
 
+namespace {
+
+// The app is created for the matrix's first configuration; later ones
+// rebuild what differs (applyConfiguration).
+Options firstConfigurationOptions(const Options& options, const BenchConfiguration& first) {
+  Options result = options;
+  result.model.grid = first.grid;
+  result.transfer = first.transfer;
+  result.sync = first.sync;
+  result.waitStrategy = first.wait;
+  result.switchSyncEvery = 0;
+  return result;
+}
+
+// The context switch between the two APIs: its cost when measured, and
+// the JSON that says either the cost or why there is none.
+struct SwitchProbe {
+  std::optional<SwitchCost> cost;
+  nlohmann::ordered_json json;
+};
+
+// Measured once, before any configuration runs: nothing else is outstanding
+// on either side then.
+SwitchProbe probeContextSwitch(App& app, const std::string& backend) {
+  SwitchProbe probe;
+  const bool cudaProbe = app.devices.backend == Backend::cuda && app.devices.cuda.has_value();
+  if (cudaProbe || (app.devices.backend == Backend::opencl && app.devices.opencl)) {
+    Result<SwitchCost> probed = cudaProbe ? probeVulkanCudaSwitch(app.device, app.devices.cuda->ordinal)
+                                          : probeVulkanOpenClSwitch(app.device, *app.devices.opencl);
+    if (probed) {
+      probe.cost = *probed;
+      probe.json = switchCostJson(*probed);
+      fmt::print("{}\n", formatSwitchCost(*probed));
+    } else {
+      probe.json = {{"status", "n/a"}, {"reason", probed.error().message}};
+      fmt::print("switch probe: n/a ({})\n", probed.error().message);
+    }
+  } else {
+    probe.json = {{"status", "n/a"}, {"reason", "the " + backend + " backend has no GPU context of its own"}};
+  }
+  return probe;
+}
+
+struct MatrixOutcome {
+  std::vector<BenchResult> results;  // the configurations that completed
+  bool stoppedEarly = false;         // a signal abandoned a configuration
+};
+
+MatrixOutcome runMatrix(App& app, const BenchOptions& bench, const std::vector<BenchConfiguration>& matrix,
+                        const std::string& backend, const std::optional<SwitchCost>& switchCost,
+                        const volatile std::sig_atomic_t& interrupted) {
+  Progress progress(uint64_t(matrix.size()) * (uint64_t(bench.warmupFrames) + bench.frames), matrix.size());
+  MatrixOutcome outcome;
+  std::vector<BenchResult>& results = outcome.results;
+  for (size_t i = 0; i < matrix.size() && !outcome.stoppedEarly; ++i) {
+    const std::string label = labelOf(matrix[i]);
+    applyConfiguration(app, matrix[i], /*rebuild=*/i > 0);
+    const std::optional<BenchSamples> samples = measureConfiguration(app, bench, progress, i, label, interrupted);
+    if (!samples) {
+      outcome.stoppedEarly = true;
+      continue;
+    }
+    results.push_back(summarizeBench(matrix[i], backend, *samples));
+    if (matrix[i].transfer == TransferMode::copy) {
+      results.back().stagingMemory = describeStagingChoice(app.device, app.grid.stagingChoice);
+      fmt::print("bench: grid {} copy path staging memory: {}\n", matrix[i].grid, results.back().stagingMemory);
+    }
+    if (switchCost)
+      results.back().switchUs = BenchResult::SwitchUs{switchCost->firstToSecond.medianUs,
+                                                      switchCost->secondToFirst.medianUs, switchCost->pairUs};
+    progress.configurationDone(i, label, results.back());
+  }
+  progress.finish();
+  return outcome;
+}
+
+void writeBenchJson(const App& app, const Options& options, const SwitchProbe& probe,
+                    const MatrixOutcome& outcome) {
+  const BenchOptions& bench = *options.bench;
+  nlohmann::ordered_json settings;
+  settings["model"] = toString(options.model.model);
+  settings["memoryOwner"] = toString(options.memoryOwner);
+  settings["resolution"] = {{"width", options.width}, {"height", options.height}};
+  settings["framesPerConfiguration"] = bench.frames;
+  settings["warmupFrames"] = bench.warmupFrames;
+  settings["presentPoint"] = "end of the frame's vkQueueSubmit (headless)";
+  settings["gpuTimeBase"] = describe(app.timing.timeBase);
+  AtomicFile file;
+  if (Result<> opened = file.open(bench.jsonPath, "bench table"); !opened)
+    throw RuntimeFailure(opened.error().message);
+  nlohmann::ordered_json document = benchJson(machineDescription(app), settings, outcome.results);
+  document["switchProbe"] = probe.json;
+  // A signal stopped the matrix: the results are the configurations
+  // that completed, and a reader must not take them for the whole run.
+  document["interrupted"] = outcome.stoppedEarly;
+  file.stream() << document.dump(2) << '\n';
+  if (Result<> committed = file.commit(); !committed) throw RuntimeFailure(committed.error().message);
+  fmt::print("wrote {} ({} results)\n", bench.jsonPath, outcome.results.size());
+}
+
+}  // namespace
+
 int runBenchmark(const Options& options, const volatile std::sig_atomic_t& interrupted) {
   const BenchOptions& bench = *options.bench;
   const std::vector<BenchConfiguration> matrix = benchMatrix(bench);
@@ -260,12 +362,7 @@ int runBenchmark(const Options& options, const volatile std::sig_atomic_t& inter
   App app;
   app.headless = true;
   const int exitCode = runThenTearDown(app, [&] {
-    Options first = options;
-    first.model.grid = matrix.front().grid;
-    first.transfer = matrix.front().transfer;
-    first.sync = matrix.front().sync;
-    first.waitStrategy = matrix.front().wait;
-    first.switchSyncEvery = 0;
+    const Options first = firstConfigurationOptions(options, matrix.front());
     createApp(app, first);
     const std::string backend = backendName(app.devices);
     fmt::print(
@@ -274,78 +371,17 @@ int runBenchmark(const Options& options, const volatile std::sig_atomic_t& inter
         matrix.size(), bench.frames, bench.warmupFrames, backend, toString(options.model.model),
         options.width, options.height, toString(options.memoryOwner));
     std::fflush(stdout);
-
-    // The context switch between the two APIs, measured once, before any
-    // configuration runs: nothing else is outstanding on either side then.
-    std::optional<SwitchCost> switchCost;
-    nlohmann::ordered_json switchProbe;
-    const bool cudaProbe = app.devices.backend == Backend::cuda && app.devices.cuda.has_value();
-    if (cudaProbe || (app.devices.backend == Backend::opencl && app.devices.opencl)) {
-      Result<SwitchCost> probed = cudaProbe ? probeVulkanCudaSwitch(app.device, app.devices.cuda->ordinal)
-                                            : probeVulkanOpenClSwitch(app.device, *app.devices.opencl);
-      if (probed) {
-        switchCost = *probed;
-        switchProbe = switchCostJson(*probed);
-        fmt::print("{}\n", formatSwitchCost(*probed));
-      } else {
-        switchProbe = {{"status", "n/a"}, {"reason", probed.error().message}};
-        fmt::print("switch probe: n/a ({})\n", probed.error().message);
-      }
-    } else {
-      switchProbe = {{"status", "n/a"}, {"reason", "the " + backend + " backend has no GPU context of its own"}};
-    }
+    const SwitchProbe probe = probeContextSwitch(app, backend);
     std::fflush(stdout);
 
-    Progress progress(uint64_t(matrix.size()) * (uint64_t(bench.warmupFrames) + bench.frames), matrix.size());
-    std::vector<BenchResult> results;
-    bool stoppedEarly = false;  // a signal abandoned a configuration
-    for (size_t i = 0; i < matrix.size() && !stoppedEarly; ++i) {
-      const std::string label = labelOf(matrix[i]);
-      applyConfiguration(app, matrix[i], /*rebuild=*/i > 0);
-      const std::optional<BenchSamples> samples = measureConfiguration(app, bench, progress, i, label, interrupted);
-      if (!samples) {
-        stoppedEarly = true;
-        continue;
-      }
-      results.push_back(summarizeBench(matrix[i], backend, *samples));
-      if (matrix[i].transfer == TransferMode::copy) {
-        results.back().stagingMemory = describeStagingChoice(app.device, app.grid.stagingChoice);
-        fmt::print("bench: grid {} copy path staging memory: {}\n", matrix[i].grid, results.back().stagingMemory);
-      }
-      if (switchCost)
-        results.back().switchUs = BenchResult::SwitchUs{switchCost->firstToSecond.medianUs,
-                                                        switchCost->secondToFirst.medianUs, switchCost->pairUs};
-      progress.configurationDone(i, label, results.back());
-    }
-    progress.finish();
-    if (stoppedEarly)
+    const MatrixOutcome outcome = runMatrix(app, bench, matrix, backend, probe.cost, interrupted);
+    if (outcome.stoppedEarly)
       fmt::print("bench: interrupted: {} of {} configurations completed, the one in progress abandoned\n",
-                 results.size(), matrix.size());
-    fmt::print("{}", formatBenchTable(results));
-
-    if (!bench.jsonPath.empty()) {
-      nlohmann::ordered_json settings;
-      settings["model"] = toString(options.model.model);
-      settings["memoryOwner"] = toString(options.memoryOwner);
-      settings["resolution"] = {{"width", options.width}, {"height", options.height}};
-      settings["framesPerConfiguration"] = bench.frames;
-      settings["warmupFrames"] = bench.warmupFrames;
-      settings["presentPoint"] = "end of the frame's vkQueueSubmit (headless)";
-      settings["gpuTimeBase"] = describe(app.timing.timeBase);
-      AtomicFile file;
-      if (Result<> opened = file.open(bench.jsonPath, "bench table"); !opened)
-        throw RuntimeFailure(opened.error().message);
-      nlohmann::ordered_json document = benchJson(machineDescription(app), settings, results);
-      document["switchProbe"] = switchProbe;
-      // A signal stopped the matrix: the results are the configurations
-      // that completed, and a reader must not take them for the whole run.
-      document["interrupted"] = stoppedEarly;
-      file.stream() << document.dump(2) << '\n';
-      if (Result<> committed = file.commit(); !committed) throw RuntimeFailure(committed.error().message);
-      fmt::print("wrote {} ({} results)\n", bench.jsonPath, results.size());
-    }
+                 outcome.results.size(), matrix.size());
+    fmt::print("{}", formatBenchTable(outcome.results));
+    if (!bench.jsonPath.empty()) writeBenchJson(app, options, probe, outcome);
     fmt::print("vkcuda-sim: bench configurations={} {} validation_warnings={} validation_errors={}\n",
-               results.size(), describeValidation(app.instance), validationCounts().warnings.load(),
+               outcome.results.size(), describeValidation(app.instance), validationCounts().warnings.load(),
                validationCounts().errors.load());
   });
   std::fflush(stdout);
