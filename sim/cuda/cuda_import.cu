@@ -2,7 +2,7 @@
 // and writes the vertices in Vulkan's own memory. Read top to bottom in the
 // order create() runs: checks, device, the vertex buffer's memory and its
 // mapping, the surface texture (optional), the semaphores; then the common
-// state (cuda_simulation.cu). Every import obeys the fd rule (handOverFd) and
+// state (cuda_simulation.cu). Every import obeys the fd rule (markFdImported) and
 // names the allocation's size and dedicated flag as Vulkan allocated it.
 #include <cuda_runtime.h>
 
@@ -20,7 +20,7 @@ namespace {
 // the import transfers the fd to the driver, and any later use of it (close
 // included) is undefined. Setting it to -1 tells the caller, who owns every
 // fd until then and closes the ones left (simulation.h).
-void handOverFd(int& fd) {
+void markFdImported(int& fd) {
   fd = -1;
 }
 
@@ -74,7 +74,7 @@ std::string CudaSimulation::importVertexBuffer(ExternalBuffer& vertices) {
   memoryDesc.flags = vertices.dedicated ? cudaExternalMemoryDedicated : 0u;
   if (cudaError_t result = CUDA_CHECK(cudaImportExternalMemory(&vertexMemory_, &memoryDesc)))
     return cudaFailure("import the vertex buffer's memory", result);
-  handOverFd(vertices.fd);
+  markFdImported(vertices.fd);
   // The buffer sits at offset 0 of its own allocation.
   cudaExternalMemoryBufferDesc bufferDesc{};
   bufferDesc.offset = 0;
@@ -103,7 +103,7 @@ std::string CudaSimulation::importTexture(ExternalTexture& texture) {
   memoryDesc.flags = texture.dedicated ? cudaExternalMemoryDedicated : 0u;
   if (cudaError_t result = CUDA_CHECK(cudaImportExternalMemory(&textureMemory_, &memoryDesc)))
     return cudaFailure("import the surface texture's memory", result);
-  handOverFd(texture.fd);  // CUDA's from here, as the vertex buffer's fd
+  markFdImported(texture.fd);  // CUDA's from here, as the vertex buffer's fd
   // Each field must describe the image exactly as vkCreateImage made it
   // (the external memory rules of the CUDA Programming Guide):
   cudaExternalMemoryMipmappedArrayDesc arrayDesc{};
@@ -178,7 +178,7 @@ std::string CudaSimulation::importSemaphore(int& fd, cudaExternalSemaphoreHandle
     *semaphore = nullptr;
     return cudaFailure(std::string("import the ") + name + " semaphore", result);
   }
-  handOverFd(fd);
+  markFdImported(fd);
   return "";
 }
 

@@ -48,7 +48,7 @@ bool clCheck(cl_int code, const char* call, int line) {
 // After a successful import the fd is the implementation's: the caller must
 // not close it (the ownership rule of docs/interop-walkthrough.md, "OpenCL").
 // -1 tells the caller, who owns every fd until then and closes what is left.
-void handOverFd(int& fd) { fd = -1; }
+void markFdImported(int& fd) { fd = -1; }
 
 class OpenClSimulation final : public Simulation {
  public:
@@ -108,7 +108,7 @@ class OpenClSimulation final : public Simulation {
       vertices_ = nullptr;
       return clFailure("import the vertex buffer's memory (clCreateBufferWithProperties, opaque fd)", status);
     }
-    handOverFd(vertices.fd);
+    markFdImported(vertices.fd);
     if (std::string failure = importSemaphore(semaphores.renderDoneFd, "renderDone", &renderDone_); !failure.empty())
       return failure;
     if (std::string failure = importSemaphore(semaphores.simDoneFd, "simDone", &simDone_); !failure.empty())
@@ -347,7 +347,7 @@ class OpenClSimulation final : public Simulation {
       return clFailure(std::string("import the ") + name + " semaphore (clCreateSemaphoreWithPropertiesKHR, opaque fd)",
                        status);
     }
-    handOverFd(fd);
+    markFdImported(fd);
     return "";
   }
 
