@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "app/testing/fault_hooks.h"
+
 namespace vksim {
 namespace {
 
@@ -50,12 +52,8 @@ ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuff
   handles.buffer.allocationSize = vertices.allocationSize;  // the importer must use the allocation's size
   handles.buffer.size = vertices.size;
   handles.buffer.dedicated = vertices.dedicated;
-  // FAULT HOOK (--inject-fault export-fails): the next export fails after the
-  // vertex memory's succeeded; `handles` closes that fd on the way out.
-  if (hasFault(faults, FaultKind::exportFails))
-    throw EnvironmentError(std::string("could not export the ") +
-                           (semaphores.exportable ? "timeline semaphore" : "semaphores") +
-                           " after the vertex memory (injected fault export-fails)");
+  // A test's export-fails: `handles` closes the memory's fd on the way out.
+  injectExportFailure(faults, semaphores.exportable ? "timeline semaphore" : "semaphores");
   if (semaphores.exportable) {
     handles.semaphores.timelineFd = exportSemaphoreFd(device, semaphores.timeline);
     handles.semaphores.renderDoneFd = exportSemaphoreFd(device, semaphores.renderDone);
@@ -84,12 +82,9 @@ std::unique_ptr<Simulation> handOverSharedHandles(const Handoff& handoff, const 
   } catch (const EnvironmentError& error) {
     throw EnvironmentError(who + ": " + error.what());
   }
-  // FAULT HOOK (--inject-fault import-fails): the vertex memory's import
-  // fails. Nothing was imported, so every fd is still ours: `handles` closes
-  // them.
-  if (hasFault(handoff.faults, FaultKind::importFails))
-    throw EnvironmentError(who +
-                           ": could not import the vertex buffer's memory (injected fault import-fails)");
+  // A test's import-fails: nothing was imported, so every fd is still ours,
+  // and `handles` closes them.
+  injectImportFailure(handoff.faults, who + ": could not import the vertex buffer's memory");
   Result<std::unique_ptr<Simulation>> simulation = importer(handles);
   // What the importer took is -1 now; `handles` closes the rest either way.
   if (!simulation) throw EnvironmentError(who + ": " + simulation.error().message);

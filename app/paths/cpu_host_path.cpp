@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "app/interop/exported_handles.h"
 #include "app/testing/fault_hooks.h"
 #include "app/testing/frame_tags.h"
 #include "sim/surface_texture.h"
@@ -34,6 +35,18 @@ HostWrites hostWritesOf(GridResources& grid) {
   };
   writes.renderSubmitted = [&grid] { noteWaitSubmitted(grid.frameTags, *grid.simulation); };
   return writes;
+}
+
+// A test's import-fails or export-fails with the CPU backend, which imports
+// nothing: the vertex memory is exported as the CUDA backend would have it,
+// and the handoff fails where that backend's import would run, so the fd
+// ownership route runs in CI on lavapipe.
+[[noreturn]] void failInjectedHandoff(const Device& device, const GridResources& grid, const FaultPlan& faults) {
+  handOverSharedHandles({device, grid.vertices, grid.semaphores, faults, "cpu backend"},
+                        [](ExportedHandles&) -> Result<std::unique_ptr<Simulation>> {
+                          return fail("the CPU backend imports nothing", kExitEnvironment);
+                        });
+  throw EnvironmentError("cpu backend: an injected handoff fault did not fail");  // unreachable
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "app/interop/exported_handles.h"
+#include "app/testing/fault_hooks.h"
 #include "sim/cuda/cuda_owned_memory.h"
 #include "sim/cuda/cuda_simulation.h"
 
@@ -35,10 +36,9 @@ std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, GridReso
   handles.semaphores.renderDoneFd = exportSemaphoreFd(device, grid.semaphores.renderDone);
   handles.semaphores.simDoneFd = exportSemaphoreFd(device, grid.semaphores.simDone);
 
-  // FAULT HOOK (--inject-fault import-fails): Vulkan's import of CUDA's
-  // memory fails. The fd is still ours: `handles` closes it.
-  if (hasFault(faults, FaultKind::importFails))
-    throw EnvironmentError("CUDA backend: could not import CUDA's vertex memory into Vulkan (injected fault import-fails)");
+  // A test's import-fails: Vulkan's import of CUDA's memory fails. The fd
+  // is still ours: `handles` closes it.
+  injectImportFailure(faults, "CUDA backend: could not import CUDA's vertex memory into Vulkan");
   // The import names the exporter's size (the granularity-rounded
   // allocation), and memory of the same physical device: the pairing by
   // UUID (device_pairing.h) is what makes the opaque fd meaningful here.

@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "app/interop/exported_handles.h"
 #include "app/interop/schedule_waits.h"
 
 namespace vksim {
@@ -43,12 +42,13 @@ bool handoffFaultInjected(const FaultPlan& faults) {
   return hasFault(faults, FaultKind::importFails) || hasFault(faults, FaultKind::exportFails);
 }
 
-void failInjectedHandoff(const Device& device, const GridResources& grid, const FaultPlan& faults) {
-  handOverSharedHandles({device, grid.vertices, grid.semaphores, faults, "cpu backend"},
-                        [](ExportedHandles&) -> Result<std::unique_ptr<Simulation>> {
-                          return fail("the CPU backend imports nothing", kExitEnvironment);
-                        });
-  throw EnvironmentError("cpu backend: an injected handoff fault did not fail");  // unreachable
+void injectExportFailure(const FaultPlan& faults, const std::string& next) {
+  if (hasFault(faults, FaultKind::exportFails))
+    throw EnvironmentError("could not export the " + next + " after the vertex memory (injected fault export-fails)");
+}
+
+void injectImportFailure(const FaultPlan& faults, const std::string& what) {
+  if (hasFault(faults, FaultKind::importFails)) throw EnvironmentError(what + " (injected fault import-fails)");
 }
 
 }  // namespace vksim

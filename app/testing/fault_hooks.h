@@ -4,6 +4,8 @@
 // is a no-op (or answers "no fault").
 #pragma once
 #include "app/interop/grid_resources.h"
+#include <string>
+
 #include "app/interop/device_loss.h"
 #include "app/interop/value_schedule.h"
 #include "renderer/vulkan_context.h"
@@ -41,10 +43,12 @@ void awaitSkippedSimSignal(const Device& device, const GridResources& grid, Sche
 // and the handoff fails where the CUDA backend's import would run.
 bool handoffFaultInjected(const FaultPlan& faults);
 
-// The CPU backend imports nothing: its vertex memory is exported as the CUDA
-// backend would have it, and the handoff fails where that backend's import
-// would run, so the fd ownership route runs in CI on lavapipe. Throws
-// EnvironmentError as the handoff does.
-[[noreturn]] void failInjectedHandoff(const Device& device, const GridResources& grid, const FaultPlan& faults);
+// export-fails: the export after the vertex memory's (`next`, "timeline
+// semaphore" or "semaphores") fails: EnvironmentError, as a driver's refusal.
+void injectExportFailure(const FaultPlan& faults, const std::string& next);
+
+// import-fails: the import that `what` names ("CUDA backend: could not
+// import ...") fails before it runs: EnvironmentError.
+void injectImportFailure(const FaultPlan& faults, const std::string& what);
 
 }  // namespace vksim
