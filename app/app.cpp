@@ -20,7 +20,7 @@ bool environmentSwitch(const char* name) {
   return value && std::string(value) == "1";
 }
 
-// What the capture room records of the shared state's life: the initial
+// What the capture room records of the grid resources' life: the initial
 // write and the drain in the trace's schedule events, the tag each render
 // saw (--frame-tags) in its "render submit" event, and the last frames'
 // timings once all work is done.
@@ -157,10 +157,10 @@ void createApp(App& app, const Options& options) {
 namespace {
 
 void waitForEarlierFrames(App& app) {
-  // The drain and the teardown wait for the last frame's fence (currentFrame);
+  // The drain and the teardown wait for the last frame's fence (currentSlotResources);
   // with two frames in flight the other slot's frame was submitted before it
   // and is waited for here, so that nothing of it is pending when its
-  // command buffers or the shared state go.
+  // command buffers or the grid resources go.
   for (uint32_t slot = 0; slot < kMaxFramesInFlight; ++slot) {
     if (slot == app.frameSlot) continue;
     if (!waitForFenceInTeardown(app.device, app.frameSlots[slot].inFlight, app.deviceLoss))
@@ -184,7 +184,7 @@ void destroyApp(App& app) {
   // Reverse order of createApp. (The run loop removed its input callbacks
   // before this, so no event reaches a half-destroyed app.)
   if (app.device.device) {
-    // The overlay was created after the shared state, so it goes first; its
+    // The overlay was created after the grid resources, so it goes first; its
     // buffers may still be read by the last frame (and the drain submits on
     // the frame's resources): everything is finished before anything goes.
     if (simulationOf(app.grid)) {

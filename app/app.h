@@ -63,7 +63,7 @@ struct App {
   // app/interop/teardown.h. The spec's Lost Device rules allow destroying
   // objects of a lost device, so everything is still destroyed.
   DeviceLoss deviceLoss;
-  // What the capture room records of the shared state's life (the trace, the
+  // What the capture room records of the grid resources' life (the trace, the
   // frame timings): set by createApp.
   GridResourceHooks gridHooks;
   OrbitCamera camera;
@@ -92,15 +92,15 @@ GridSetup gridSetup(App& app);
 // state for options.model. Throws EnvironmentError / RuntimeFailure.
 void createApp(App& app, const Options& options);
 
-// rebuildGridResources (app/interop/teardown.h) on this app's objects: a new
-// shared state for `params` at a frame boundary (grid or model change).
+// rebuildGridResources (app/interop/teardown.h) on this app's objects: new
+// grid resources for `params` at a frame boundary (grid or model change).
 void rebuildGridResources(App& app, const ModelParams& params);
 
 // drainSchedule (app/interop/teardown.h) on this app's objects.
 void drainSchedule(App& app);
 
 // Destroys everything createApp made, in reverse order: after the drain and
-// an idle device, the overlay, the shared state, the frame resources,
+// an idle device, the overlay, the grid resources, the frame resources,
 // pipeline, target, device, surface, window, instance. The caller has removed
 // its input callbacks (app/ui/controls.h) first.
 // A lost device counts as idle (app.deviceLost) and destruction goes on.

@@ -31,7 +31,7 @@ inline constexpr FaultKind kAllFaultKinds[] = {FaultKind::simSkipsSignal, FaultK
 // "sim-stalls", "import-fails", "export-fails", "device-lost".
 const char* toString(FaultKind kind);
 
-// Whether the fault happens while the shared state is built (import, export)
+// Whether the fault happens while the grid resources are built (import, export)
 // rather than at a frame: those take no @FRAME.
 bool isStartupFault(FaultKind kind);
 

@@ -72,7 +72,7 @@ void addSample(BenchSamples& samples, const FrameTiming& timing) {
   if (timing.simWait) samples.simWaitMs.push_back(timing.simWait->milliseconds());
 }
 
-// Points the app at the configuration: a fresh shared state built for its
+// Points the app at the configuration: fresh grid resources built for its
 // transfer and grid, the schedule at frame 0 in its sync mode. Frame records
 // of the configuration before are dropped.
 void applyConfiguration(App& app, const BenchConfiguration& configuration, bool rebuild) {

@@ -1,5 +1,5 @@
 // `vkcuda-sim bench`: the benchmark matrix, run headless in one process. Each
-// configuration rebuilds the shared state (rebuildGridResources: new buffers,
+// configuration rebuilds the grid resources (rebuildGridResources: new buffers,
 // semaphores and simulation, the schedule back at frame 0), runs its warm-up
 // frames, then measures its frames through the same frame records as a
 // capture (app/capture/frame_timing.h). One table on stdout, and the same as JSON in

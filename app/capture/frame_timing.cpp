@@ -95,7 +95,7 @@ void collectStepTimings(FrameTimingQueue& queue, SimulationBackend* simulation) 
   StepTiming step;
   while (simulation->takeStepTiming(&step)) {
     for (FrameTiming& timing : queue.pending) {
-      // A step's sequence is its frame's k: both restart with a new shared state.
+      // A step's sequence is its frame's k: both restart with a rebuild of the grid resources.
       if (!timing.simPending || timing.scheduleFrame != step.sequence) continue;
       timing.simWait = TimeSpan{step.waitBeginNs, step.waitEndNs};
       timing.simWork = TimeSpan{step.workBeginNs, step.workEndNs};

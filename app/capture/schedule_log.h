@@ -33,13 +33,13 @@ struct ScheduleSignal {
 };
 
 // initial: the simulation's write of the initial state, before frame 0 of a
-// new shared state (what render 0 waits on is what it signalled).
+// rebuild of the grid resources (what render 0 waits on is what it signalled).
 enum class ScheduleSide { initial, render, sim, drain };
 const char* toString(ScheduleSide side);  // "initial", "render", "sim", "drain"
 
 // One submission. `frame` is ScheduleState::totalFrames when it was made (the
 // drain's is the number of frames run); `scheduleFrame` is k of the value
-// schedule (it restarts at 0 with every new shared state).
+// schedule (it restarts at 0 with every rebuild of the grid resources).
 struct ScheduleEvent {
   ScheduleSide side = ScheduleSide::render;
   uint64_t frame = 0;

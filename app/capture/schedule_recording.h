@@ -21,7 +21,7 @@ namespace vksim {
 // also has the initial write and frame 0).
 bool scheduleRecording(const CaptureSession& capture, const ScheduleState& schedule);
 
-// The handles a submission can name: the shared state's semaphores and the
+// The handles a submission can name: the grid resources' semaphores and the
 // frame's imageAvailable; any other handle is the swapchain image's own
 // renderFinished.
 struct ScheduleSemaphoreHandles {
@@ -33,7 +33,7 @@ struct ScheduleSemaphoreHandles {
 // kMaxScheduleEvents), stamped with the schedule's frame count and the host
 // clock.
 //
-// The initial state's write, before frame 0 of a new shared state:
+// The initial state's write, before frame 0 of new grid resources:
 // `signalledSimDone` says whether it ended in a simDone signal.
 void recordInitialWrite(ScheduleLog& log, const ScheduleState& schedule, bool signalledSimDone);
 

@@ -60,7 +60,7 @@ struct SimSignal {
 inline constexpr SimSignal kInitialStateSignal{SyncMode::binary, 0};
 
 // Where the value schedule stands. scheduleFrame restarts at 0 with every new
-// shared state (a new timeline semaphore starts at 0); totalFrames does not.
+// grid resources (a new timeline semaphore starts at 0); totalFrames does not.
 struct ScheduleState {
   uint64_t scheduleFrame = 0;
   uint64_t totalFrames = 0;
@@ -84,7 +84,7 @@ struct ScheduleState {
   std::optional<SimSignal> skippedSimSignal;
 };
 
-// A new shared state: frame 0 of a new timeline, after the initial write
+// Grid resources just built: frame 0 of a new timeline, after the initial write
 // whose result is given. The copy path (copyPath) hands its output over in
 // host memory; the shared-buffer paths through kInitialStateSignal, which is
 // recorded only if the write says it enqueued it. Mode, counts and a pending

@@ -15,7 +15,7 @@ namespace vksim {
 
 // device-lost: from its frame on, the render fence's wait reports
 // VK_ERROR_DEVICE_LOST (a RuntimeFailure naming the injected fault), and so
-// do teardown's waits, after really waiting (app/interop/teardown.h's seam),
+// do teardown's waits, after really waiting (DeviceLoss::injectInTeardown, app/interop/device_loss.h),
 // so that nothing is destroyed while in use.
 void injectDeviceLoss(const FaultPlan& faults, const ScheduleState& schedule, DeviceLoss& loss);
 

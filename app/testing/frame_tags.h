@@ -40,7 +40,7 @@
 
 namespace vksim {
 
-// The frame tags of one shared state (app/interop/grid_resources.h holds it).
+// The frame tags of one grid (app/interop/grid_resources.h holds it).
 // Empty (enabled false, no buffer) without --frame-tags.
 struct FrameTags {
   bool enabled = false;

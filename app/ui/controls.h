@@ -69,7 +69,7 @@ void requestSingleStep(App& app);
 bool dropRippleAt(App& app, double x, double y);
 
 // At the frame boundary, after input and before the overlay is built and the
-// frame runs: rebuilds the shared state, recreates the swapchain, and starts
+// frame runs: rebuilds the grid resources, recreates the swapchain, and starts
 // or ends a single step, as requested.
 void applyFrameBoundaryRequests(App& app);
 

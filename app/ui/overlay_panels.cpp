@@ -87,7 +87,8 @@ void drawSyncSection(App& app) {
   ImGui::Text("timeline counter now: %llu", u64(counter));
 
   // What this frame's two submissions wait for and signal: the same pure
-  // functions runFrame asks, so the table is the schedule, not a copy of it.
+  // functions the path frames ask (app/paths/), so the table is the schedule,
+  // not a copy of it.
   const RenderSync render = nextRenderSync(schedule);
   const StepSync sim = simSyncForFrame(k, schedule.mode);
   std::string renderWait = "nothing (no signal outstanding)";
