@@ -1,3 +1,4 @@
+#include "renderer/vk_newer_definitions.h"
 #include "renderer/vulkan_context.h"
 
 #include <algorithm>
@@ -125,6 +126,7 @@ void readFeatures(VkPhysicalDevice physical, const std::vector<VkExtensionProper
   info.hostQueryReset = vulkan12 && features12.hostQueryReset == VK_TRUE;
   info.bufferDeviceAddress = vulkan12 && features12.bufferDeviceAddress == VK_TRUE;
   info.nvxBinaryImport = contains(extensions, VK_NVX_BINARY_IMPORT_EXTENSION_NAME);
+  info.externalComputeQueue = contains(extensions, VK_NV_EXTERNAL_COMPUTE_QUEUE_EXTENSION_NAME);
   info.calibratedTimestamps =
       contains(extensions, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) && offersHostCalibration(physical);
 }

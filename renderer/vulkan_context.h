@@ -80,6 +80,9 @@ struct PhysicalDeviceInfo {
   // CLOCK_MONOTONIC (std::chrono::steady_clock's clock on Linux):
   bool calibratedTimestamps = false;
   bool nvxBinaryImport = false;      // VK_NVX_binary_import (CUDA kernels from a command buffer)
+  // VK_NV_external_compute_queue: the Vulkan half of CUDA in Graphics (CIG),
+  // which would run CUDA's work in the Vulkan device's own context.
+  bool externalComputeQueue = false;
   bool bufferDeviceAddress = false;  // feature bufferDeviceAddress (core 1.2)
   // VK_KHR_present_id and VK_KHR_present_wait, both with their features: a
   // window's presents can then be waited for until they reach the display

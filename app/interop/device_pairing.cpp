@@ -259,6 +259,21 @@ const char* backendName(const DeviceChoice& choice) {
   return "cpu";
 }
 
+std::string describeCig(const PhysicalDeviceInfo& vulkan, const CudaDeviceInfo& cuda) {
+  // Both halves must be there: the CUDA attribute says the driver can create
+  // a CUDA context inside a graphics context, the Vulkan extension lets the
+  // Vulkan device hand its queue over for it (docs/benchmarks.md, "CUDA in Graphics").
+  if (cuda.vulkanCig && vulkan.externalComputeQueue)
+    return "CUDA in Graphics: offered (CUDA's work could run in the Vulkan device's context; this program does "
+           "not use it yet)";
+  std::string missing;
+  if (!cuda.vulkanCig) missing = "cudaDevAttrVulkanCigSupported is 0";
+  if (!vulkan.externalComputeQueue)
+    missing += std::string(missing.empty() ? "" : ", ") + "no VK_NV_external_compute_queue";
+  return "CUDA in Graphics: not offered (" + missing +
+         "): the CUDA step runs in a context of its own, and each frame pays the switch to it and back";
+}
+
 std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const CudaDeviceList& cuda) {
   std::ostringstream out;
   const auto yesNo = [](bool b) { return b ? "yes" : "no"; };
@@ -275,7 +290,8 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
         << ", binary semaphore fd " << yesNo(device.externalSemaphoreFd && device.binaryExportable) << "\n"
         << "      backends in the render queue: vulkan " << yesNo(canRender(device)) << ", cuda-nvx "
         << yesNo(canRender(device) && device.nvxBinaryImport && device.bufferDeviceAddress)
-        << (device.nvxBinaryImport ? "" : " (no VK_NVX_binary_import)") << "\n";
+        << (device.nvxBinaryImport ? "" : " (no VK_NVX_binary_import)") << "\n"
+        << "      VK_NV_external_compute_queue (CUDA in Graphics): " << yesNo(device.externalComputeQueue) << "\n";
   }
   out << "CUDA devices:\n";
   if (cuda.devices.empty()) out << "  (none: " << cuda.unavailableReason << ")\n";
@@ -283,7 +299,8 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
     out << "  [" << device.ordinal << "] " << device.name << " (compute " << device.computeMajor << "."
         << device.computeMinor << ")\n      UUID " << formatUuid(device.uuid)
         << "\n      timeline semaphore interop: " << yesNo(device.timelineSemaphoreInterop)
-        << ", compute mode " << device.computeModeName << "\n";
+        << ", compute mode " << device.computeModeName
+        << ", CUDA in Graphics with Vulkan (cudaDevAttrVulkanCigSupported): " << yesNo(device.vulkanCig) << "\n";
   out << "Pairs (same UUID) and the checks that let them share memory and semaphores:\n";
   bool anyPair = false;
   for (const PhysicalDeviceInfo& device : vulkan)
@@ -295,6 +312,7 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
       for (const PairingCheck& check : checkPairing(device, *paired))
         out << "      " << (check.passed ? "[ok]   " : "[FAIL] ") << check.name << " (" << check.detail
             << ")\n";
+      out << "      " << describeCig(device, *paired) << "\n";
     }
   if (!anyPair) out << "  (none: the CUDA backend is unavailable, the CPU backend runs)\n";
   return out.str();

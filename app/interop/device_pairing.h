@@ -65,6 +65,11 @@ struct PairingCheck {
 // Vulkan device can export memory and both semaphore kinds (canShareWithCuda).
 std::vector<PairingCheck> checkPairing(const PhysicalDeviceInfo& vulkan, const CudaDeviceInfo& cuda);
 
+// Whether CUDA in Graphics (CIG) is offered for the pair, in one line: both
+// the CUDA attribute (cudaDevAttrVulkanCigSupported) and the Vulkan extension
+// (VK_NV_external_compute_queue) are needed; otherwise which is missing.
+std::string describeCig(const PhysicalDeviceInfo& vulkan, const CudaDeviceInfo& cuda);
+
 // The first failed check of checkPairing as "NAME: DETAIL", or empty when all pass.
 std::string firstPairingProblem(const PhysicalDeviceInfo& vulkan, const CudaDeviceInfo& cuda);
 

@@ -21,6 +21,17 @@ std::string formatUuid(const DeviceUuid& uuid) {
 
 namespace {
 
+// An attribute that an older driver does not know is an answer too (no CIG),
+// not an error: the failure is cleared so that no later call reports it.
+bool vulkanCigSupported(int ordinal) {
+  int supported = 0;
+  if (cudaDeviceGetAttribute(&supported, cudaDevAttrVulkanCigSupported, ordinal) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return supported != 0;
+}
+
 const char* computeModeName(int mode) {
   switch (mode) {
     case cudaComputeModeDefault:
@@ -87,6 +98,7 @@ CudaDeviceList listCudaDevices() {
     // Through the attribute: CUDA 13's cudaDeviceProp no longer has computeMode.
     device.computeProhibited = computeMode == cudaComputeModeProhibited;
     device.computeModeName = computeModeName(computeMode);
+    device.vulkanCig = vulkanCigSupported(ordinal);
     list.devices.push_back(device);
   }
   if (list.devices.empty())

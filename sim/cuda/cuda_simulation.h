@@ -27,6 +27,9 @@ struct CudaDeviceInfo {
   // create a context on it, so it cannot run the simulation.
   bool computeProhibited = false;
   std::string computeModeName = "default";  // default, exclusive-process, prohibited, ...
+  // cudaDevAttrVulkanCigSupported: a CUDA context could be created in the
+  // Vulkan device's own context (CUDA in Graphics) instead of its own.
+  bool vulkanCig = false;
 };
 
 struct CudaDeviceList {

@@ -210,5 +210,25 @@ TEST(DeviceChoice, SameUuidThroughAnotherDriverIsSkippedForNvidias) {
   EXPECT_THROW(chooseDevices({nvk, proprietary}, cudaWith(0xAB), BackendChoice::cuda, "0"), EnvironmentError);
 }
 
+// CUDA in Graphics needs both halves; --list-devices names the one missing
+// (the H200 has neither: ../shared/gpu/README.md), and says offered only
+// with both.
+TEST(DeviceChoice, ListSaysWhetherCudaInGraphicsIsOfferedAndWhatIsMissing) {
+  const CudaDeviceList cuda = cudaWith(0xAB);
+  const std::string neither = describeDevices({kNvidia}, cuda);
+  EXPECT_NE(neither.find("CUDA in Graphics: not offered (cudaDevAttrVulkanCigSupported is 0, no "
+                         "VK_NV_external_compute_queue)"),
+            std::string::npos)
+      << neither;
+  PhysicalDeviceInfo withQueue = kNvidia;
+  withQueue.externalComputeQueue = true;
+  EXPECT_NE(describeCig(withQueue, cuda.devices[0]).find("not offered (cudaDevAttrVulkanCigSupported is 0)"),
+            std::string::npos);
+  CudaDeviceInfo withCig = cuda.devices[0];
+  withCig.vulkanCig = true;
+  EXPECT_NE(describeCig(kNvidia, withCig).find("not offered (no VK_NV_external_compute_queue)"), std::string::npos);
+  EXPECT_EQ(describeCig(withQueue, withCig).rfind("CUDA in Graphics: offered", 0), 0u);
+}
+
 }  // namespace
 }  // namespace vksim
