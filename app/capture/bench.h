@@ -43,7 +43,12 @@ struct BenchResult {
   double p99Ms = 0.0;   // its 99th percentile (capture_stats.h's interpolation)
   std::optional<double> simGpuMs, renderGpuMs, simWaitMs;  // means of the frames that have them
   double cpuFrameMs = 0.0;                                 // mean host time of runFrame's body
-  double unexplainedMs = 0.0;  // meanMs - renderGpuMs - simGpuMs (docs/benchmarks.md)
+  // How long the render and the step ran at once (the copy path's step runs
+  // beside the render); counted once in the budget. Null without both spans.
+  std::optional<double> overlapMs;
+  // The rest of the frame: meanMs - renderGpuMs - simGpuMs + overlapMs, so
+  // that render + sim - overlap + unexplained = meanMs (docs/benchmarks.md).
+  double unexplainedMs = 0.0;
   // The run's context-switch probe (app/capture/switch_probe.h), medians in
   // µs; absent where the backend has no GPU context of its own (CPU) or the
   // probe could not run. The same for every row of one run.
@@ -58,7 +63,7 @@ struct BenchResult {
 
 // The frame times and GPU spans of one configuration's measured frames.
 struct BenchSamples {
-  std::vector<double> frameMs, cpuFrameMs, renderGpuMs, simGpuMs, simWaitMs;
+  std::vector<double> frameMs, cpuFrameMs, renderGpuMs, simGpuMs, simWaitMs, overlapMs;
 };
 BenchResult summarizeBench(const BenchConfiguration& configuration, const std::string& backend,
                            const BenchSamples& samples);

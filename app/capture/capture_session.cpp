@@ -17,17 +17,20 @@ double microsecondsSince(int64_t startNs, int64_t ns) {
 
 }  // namespace
 
+std::optional<double> gpuOverlapMs(const FrameTiming& timing) {
+  if (!timing.renderGpu || !timing.simWork) return std::nullopt;
+  const TimeSpan& render = *timing.renderGpu;
+  const TimeSpan& sim = *timing.simWork;
+  return double(std::max<int64_t>(0, std::min(render.endNs, sim.endNs) - std::max(render.beginNs, sim.beginNs))) *
+         1.0e-6;
+}
+
 std::optional<double> gpuBusyMs(const FrameTiming& timing, bool simulationOnGpu) {
   if (!timing.renderGpu) return std::nullopt;
   if (!simulationOnGpu) return timing.renderGpu->milliseconds();
   if (!timing.simWork) return std::nullopt;
-  // Both spans are on the host clock; the union counts an overlap once (the
-  // copy path's step may run while the render does).
-  const TimeSpan& render = *timing.renderGpu;
-  const TimeSpan& sim = *timing.simWork;
-  const int64_t overlap =
-      std::max<int64_t>(0, std::min(render.endNs, sim.endNs) - std::max(render.beginNs, sim.beginNs));
-  return double((render.endNs - render.beginNs) + (sim.endNs - sim.beginNs) - overlap) * 1.0e-6;
+  // The union counts an overlap once.
+  return timing.renderGpu->milliseconds() + timing.simWork->milliseconds() - *gpuOverlapMs(timing);
 }
 
 namespace {

@@ -65,6 +65,11 @@ struct CaptureSession {
 // simulation step's work span. Empty while a needed span is missing.
 std::optional<double> gpuBusyMs(const FrameTiming& timing, bool simulationOnGpu);
 
+// How long a frame's render and simulation step ran at the same time, ms
+// (both spans on the host clock): the copy path's step may run while the
+// render does. Empty while either span is missing.
+std::optional<double> gpuOverlapMs(const FrameTiming& timing);
+
 // Opens the files (each PATH.tmp-<pid> until finished) and starts recording
 // with the next frame run: the one numbered `framesRun` (the frames run so
 // far). `backend` ("cuda" or "cpu") fills the CSV's Backend column. Fails

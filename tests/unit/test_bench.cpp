@@ -5,6 +5,7 @@
 #include <string>
 
 #include "app/capture/bench.h"
+#include "app/capture/capture_session.h"
 #include "app/interop/wait_strategy.h"
 
 namespace vksim {
@@ -50,6 +51,36 @@ TEST(BenchSummary, UnexplainedIsTheMeanFrameLessBothGpuSpans) {
   EXPECT_DOUBLE_EQ(*result.simWaitMs, 0.1);
   EXPECT_DOUBLE_EQ(result.cpuFrameMs, 2.0);
   EXPECT_DOUBLE_EQ(result.unexplainedMs, 1.75);
+}
+
+// The copy path's step runs beside the render: their overlap is counted
+// once, so the parts add up to the frame and the rest is not negative.
+TEST(BenchSummary, OverlapIsCountedOnceSoThePartsAddUpToTheFrame) {
+  BenchSamples samples;
+  samples.frameMs = {2.0, 2.0};
+  samples.renderGpuMs = {1.5, 1.5};
+  samples.simGpuMs = {1.0, 1.0};
+  samples.overlapMs = {0.75, 0.75};
+  const BenchResult result =
+      summarizeBench({64, TransferMode::copy, SyncMode::timeline, WaitStrategy::poll}, "cuda", samples);
+  ASSERT_TRUE(result.overlapMs);
+  EXPECT_DOUBLE_EQ(*result.overlapMs, 0.75);
+  EXPECT_DOUBLE_EQ(result.unexplainedMs, 0.25);
+  EXPECT_DOUBLE_EQ(*result.renderGpuMs + *result.simGpuMs - *result.overlapMs + result.unexplainedMs, result.meanMs);
+  EXPECT_NE(formatBenchTable({result}).find("overlap ms"), std::string::npos);
+  EXPECT_DOUBLE_EQ(benchJson({{"gpu", "test"}}, {}, {result})["results"][0]["overlapMs"].get<double>(), 0.75);
+}
+
+// gpuOverlapMs: the time both GPU spans of a frame cover, from their host-clock ends.
+TEST(BenchSummary, OverlapOfAFrameIsTheIntersectionOfItsSpans) {
+  FrameTiming timing;
+  EXPECT_FALSE(gpuOverlapMs(timing));
+  timing.renderGpu = TimeSpan{1'000'000, 3'000'000};
+  timing.simWork = TimeSpan{2'500'000, 4'000'000};
+  EXPECT_DOUBLE_EQ(*gpuOverlapMs(timing), 0.5);
+  timing.simWork = TimeSpan{3'000'000, 4'000'000};  // one after the other: none
+  EXPECT_DOUBLE_EQ(*gpuOverlapMs(timing), 0.0);
+  EXPECT_DOUBLE_EQ(*gpuBusyMs(timing, true), 3.0);
 }
 
 TEST(BenchSummary, MissingGpuSpansAreNullAndCountAsZero) {
