@@ -440,3 +440,55 @@ inline void destroyOneShot(const Device& device, OneShot& oneShot) {
   vkDestroyCommandPool(device.device, oneShot.pool, nullptr);
   oneShot = {};
 }
+
+// ---- steps 3 and 4: semaphores Vulkan exports and CUDA imports -------------
+
+// A binary (VK_SEMAPHORE_TYPE_BINARY) or timeline (VK_SEMAPHORE_TYPE_TIMELINE,
+// starting at 0) semaphore that can be exported as an opaque fd (S11, M19);
+// exit 3 when the device cannot export that kind. A timeline needs the
+// device's timelineSemaphore feature.
+inline VkSemaphore createExportedSemaphore(const Pair& pair, const Device& device, VkSemaphoreType type) {
+  VkSemaphoreTypeCreateInfo typeInfo{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  typeInfo.semaphoreType = type;
+  VkPhysicalDeviceExternalSemaphoreInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO, &typeInfo};
+  query.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkExternalSemaphoreProperties answer{VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES};
+  vkGetPhysicalDeviceExternalSemaphoreProperties(pair.physical, &query, &answer);
+  if ((answer.externalSemaphoreFeatures & VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT) == 0)
+    exitWith(kExitMissing, "%s cannot export a %s semaphore as an opaque fd", pair.name.c_str(),
+             string_VkSemaphoreType(type));
+  VkExportSemaphoreCreateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO, &typeInfo};
+  exportInfo.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &exportInfo};
+  VkSemaphore semaphore = VK_NULL_HANDLE;
+  VK_CHECK(vkCreateSemaphore(device.device, &info, nullptr, &semaphore));
+  return semaphore;
+}
+
+// Exports `semaphore` as a new opaque fd and imports it into CUDA (binary:
+// cudaExternalSemaphoreHandleTypeOpaqueFd; timeline:
+// ...TimelineSemaphoreFd). The fd is CUDA's after a successful import (M7),
+// closed here after a failed one (M8). Destroy with
+// cudaDestroyExternalSemaphore before vkDestroySemaphore, with nothing
+// pending on either side (S17, S18).
+inline cudaExternalSemaphore_t importSemaphoreIntoCuda(const Device& device, VkSemaphore semaphore, bool timeline) {
+  int current = 0, timelineInterop = 0;  // D8, S10: asked of the current (paired) device
+  CUDA_CHECK(cudaGetDevice(&current));
+  CUDA_CHECK(cudaDeviceGetAttribute(&timelineInterop, cudaDevAttrTimelineSemaphoreInteropSupported, current));
+  if (timeline && !timelineInterop) exitWith(kExitMissing, "the CUDA device cannot import timeline semaphores");
+  auto getSemaphoreFd =
+      reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(device.device, "vkGetSemaphoreFdKHR"));
+  VkSemaphoreGetFdInfoKHR fdInfo{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
+  fdInfo.semaphore = semaphore;
+  fdInfo.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+  int fd = -1;
+  VK_CHECK(getSemaphoreFd(device.device, &fdInfo, &fd));
+  cudaExternalSemaphoreHandleDesc handle{};
+  handle.type = timeline ? cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd : cudaExternalSemaphoreHandleTypeOpaqueFd;
+  handle.handle.fd = fd;
+  cudaExternalSemaphore_t result = nullptr;
+  const cudaError_t imported = cudaImportExternalSemaphore(&result, &handle);
+  if (imported != cudaSuccess) close(fd);
+  CUDA_CHECK(imported);
+  return result;
+}
