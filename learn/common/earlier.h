@@ -53,9 +53,9 @@ struct Instance {
 // there) with `extensions` enabled. With VKSIM_VALIDATION=1 it also enables
 // VK_LAYER_KHRONOS_validation with synchronization validation and a messenger
 // that counts (and prints) every warning and error; exit 3 when the layer is
-// not installed, or when there is no Vulkan driver at all.
-inline Instance createInstance(std::vector<const char*> extensions = {}) {
-  const bool validation = validationRequested();
+// not installed, or when there is no Vulkan driver at all. A step may turn
+// validation on itself (`validation` true).
+inline Instance createInstance(std::vector<const char*> extensions = {}, bool validation = validationRequested()) {
   const char* layer = "VK_LAYER_KHRONOS_validation";
   if (validation && !instanceLayerPresent(layer))
     exitWith(kExitMissing, "VKSIM_VALIDATION=1 but the layer %s is not installed", layer);
