@@ -1,0 +1,61 @@
+// The checks every learn/ step uses, and its exit codes. Nothing here
+// teaches interop; it only keeps error handling out of the lesson's way.
+//
+//   exit 0  everything the step checks holds ("step N: ok: ..." on stdout)
+//   exit 3  the machine lacks what the step needs (one line on stderr)
+//   exit 4  a check failed, or an API call returned an error (one line)
+#pragma once
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+
+#include <cuda_runtime.h>
+#include <vulkan/vk_enum_string_helper.h>
+#include <vulkan/vulkan.h>
+
+constexpr int kExitOk = 0;
+constexpr int kExitMissing = 3;
+constexpr int kExitCheckFailed = 4;
+
+// "learn 02": the prefix of every line a step prints on stderr. main sets it
+// first thing.
+inline const char* gStepName = "learn";
+
+// Prints "<gStepName>: <message>" on stderr and exits with `code`.
+[[noreturn]] inline void exitWith(int code, const char* format, ...) __attribute__((format(printf, 2, 3)));
+[[noreturn]] inline void exitWith(int code, const char* format, ...) {
+  std::fprintf(stderr, "%s: ", gStepName);
+  va_list arguments;
+  va_start(arguments, format);
+  std::vfprintf(stderr, format, arguments);
+  va_end(arguments);
+  std::fputc('\n', stderr);
+  std::exit(code);
+}
+
+// The call, where it was made and the VkResult's name; exit 4.
+#define VK_CHECK(call)                                                                                         \
+  do {                                                                                                         \
+    VkResult vkCheckResult = (call);                                                                           \
+    if (vkCheckResult != VK_SUCCESS)                                                                           \
+      exitWith(kExitCheckFailed, "%s:%d: %s failed: %s", __FILE__, __LINE__, #call,                           \
+               string_VkResult(vkCheckResult));                                                                \
+  } while (0)
+
+// The call, where it was made and the cudaError_t's name; exit 4. A CUDA call
+// may report an error left by earlier asynchronous work (interop-reference G1).
+#define CUDA_CHECK(call)                                                                                       \
+  do {                                                                                                         \
+    cudaError_t cudaCheckError = (call);                                                                       \
+    if (cudaCheckError != cudaSuccess)                                                                         \
+      exitWith(kExitCheckFailed, "%s:%d: %s failed: %s", __FILE__, __LINE__, #call,                           \
+               cudaGetErrorName(cudaCheckError));                                                              \
+  } while (0)
+
+// A value the step checks: exit 4 with the message when it does not hold.
+#define EXPECT_OR_EXIT(condition, ...)                                                                         \
+  do {                                                                                                         \
+    if (!(condition))                                                                                          \
+      exitWith(kExitCheckFailed, __VA_ARGS__);                                                                 \
+  } while (0)
