@@ -31,7 +31,12 @@ inline const char* gStepName = "learn";
   std::vfprintf(stderr, format, arguments);
   va_end(arguments);
   std::fputc('\n', stderr);
-  std::exit(code);
+  // Not exit(): after a failed wait, CUDA work may still wait for a signal
+  // that never comes, and the CUDA runtime's exit handlers would wait for it
+  // with no bound. The process ends here, its output flushed, without them.
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(code);
 }
 
 // The call, where it was made and the VkResult's name; exit 4.
