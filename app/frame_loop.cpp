@@ -16,11 +16,12 @@
 namespace vksim {
 namespace {
 
-// The copy path has no semaphores to poll (the host orders it anyway), and a
-// step in the render's submission has no host handover to poll before: both
-// wait as the enqueue strategy does.
+// The copy path has no semaphores to poll (the host orders it anyway): it
+// waits as the enqueue strategy does. The render queue has no host handover
+// to poll before, but its fence wait is the frame's pace: it polls too when
+// asked (see waitForSlot).
 WaitStrategy waitStrategyOn(InteropPath path, WaitStrategy asked) {
-  return path == InteropPath::copy || path == InteropPath::renderQueue ? WaitStrategy::enqueue : asked;
+  return path == InteropPath::copy ? WaitStrategy::enqueue : asked;
 }
 
 // The slot's previous frame must be done before its command buffer is
@@ -39,7 +40,11 @@ WaitStrategy waitStrategyOn(InteropPath path, WaitStrategy asked) {
 // render. enqueue: it blocks; the previous sim step is already queued behind
 // that render and the next render cannot start before that step's signal, so
 // the host's wake-up is off the GPU's path unless it exceeds the sim step plus
-// the two GPU context switches around it (docs/benchmarks.md).
+// the two GPU context switches around it (docs/benchmarks.md). With two
+// frames in flight the GPU never waits for the host either way, but a
+// blocking wait wakes late by a varying amount, and the frames' pace (each
+// frame ends at its submission) jitters with it: a late frame followed by a
+// short one (docs/benchmarks.md, "Steady frames"). Polling keeps the pace.
 void waitForSlot(App& app, WaitStrategy strategy) {
   FrameResources& slot = currentSlotResources(app);
   const bool signalled =

@@ -118,12 +118,14 @@ TEST(BenchTable, ColumnsLineUpAndMissingSpansAreNa) {
   copy.meanMs = 2.0;
   copy.p99Ms = 2.0;
   copy.unexplainedMs = -0.0004;
+  zeroCopy.overlapMs = 0.0;
   EXPECT_EQ(formatBenchTable({zeroCopy, copy}),
-            "  grid  sync      transfer   wait       mean ms     P99 ms  sim GPU ms  render GPU ms  unexplained ms"
-            "  2 switches ms\n"
-            "  4096  timeline  zero-copy  enqueue      2.500      3.970       0.250          0.500           1.750"
-            "             NA\n"
-            "    64  none      copy       none         2.000      2.000          NA             NA          -0.000"
+            "  grid  sync      transfer   wait       mean ms     P99 ms  sim GPU ms  render GPU ms  overlap ms"
+            "  unexplained ms  2 switches ms\n"
+            "  4096  timeline  zero-copy  enqueue      2.500      3.970       0.250          0.500       0.000"
+            "           1.750             NA\n"
+            "    64  none      copy       none         2.000      2.000          NA             NA          NA"
+            "          -0.000"
             "             NA\n");
 }
 
