@@ -1,0 +1,257 @@
+// Step 9: OpenCL in CUDA's place. The same exported buffer and two binary
+// semaphores as in step 3, imported by OpenCL instead: every round Vulkan
+// signals, an OpenCL queue waits, acquires the buffer, runs a kernel,
+// releases the buffer and signals; Vulkan waits, acquires, copies the buffer
+// out, and the CPU checks every value.
+//
+// New against the CUDA steps:
+//   - the OpenCL device is found by the Vulkan device's UUID
+//     (cl_khr_device_uuid: CL_DEVICE_UUID_KHR), among devices that offer
+//     cl_khr_external_memory_opaque_fd and cl_khr_external_semaphore_opaque_fd
+//     (O6, D1). The Vulkan device is step 1's pair: NVIDIA's proprietary
+//     driver, which opaque fds need (D4);
+//   - the buffer is imported by clCreateBufferWithProperties with
+//     CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR and the one device that will use
+//     it, over the whole allocation (M1); OpenCL has no dedicated flag. The fd
+//     is OpenCL's after a successful import (O1, M7);
+//   - each semaphore is imported at creation (clCreateSemaphoreWithPropertiesKHR,
+//     an extension function asked of the platform with
+//     clGetExtensionFunctionAddressForPlatform): a permanent import with
+//     reference transference (O1, O2, O4);
+//   - OpenCL uses the buffer only between clEnqueueAcquireExternalMemObjectsKHR
+//     and clEnqueueReleaseExternalMemObjectsKHR; they hand ownership over, they
+//     do not wait for Vulkan: the semaphore wait in front does (O9-O11);
+//   - binary semaphores only (cl_khr_semaphore has no timeline here), so S4
+//     rules again: every wait is enqueued after its signal, and OpenCL's
+//     signal is flushed (clFlush) before Vulkan's wait is submitted.
+// Exit 3 when no OpenCL device has the extensions and the UUID.
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include <string>
+
+#include "common/earlier.h"
+
+constexpr uint32_t kValueCount = 1u << 16;
+constexpr uint32_t kRounds = 16;
+
+// The host's copy of what the kernel computes (uint arithmetic wraps alike).
+inline uint32_t expectedValue(uint32_t round, uint32_t i) { return (round + 1) * 2654435761u ^ i * 40503u; }
+
+const char* kKernelSource = R"(
+__kernel void writeRoundKernel(__global uint* values, uint count, uint round) {
+  const uint i = get_global_id(0);
+  if (i < count) values[i] = (round + 1) * 2654435761u ^ i * 40503u;
+})";
+
+#define CL_CHECK(call)                                                                                         \
+  do {                                                                                                         \
+    const cl_int clCheckStatus = (call);                                                                       \
+    if (clCheckStatus != CL_SUCCESS)                                                                           \
+      exitWith(kExitCheckFailed, "%s:%d: %s failed: OpenCL error %d", __FILE__, __LINE__, #call, clCheckStatus); \
+  } while (0)
+
+std::string deviceString(cl_device_id device, cl_device_info what) {
+  size_t size = 0;
+  CL_CHECK(clGetDeviceInfo(device, what, 0, nullptr, &size));
+  std::string text(size, '\0');
+  CL_CHECK(clGetDeviceInfo(device, what, size, text.data(), nullptr));
+  return text.c_str();  // without the terminating zero
+}
+
+// A KHR extension function belongs to the platform that runs it (cl_khr_icd).
+template <typename Function>
+void loadExtension(cl_platform_id platform, const char* name, Function* function) {
+  *function = reinterpret_cast<Function>(clGetExtensionFunctionAddressForPlatform(platform, name));
+  if (*function == nullptr) exitWith(kExitMissing, "the OpenCL platform has no %s", name);
+}
+
+int main() {
+  gStepName = "learn 09";
+  Instance instance = createInstance();
+  const Pair pair = pairDevices(instance.instance);
+  Device device = createDevice(pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME,
+                                      VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME});  // M18
+  VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id};
+  vkGetPhysicalDeviceProperties2(pair.physical, &properties);
+
+  // 1. The OpenCL device that is the Vulkan device (O6, D1).
+  cl_uint platformCount = 0;
+  if (clGetPlatformIDs(0, nullptr, &platformCount) != CL_SUCCESS) platformCount = 0;  // none: CL_PLATFORM_NOT_FOUND_KHR
+  std::vector<cl_platform_id> platforms(platformCount);
+  if (platformCount > 0) CL_CHECK(clGetPlatformIDs(platformCount, platforms.data(), nullptr));
+  cl_platform_id platform = nullptr;
+  cl_device_id clDevice = nullptr;
+  uint32_t looked = 0;
+  for (cl_platform_id candidate : platforms) {
+    cl_uint count = 0;
+    if (clGetDeviceIDs(candidate, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS) continue;
+    std::vector<cl_device_id> devices(count);
+    CL_CHECK(clGetDeviceIDs(candidate, CL_DEVICE_TYPE_ALL, count, devices.data(), nullptr));
+    for (cl_device_id each : devices) {
+      ++looked;
+      const std::string extensions = " " + deviceString(each, CL_DEVICE_EXTENSIONS) + " ";
+      bool offers = true;
+      for (const char* needed : {" cl_khr_device_uuid ", " cl_khr_external_memory_opaque_fd ",
+                                 " cl_khr_external_semaphore_opaque_fd "})
+        offers = offers && extensions.find(needed) != std::string::npos;
+      cl_uchar uuid[CL_UUID_SIZE_KHR] = {};
+      if (offers) CL_CHECK(clGetDeviceInfo(each, CL_DEVICE_UUID_KHR, sizeof(uuid), uuid, nullptr));
+      if (offers && std::memcmp(uuid, id.deviceUUID, VK_UUID_SIZE) == 0 && clDevice == nullptr) {
+        platform = candidate;
+        clDevice = each;
+      }
+    }
+  }
+  if (clDevice == nullptr)
+    exitWith(kExitMissing,
+             "no OpenCL device with cl_khr_device_uuid, cl_khr_external_memory_opaque_fd and "
+             "cl_khr_external_semaphore_opaque_fd is %s (%u platforms, %u devices looked at)",
+             pair.name.c_str(), platformCount, looked);
+  clCreateSemaphoreWithPropertiesKHR_fn createSemaphore = nullptr;
+  clEnqueueWaitSemaphoresKHR_fn enqueueWait = nullptr;
+  clEnqueueSignalSemaphoresKHR_fn enqueueSignal = nullptr;
+  clReleaseSemaphoreKHR_fn releaseSemaphore = nullptr;
+  clEnqueueAcquireExternalMemObjectsKHR_fn enqueueAcquire = nullptr;
+  clEnqueueReleaseExternalMemObjectsKHR_fn enqueueRelease = nullptr;
+  loadExtension(platform, "clCreateSemaphoreWithPropertiesKHR", &createSemaphore);
+  loadExtension(platform, "clEnqueueWaitSemaphoresKHR", &enqueueWait);
+  loadExtension(platform, "clEnqueueSignalSemaphoresKHR", &enqueueSignal);
+  loadExtension(platform, "clReleaseSemaphoreKHR", &releaseSemaphore);
+  loadExtension(platform, "clEnqueueAcquireExternalMemObjectsKHR", &enqueueAcquire);
+  loadExtension(platform, "clEnqueueReleaseExternalMemObjectsKHR", &enqueueRelease);
+
+  // 2. A context, an in-order queue (wait, acquire, kernel, release, signal
+  //    run in the order enqueued), and the kernel.
+  cl_int status = CL_SUCCESS;
+  const cl_context_properties contextProperties[] = {CL_CONTEXT_PLATFORM, cl_context_properties(platform), 0};
+  cl_context context = clCreateContext(contextProperties, 1, &clDevice, nullptr, nullptr, &status);
+  CL_CHECK(status);
+  cl_command_queue queue = clCreateCommandQueueWithProperties(context, clDevice, nullptr, &status);
+  CL_CHECK(status);
+  cl_program program = clCreateProgramWithSource(context, 1, &kKernelSource, nullptr, &status);
+  CL_CHECK(status);
+  CL_CHECK(clBuildProgram(program, 1, &clDevice, "", nullptr, nullptr));
+  cl_kernel kernel = clCreateKernel(program, "writeRoundKernel", &status);
+  CL_CHECK(status);
+
+  // 3. Vulkan's buffer and semaphores, exported as in steps 2 and 3; OpenCL
+  //    imports each fd, which is OpenCL's once the import succeeded.
+  const VkDeviceSize size = kValueCount * sizeof(uint32_t);
+  ExportedBuffer shared = createExportedBuffer(pair, device, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+  int memoryFd = exportMemoryFd(device, shared.memory);
+  const cl_mem_properties memoryProperties[] = {
+      CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, cl_mem_properties(memoryFd), CL_DEVICE_HANDLE_LIST_KHR,
+      cl_mem_properties(clDevice), CL_DEVICE_HANDLE_LIST_END_KHR, 0};
+  cl_mem clShared = clCreateBufferWithProperties(context, memoryProperties, CL_MEM_READ_WRITE,
+                                                 size_t(shared.allocationSize), nullptr, &status);
+  if (status != CL_SUCCESS) close(memoryFd);  // a failed import leaves the fd with us (M8)
+  CL_CHECK(status);
+  auto getSemaphoreFd =
+      reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(device.device, "vkGetSemaphoreFdKHR"));
+  const VkSemaphore vulkanDone = createExportedSemaphore(pair, device, VK_SEMAPHORE_TYPE_BINARY);
+  const VkSemaphore openclDone = createExportedSemaphore(pair, device, VK_SEMAPHORE_TYPE_BINARY);
+  cl_semaphore_khr clSemaphores[2] = {};  // vulkanDone, openclDone
+  for (int i = 0; i < 2; ++i) {
+    VkSemaphoreGetFdInfoKHR fdInfo{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
+    fdInfo.semaphore = i == 0 ? vulkanDone : openclDone;
+    fdInfo.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+    int fd = -1;
+    VK_CHECK(getSemaphoreFd(device.device, &fdInfo, &fd));
+    const cl_semaphore_properties_khr semaphoreProperties[] = {
+        CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
+        cl_semaphore_properties_khr(fd), 0};
+    clSemaphores[i] = createSemaphore(context, semaphoreProperties, &status);
+    if (status != CL_SUCCESS) close(fd);
+    CL_CHECK(status);
+  }
+  HostBuffer host = createHostBuffer(pair, device, size);
+  OneShot oneShot = createOneShot(device);
+  OneShot release = createOneShot(device);  // its buffer holds the release; its fence stays unused
+
+  uint32_t checked = 0;
+  for (uint32_t round = 0; round < kRounds; ++round) {
+    // 4. Vulkan releases what round k-1's copy read (step 5) and signals vulkanDone.
+    VkSubmitInfo render{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    if (round > 0) {
+      VkCommandBuffer commands = beginOneShot(release);
+      VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+      toExternal.srcQueueFamilyIndex = device.queueFamily;
+      toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+      toExternal.buffer = shared.buffer;
+      toExternal.size = VK_WHOLE_SIZE;
+      vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
+                           nullptr, 1, &toExternal, 0, nullptr);
+      VK_CHECK(vkEndCommandBuffer(commands));
+      render.commandBufferCount = 1;
+      render.pCommandBuffers = &release.commands;
+    }
+    render.signalSemaphoreCount = 1;
+    render.pSignalSemaphores = &vulkanDone;
+    VK_CHECK(vkQueueSubmit(device.queue, 1, &render, VK_NULL_HANDLE));
+
+    // 5. OpenCL, after that signal was submitted (S4): wait, acquire, write,
+    //    release, signal (O9-O11), and flush, so that the signal reaches the
+    //    device before Vulkan waits for it.
+    CL_CHECK(enqueueWait(queue, 1, &clSemaphores[0], nullptr, 0, nullptr, nullptr));
+    CL_CHECK(enqueueAcquire(queue, 1, &clShared, 0, nullptr, nullptr));
+    const cl_uint count = kValueCount;
+    CL_CHECK(clSetKernelArg(kernel, 0, sizeof(cl_mem), &clShared));
+    CL_CHECK(clSetKernelArg(kernel, 1, sizeof(cl_uint), &count));
+    CL_CHECK(clSetKernelArg(kernel, 2, sizeof(cl_uint), &round));
+    const size_t global = kValueCount;
+    CL_CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
+    CL_CHECK(enqueueRelease(queue, 1, &clShared, 0, nullptr, nullptr));
+    CL_CHECK(enqueueSignal(queue, 1, &clSemaphores[1], nullptr, 0, nullptr, nullptr));
+    CL_CHECK(clFlush(queue));
+
+    // 6. Vulkan waits for openclDone at ALL_COMMANDS, acquires (M21), copies out.
+    VkCommandBuffer commands = beginOneShot(oneShot);
+    VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+    acquire.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+    acquire.dstQueueFamilyIndex = device.queueFamily;
+    acquire.buffer = shared.buffer;
+    acquire.size = VK_WHOLE_SIZE;
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                         1, &acquire, 0, nullptr);
+    recordReadBack(commands, shared.buffer, host, size);
+    const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+    VkSubmitInfo readBack{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    readBack.waitSemaphoreCount = 1;
+    readBack.pWaitSemaphores = &openclDone;
+    readBack.pWaitDstStageMask = &waitStage;
+    submitAndWait(device, oneShot, readBack);
+
+    const auto* values = static_cast<const uint32_t*>(host.mapped);
+    for (uint32_t i = 0; i < kValueCount; ++i, ++checked)
+      EXPECT_OR_EXIT(values[i] == expectedValue(round, i), "round %u: value %u is 0x%08x, expected 0x%08x", round, i,
+                     values[i], expectedValue(round, i));
+  }
+
+  // Teardown: the OpenCL queue finished (nothing pending on the semaphores,
+  // O3, S17), OpenCL's imports go before Vulkan frees what they refer to (M14).
+  const std::string clName = deviceString(clDevice, CL_DEVICE_NAME);
+  CL_CHECK(clFinish(queue));
+  for (cl_semaphore_khr semaphore : clSemaphores) CL_CHECK(releaseSemaphore(semaphore));
+  CL_CHECK(clReleaseMemObject(clShared));
+  CL_CHECK(clReleaseKernel(kernel));
+  CL_CHECK(clReleaseProgram(program));
+  CL_CHECK(clReleaseCommandQueue(queue));
+  CL_CHECK(clReleaseContext(context));
+  VK_CHECK(vkDeviceWaitIdle(device.device));
+  vkDestroySemaphore(device.device, vulkanDone, nullptr);
+  vkDestroySemaphore(device.device, openclDone, nullptr);
+  destroyOneShot(device, release);
+  destroyOneShot(device, oneShot);
+  destroyHostBuffer(device, host);
+  destroyExportedBuffer(device, shared);
+  vkDestroyDevice(device.device, nullptr);
+  destroyInstance(instance);
+  return finishStep(9, std::to_string(kRounds) + " rounds, " + std::to_string(checked) +
+                           " values written by OpenCL (" + clName +
+                           ") read back by Vulkan; 2 binary semaphores, every wait after its signal; "
+                           "the full program: README.md, docs/interop-walkthrough.md");
+}
