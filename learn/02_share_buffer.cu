@@ -18,7 +18,9 @@
 
 #include "common/earlier.h"
 
-constexpr uint32_t kValueCount = 1u << 20;  // 4 MiB of uint32_t
+// An odd count: the buffer (4,000,012 bytes) is no multiple of any alignment,
+// so its allocation is larger where the driver rounds up: M1 at work below.
+constexpr uint32_t kValueCount = 1'000'003;
 
 // The value index i holds after the kernel.
 __host__ __device__ inline uint32_t expectedValue(uint32_t i) { return i * 2654435761u + 12345u; }
@@ -28,13 +30,18 @@ __global__ void writePatternKernel(uint32_t* values, uint32_t count) {
   if (i < count) values[i] = expectedValue(i);
 }
 
-int main() {
-  gStepName = "learn 02";
-  Instance instance = createInstance();
-  const Pair pair = pairDevices(instance.instance);  // step 1; CUDA's current device is the pair's
-  Device device = createDevice(pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME});  // M18
-  const VkDeviceSize size = kValueCount * sizeof(uint32_t);
+// What the export made, and what CUDA's import must know of it.
+struct Exported {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkDeviceSize allocationSize = 0;  // VkMemoryRequirements::size (M1)
+  bool dedicated = false;           // allocated with VkMemoryDedicatedAllocateInfo (M5)
+  int fd = -1;                      // ours until CUDA's import succeeds (M7, M8)
+};
 
+// A device-local buffer of `size` bytes whose memory is exported as an
+// opaque fd; exit 3 when the device cannot export it.
+Exported exportBuffer(const Pair& pair, const Device& device, VkDeviceSize size) {
   // M19: may this buffer's memory be exported as an opaque fd, and must its
   // allocation be dedicated to it?
   const VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -87,6 +94,21 @@ int main() {
   fdInfo.handleType = handleType;
   int fd = -1;
   VK_CHECK(getMemoryFd(device.device, &fdInfo, &fd));
+  return {shared, memory, allocationSize, dedicated, fd};
+}
+
+int main() {
+  gStepName = "learn 02";
+  Instance instance = createInstance();
+  const Pair pair = pairDevices(instance.instance);  // step 1; CUDA's current device is the pair's
+  Device device = createDevice(pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME});  // M18
+  const VkDeviceSize size = kValueCount * sizeof(uint32_t);
+
+  const Exported exported = exportBuffer(pair, device, size);
+  const VkBuffer shared = exported.buffer;
+  const VkDeviceSize allocationSize = exported.allocationSize;
+  const bool dedicated = exported.dedicated;
+  int fd = exported.fd;
 
   // M1: the whole allocation's size, not the buffer's. M4/M5: the dedicated
   // flag exactly when the allocation was dedicated. G4: zeroed descriptors.
@@ -143,7 +165,7 @@ int main() {
   destroyOneShot(device, oneShot);
   destroyHostBuffer(device, host);
   vkDestroyBuffer(device.device, shared, nullptr);
-  vkFreeMemory(device.device, memory, nullptr);
+  vkFreeMemory(device.device, exported.memory, nullptr);
   vkDestroyDevice(device.device, nullptr);
   destroyInstance(instance);
   return finishStep(2, std::to_string(kValueCount) + " values written by CUDA read back by Vulkan; imported " +

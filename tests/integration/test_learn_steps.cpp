@@ -12,8 +12,11 @@ namespace vksim::testing {
 namespace {
 
 TEST(LearnSteps, StepsOneToFiveAreBuilt) {
-  for (const LearnStep& step : learnSteps())
-    if (step.number <= 5) EXPECT_FALSE(step.path.empty()) << "step " << step.number << " not in " << learnDirectory();
+  for (const LearnStep& step : learnSteps()) {
+    if (step.number <= 5) {
+      EXPECT_FALSE(step.path.empty()) << "step " << step.number << " not in " << learnDirectory();
+    }
+  }
 }
 
 TEST(LearnSteps, WithoutCudaEachStepExitsThreeWithOneLine) {
