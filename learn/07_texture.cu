@@ -72,17 +72,17 @@ VkImageMemoryBarrier imageBarrier(VkImage image, VkImageLayout from, VkImageLayo
   return barrier;
 }
 
-int main(int argc, char** argv) {
-  gStepName = "learn 07";
-  const char* pngPath = argc > 1 ? argv[1] : "step07.png";
-  Instance instance = createInstance();
-  const Pair pair = pairDevices(instance.instance);
-  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  features12.timelineSemaphore = VK_TRUE;  // M18
-  Device device = createDevice(pair,
-                               {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
-                               &features12);
+// The exported image, as CUDA must be told about it.
+struct SharedImage {
+  VkImage image = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkDeviceSize allocationSize = 0;  // VkMemoryRequirements::size: every level and the driver's padding
+};
 
+// A kSize x kSize RGBA8 image with kLevels levels, optimal tiling, kUsage,
+// in a dedicated allocation that can be exported as an opaque fd. Exit 3 when
+// the device cannot export such an image.
+SharedImage createExportedImage(const Pair& pair, const Device& device) {
   // M19: can THIS image (format, type, tiling, usage) be exported as an opaque fd?
   VkPhysicalDeviceExternalImageFormatInfo externalQuery{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO};
   externalQuery.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
@@ -109,33 +109,45 @@ int main(int argc, char** argv) {
   imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
   imageInfo.tiling = VK_IMAGE_TILING_OPTIMAL;
   imageInfo.usage = kUsage;
-  VkImage image = VK_NULL_HANDLE;
-  VK_CHECK(vkCreateImage(device.device, &imageInfo, nullptr, &image));
+  SharedImage result;
+  VK_CHECK(vkCreateImage(device.device, &imageInfo, nullptr, &result.image));
   VkMemoryRequirements requirements;
-  vkGetImageMemoryRequirements(device.device, image, &requirements);
+  vkGetImageMemoryRequirements(device.device, result.image, &requirements);
   // Dedicated (allowed always, required where the driver says DEDICATED_ONLY),
   // and exportable; CUDA is told both (M5).
   VkMemoryDedicatedAllocateInfo dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
-  dedicated.image = image;
+  dedicated.image = result.image;
   VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO, &dedicated};
   exportInfo.handleTypes = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
   VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &exportInfo};
   allocateInfo.allocationSize = requirements.size;  // every level, and the driver's padding
   allocateInfo.memoryTypeIndex =
       findMemoryType(pair.physical, requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  VK_CHECK(vkAllocateMemory(device.device, &allocateInfo, nullptr, &memory));
-  VK_CHECK(vkBindImageMemory(device.device, image, memory, 0));
+  result.allocationSize = requirements.size;
+  VK_CHECK(vkAllocateMemory(device.device, &allocateInfo, nullptr, &result.memory));
+  VK_CHECK(vkBindImageMemory(device.device, result.image, result.memory, 0));
+  return result;
+}
 
+
+// CUDA's view of the image: the imported memory, the mipmapped array mapped
+// from it, and a surface object per level for the kernel's writes.
+struct CudaImage {
+  cudaExternalMemory_t memory = nullptr;
+  cudaMipmappedArray_t mipmapped = nullptr;
+  cudaSurfaceObject_t surfaces[kLevels] = {};
+};
+
+CudaImage importImageIntoCuda(const Device& device, const SharedImage& image) {
   // CUDA's import: the allocation's size and the dedicated flag (M1, M5);
   // the fd is CUDA's once the import succeeded (M7), ours to close if not (M8).
   cudaExternalMemoryHandleDesc handle{};
   handle.type = cudaExternalMemoryHandleTypeOpaqueFd;
-  handle.handle.fd = exportMemoryFd(device, memory);
-  handle.size = requirements.size;
+  handle.handle.fd = exportMemoryFd(device, image.memory);
+  handle.size = image.allocationSize;
   handle.flags = cudaExternalMemoryDedicated;
-  cudaExternalMemory_t cudaMemory = nullptr;
-  const cudaError_t imported = cudaImportExternalMemory(&cudaMemory, &handle);
+  CudaImage result;
+  const cudaError_t imported = cudaImportExternalMemory(&result.memory, &handle);
   if (imported != cudaSuccess) close(handle.handle.fd);
   CUDA_CHECK(imported);
   // P5: every field as vkCreateImage made the image (G5). Offset 0: bound at
@@ -150,21 +162,161 @@ int main(int argc, char** argv) {
   arrayDesc.extent = make_cudaExtent(kSize, kSize, 0);
   arrayDesc.flags = cudaArraySurfaceLoadStore;
   arrayDesc.numLevels = kLevels;  // VkImageCreateInfo::mipLevels
-  cudaMipmappedArray_t mipmapped = nullptr;
-  CUDA_CHECK(cudaExternalMemoryGetMappedMipmappedArray(&mipmapped, cudaMemory, &arrayDesc));
-  cudaSurfaceObject_t surfaces[kLevels] = {};
+  CUDA_CHECK(cudaExternalMemoryGetMappedMipmappedArray(&result.mipmapped, result.memory, &arrayDesc));
   for (uint32_t level = 0; level < kLevels; ++level) {
     cudaArray_t levelArray = nullptr;  // belongs to the mipmapped array (P7): not freed on its own
-    CUDA_CHECK(cudaGetMipmappedArrayLevel(&levelArray, mipmapped, level));
+    CUDA_CHECK(cudaGetMipmappedArrayLevel(&levelArray, result.mipmapped, level));
     cudaResourceDesc resource{};
     resource.resType = cudaResourceTypeArray;
     resource.res.array.array = levelArray;
-    CUDA_CHECK(cudaCreateSurfaceObject(&surfaces[level], &resource));
+    CUDA_CHECK(cudaCreateSurfaceObject(&result.surfaces[level], &resource));
   }
+  return result;
+}
 
+
+// Surface objects, then the mipmapped array (the level arrays are its own),
+// then the memory object (P7, P9); before Vulkan frees the memory (M14).
+void destroyCudaImage(CudaImage& image) {
+  for (cudaSurfaceObject_t surface : image.surfaces) CUDA_CHECK(cudaDestroySurfaceObject(surface));
+  CUDA_CHECK(cudaFreeMipmappedArray(image.mipmapped));
+  CUDA_CHECK(cudaDestroyExternalMemory(image.memory));
+  image = {};
+}
+
+// Records the release of `image` from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL
+// (M21), GENERAL to GENERAL. First scope: the fragment shader that sampled it
+// in the round before. In round 0 the image first leaves UNDEFINED for
+// GENERAL, on Vulkan's side and before CUDA's first write: a layout
+// transition may rewrite the memory, so it must not come after.
+void recordRelease(VkCommandBuffer commands, VkImage image, uint32_t queueFamily, bool firstRound) {
+  if (firstRound) {
+    const VkImageMemoryBarrier toGeneral = imageBarrier(image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL,
+                                                        VK_QUEUE_FAMILY_IGNORED, VK_QUEUE_FAMILY_IGNORED);
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
+                         nullptr, 0, nullptr, 1, &toGeneral);
+  }
+  const VkImageMemoryBarrier toExternal = imageBarrier(image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
+                                                       queueFamily, VK_QUEUE_FAMILY_EXTERNAL);
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
+                       nullptr, 0, nullptr, 1, &toExternal);
+}
+
+// Every texel of every level, at the pixel in the middle of its square on
+// screen (a texel of level l covers 2^l x 2^l pixels of its quad).
+// Returns the texels checked.
+uint32_t checkTexels(const uint32_t* pixels, uint32_t width, uint32_t round) {
+  uint32_t checked = 0;
+  for (uint32_t level = 0; level < kLevels; ++level)
+    for (uint32_t y = 0; y < kSize >> level; ++y)
+      for (uint32_t x = 0; x < kSize >> level; ++x, ++checked) {
+        const uint32_t middle = (1u << level) / 2, px = level * kQuad + (x << level) + middle;
+        const uint32_t seen = pixels[((y << level) + middle) * width + px];
+        EXPECT_OR_EXIT(seen == texelColor(level, x, y, round), "round %u: level %u texel (%u, %u) is 0x%08x, expected 0x%08x",
+                       round, level, x, y, seen, texelColor(level, x, y, round));
+      }
+  return checked;
+}
+
+// The objects every round uses (created in main, in this order).
+struct Rig {
+  Device device;
+  SharedImage image;
+  CudaImage cudaImage;
+  SampledImage sampled;  // view, sampler, descriptor set (learn/common/offscreen.h)
+  Offscreen target;
+  HostBuffer host;
+  VkPipelineLayout layout;
+  VkPipeline pipeline;
+  OneShot oneShot;
+  OneShot release;
+  VkSemaphore timeline;
+  cudaExternalSemaphore_t cudaTimeline;
+  cudaStream_t stream;
+};
+
+// Round k: Vulkan releases the image (round 0: after its first transition)
+// and signals 2k+1; CUDA waits for 2k+1, writes every level, signals 2k+2;
+// the draw waits for 2k+2 at ALL_COMMANDS, acquires, samples every level,
+// and the target is copied out; the CPU checks. Returns the texels checked.
+uint32_t runRound(const Rig& rig, uint32_t round) {
+  const Device& device = rig.device;
+  const uint64_t renderDone = 2 * uint64_t{round} + 1;  // the +2 schedule
+  const uint64_t cudaDone = 2 * uint64_t{round} + 2;
+
+  // 1. Vulkan releases the image to CUDA and signals 2k+1. Round 0 first
+  //    moves it out of UNDEFINED, before CUDA ever writes; later rounds
+  //    release what round k-1's fragment shader sampled.
+  recordRelease(beginOneShot(rig.release), rig.image.image, device.queueFamily, round == 0);
+  VK_CHECK(vkEndCommandBuffer(rig.release.commands));
+  VkTimelineSemaphoreSubmitInfo renderValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  renderValues.signalSemaphoreValueCount = 1;
+  renderValues.pSignalSemaphoreValues = &renderDone;
+  VkSubmitInfo render{VK_STRUCTURE_TYPE_SUBMIT_INFO, &renderValues};
+  render.commandBufferCount = 1;
+  render.pCommandBuffers = &rig.release.commands;
+  render.signalSemaphoreCount = 1;
+  render.pSignalSemaphores = &rig.timeline;
+  VK_CHECK(vkQueueSubmit(device.queue, 1, &render, VK_NULL_HANDLE));
+
+  // 2. CUDA waits for 2k+1, writes every level, signals 2k+2 (S5, S2).
+  cudaExternalSemaphoreWaitParams waitParams{};
+  waitParams.params.fence.value = renderDone;
+  CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&rig.cudaTimeline, &waitParams, 1, rig.stream));
+  for (uint32_t level = 0; level < kLevels; ++level) {
+    const uint32_t size = kSize >> level;
+    const dim3 blocks((size + 7) / 8, (size + 7) / 8);
+    writeLevelKernel<<<blocks, dim3(8, 8), 0, rig.stream>>>(rig.cudaImage.surfaces[level], size, level, round);
+  }
+  CUDA_CHECK(cudaGetLastError());
+  cudaExternalSemaphoreSignalParams signalParams{};
+  signalParams.params.fence.value = cudaDone;
+  CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&rig.cudaTimeline, &signalParams, 1, rig.stream));
+
+  // 3. Vulkan waits for 2k+2 at ALL_COMMANDS, acquires the image for the
+  //    fragment shader (M21), draws a quad per level, copies the target out.
+  VkCommandBuffer commands = beginOneShot(rig.oneShot);
+  VkImageMemoryBarrier acquire = imageBarrier(rig.image.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
+                                              VK_QUEUE_FAMILY_EXTERNAL, device.queueFamily);
+  acquire.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
+                       nullptr, 0, nullptr, 1, &acquire);
+  beginOffscreen(commands, rig.target);
+  vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, rig.pipeline);
+  vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, rig.layout, 0, 1, &rig.sampled.set, 0,
+                          nullptr);
+  vkCmdDraw(commands, 6, kLevels, 0, 0);  // instance i: level i
+  vkCmdEndRenderPass(commands);
+  recordCopyOut(commands, rig.target, rig.host);
+  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;  // M21: covers the acquire
+  VkTimelineSemaphoreSubmitInfo drawValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  drawValues.waitSemaphoreValueCount = 1;
+  drawValues.pWaitSemaphoreValues = &cudaDone;
+  VkSubmitInfo draw{VK_STRUCTURE_TYPE_SUBMIT_INFO, &drawValues};
+  draw.waitSemaphoreCount = 1;
+  draw.pWaitSemaphores = &rig.timeline;
+  draw.pWaitDstStageMask = &waitStage;
+  submitAndWait(device, rig.oneShot, draw);  // the host waits for the copy, to check it
+
+  return checkTexels(static_cast<const uint32_t*>(rig.host.mapped), rig.target.width, round);
+}
+
+int main(int argc, char** argv) {
+  gStepName = "learn 07";
+  const char* pngPath = argc > 1 ? argv[1] : "step07.png";
+  Instance instance = createInstance();
+  const Pair pair = pairDevices(instance.instance);
+  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  features12.timelineSemaphore = VK_TRUE;  // M18
+  Device device = createDevice(pair,
+                               {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
+                               &features12);
+
+  const SharedImage image = createExportedImage(pair, device);
+  CudaImage cudaImage = importImageIntoCuda(device, image);
   // Vulkan samples every level through a descriptor set (learn/common/offscreen.h)
   // that names the layout the image will be in when the shader reads it: GENERAL.
-  SampledImage sampled = createSampledImage(device, image, kFormat, kLevels, VK_IMAGE_LAYOUT_GENERAL);
+  SampledImage sampled = createSampledImage(device, image.image, kFormat, kLevels, VK_IMAGE_LAYOUT_GENERAL);
   Offscreen target = createOffscreen(pair, device, kLevels * kQuad, kQuad);
   HostBuffer host = createHostBuffer(pair, device, VkDeviceSize{target.width} * target.height * 4);
   VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -182,86 +334,10 @@ int main(int argc, char** argv) {
   cudaStream_t stream = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
+  const Rig rig{device, image, cudaImage, sampled, target, host, layout, pipeline, oneShot, release, timeline,
+                cudaTimeline, stream};
   uint32_t checked = 0;
-  for (uint32_t round = 0; round < kRounds; ++round) {
-    const uint64_t renderDone = 2 * uint64_t{round} + 1;  // the +2 schedule
-    const uint64_t cudaDone = 2 * uint64_t{round} + 2;
-
-    // 1. Vulkan releases the image to CUDA and signals 2k+1. Round 0 first
-    //    moves it out of UNDEFINED, before CUDA ever writes; later rounds
-    //    release what round k-1's fragment shader sampled.
-    VkCommandBuffer commands = beginOneShot(release);
-    if (round == 0) {
-      const VkImageMemoryBarrier toGeneral = imageBarrier(image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL,
-                                                          VK_QUEUE_FAMILY_IGNORED, VK_QUEUE_FAMILY_IGNORED);
-      vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
-                           nullptr, 0, nullptr, 1, &toGeneral);
-    }
-    const VkImageMemoryBarrier toExternal = imageBarrier(image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
-                                                         device.queueFamily, VK_QUEUE_FAMILY_EXTERNAL);
-    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
-                         nullptr, 0, nullptr, 1, &toExternal);
-    VK_CHECK(vkEndCommandBuffer(commands));
-    VkTimelineSemaphoreSubmitInfo renderValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-    renderValues.signalSemaphoreValueCount = 1;
-    renderValues.pSignalSemaphoreValues = &renderDone;
-    VkSubmitInfo render{VK_STRUCTURE_TYPE_SUBMIT_INFO, &renderValues};
-    render.commandBufferCount = 1;
-    render.pCommandBuffers = &release.commands;
-    render.signalSemaphoreCount = 1;
-    render.pSignalSemaphores = &timeline;
-    VK_CHECK(vkQueueSubmit(device.queue, 1, &render, VK_NULL_HANDLE));
-
-    // 2. CUDA waits for 2k+1, writes every level, signals 2k+2 (S5, S2).
-    cudaExternalSemaphoreWaitParams waitParams{};
-    waitParams.params.fence.value = renderDone;
-    CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&cudaTimeline, &waitParams, 1, stream));
-    for (uint32_t level = 0; level < kLevels; ++level) {
-      const uint32_t size = kSize >> level;
-      writeLevelKernel<<<dim3((size + 7) / 8, (size + 7) / 8), dim3(8, 8), 0, stream>>>(surfaces[level], size, level,
-                                                                                        round);
-    }
-    CUDA_CHECK(cudaGetLastError());
-    cudaExternalSemaphoreSignalParams signalParams{};
-    signalParams.params.fence.value = cudaDone;
-    CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&cudaTimeline, &signalParams, 1, stream));
-
-    // 3. Vulkan waits for 2k+2 at ALL_COMMANDS, acquires the image for the
-    //    fragment shader (M21), draws a quad per level, copies the target out.
-    commands = beginOneShot(oneShot);
-    VkImageMemoryBarrier acquire = imageBarrier(image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
-                                                VK_QUEUE_FAMILY_EXTERNAL, device.queueFamily);
-    acquire.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
-                         nullptr, 0, nullptr, 1, &acquire);
-    beginOffscreen(commands, target);
-    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-    vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &sampled.set, 0, nullptr);
-    vkCmdDraw(commands, 6, kLevels, 0, 0);  // instance i: level i
-    vkCmdEndRenderPass(commands);
-    recordCopyOut(commands, target, host);
-    const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;  // M21: covers the acquire
-    VkTimelineSemaphoreSubmitInfo drawValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-    drawValues.waitSemaphoreValueCount = 1;
-    drawValues.pWaitSemaphoreValues = &cudaDone;
-    VkSubmitInfo draw{VK_STRUCTURE_TYPE_SUBMIT_INFO, &drawValues};
-    draw.waitSemaphoreCount = 1;
-    draw.pWaitSemaphores = &timeline;
-    draw.pWaitDstStageMask = &waitStage;
-    submitAndWait(device, oneShot, draw);  // the host waits for the copy, to check it
-
-    // Every texel of every level, at the pixel in the middle of its square
-    // on screen (a texel of level l covers 2^l x 2^l pixels of its quad).
-    const auto* pixels = static_cast<const uint32_t*>(host.mapped);
-    for (uint32_t level = 0; level < kLevels; ++level)
-      for (uint32_t y = 0; y < kSize >> level; ++y)
-        for (uint32_t x = 0; x < kSize >> level; ++x, ++checked) {
-          const uint32_t middle = (1u << level) / 2, px = level * kQuad + (x << level) + middle;
-          const uint32_t seen = pixels[((y << level) + middle) * target.width + px];
-          EXPECT_OR_EXIT(seen == texelColor(level, x, y, round), "round %u: level %u texel (%u, %u) is 0x%08x, expected 0x%08x",
-                         round, level, x, y, seen, texelColor(level, x, y, round));
-        }
-  }
+  for (uint32_t round = 0; round < kRounds; ++round) checked += runRound(rig, round);
   savePng(pngPath, target, host);  // the last round: the levels side by side
 
   // Teardown: CUDA's side first, mappings before the memory object (P7, P9),
@@ -269,9 +345,7 @@ int main(int argc, char** argv) {
   CUDA_CHECK(cudaStreamSynchronize(stream));
   CUDA_CHECK(cudaStreamDestroy(stream));
   CUDA_CHECK(cudaDestroyExternalSemaphore(cudaTimeline));
-  for (cudaSurfaceObject_t surface : surfaces) CUDA_CHECK(cudaDestroySurfaceObject(surface));
-  CUDA_CHECK(cudaFreeMipmappedArray(mipmapped));
-  CUDA_CHECK(cudaDestroyExternalMemory(cudaMemory));
+  destroyCudaImage(cudaImage);
   VK_CHECK(vkDeviceWaitIdle(device.device));
   vkDestroySemaphore(device.device, timeline, nullptr);
   vkDestroyPipeline(device.device, pipeline, nullptr);
@@ -281,8 +355,8 @@ int main(int argc, char** argv) {
   destroyHostBuffer(device, host);
   destroyOffscreen(device, target);
   destroySampledImage(device, sampled);
-  vkDestroyImage(device.device, image, nullptr);
-  vkFreeMemory(device.device, memory, nullptr);
+  vkDestroyImage(device.device, image.image, nullptr);
+  vkFreeMemory(device.device, image.memory, nullptr);
   vkDestroyDevice(device.device, nullptr);
   destroyInstance(instance);
   return finishStep(7, std::to_string(kRounds) + " rounds, " + std::to_string(kLevels) + " levels written by CUDA and sampled by Vulkan each; " +
