@@ -78,18 +78,8 @@ Driver gDriver{};
       exitWith(kExitCheckFailed, "%s:%d: %s failed: %s", __FILE__, __LINE__, #call, cuCheckName);              \
   } while (0)
 
-int main() {
-  gStepName = "learn 08";
-  Instance instance = createInstance();
-  const Pair pair = pairDevices(instance.instance);  // CUDA's current device is the pair's
-  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  features12.timelineSemaphore = VK_TRUE;  // M18
-  Device device = createDevice(pair,
-                               {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
-                               &features12);
-  const VkDeviceSize size = kValueCount * sizeof(uint32_t);
-
-  // 1. The driver functions (E2, E3), then what the device must support.
+// 1. The driver functions (E2, E3).
+void loadDriver() {
   loadEntryPoint("cuGetErrorName", 6000, &gDriver.getErrorName);
   loadEntryPoint("cuDeviceGet", 2000, &gDriver.deviceGet);
   loadEntryPoint("cuDeviceGetAttribute", 2000, &gDriver.deviceGetAttribute);
@@ -102,40 +92,69 @@ int main() {
   loadEntryPoint("cuMemUnmap", 10020, &gDriver.memUnmap);
   loadEntryPoint("cuMemAddressFree", 10020, &gDriver.memAddressFree);
   loadEntryPoint("cuMemRelease", 10020, &gDriver.memRelease);
+}
+
+// CUDA's allocation and its mapping into CUDA's address space.
+struct CudaAllocation {
+  CUmemGenericAllocationHandle handle = 0;
+  CUdeviceptr address = 0;  // where kernels see it
+  size_t size = 0;          // a multiple of the granularity
+  size_t granularity = 0;
+};
+
+// 2. CUDA allocates (E8): device memory that can be exported as a POSIX fd
+//    (asked for now: an allocation made without it cannot be exported
+//    later), its size a multiple of the granularity; a range of addresses,
+//    the allocation mapped into it, and read/write access for the device.
+//    Exit 3 when the device cannot do this.
+CudaAllocation allocateExportable(int cudaDevice, size_t bytes) {
   CUDA_CHECK(cudaFree(nullptr));  // the runtime's primary context, current: the mapping lives in it
   CUdevice cuDevice = 0;
-  CU_CHECK(gDriver.deviceGet(&cuDevice, pair.cudaDevice));
+  CU_CHECK(gDriver.deviceGet(&cuDevice, cudaDevice));
   int virtualMemory = 0, fdExport = 0;
   CU_CHECK(gDriver.deviceGetAttribute(&virtualMemory, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, cuDevice));
   CU_CHECK(gDriver.deviceGetAttribute(&fdExport, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, cuDevice));
-  if (!virtualMemory || !fdExport) exitWith(kExitMissing, "CUDA device %d cannot %s", pair.cudaDevice,
+  if (!virtualMemory || !fdExport) exitWith(kExitMissing, "CUDA device %d cannot %s", cudaDevice,
                                             !virtualMemory ? "allocate with cuMemCreate" : "export a POSIX fd");
 
-  // 2. CUDA allocates (E8): device memory that can be exported as a POSIX fd
-  //    (asked for now: an allocation made without it cannot be exported
-  //    later), its size a multiple of the granularity; a range of addresses,
-  //    the allocation mapped into it, and read/write access for the device.
   CUmemAllocationProp properties{};
   properties.type = CU_MEM_ALLOCATION_TYPE_PINNED;
   properties.location = {CU_MEM_LOCATION_TYPE_DEVICE, int(cuDevice)};
   properties.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
-  size_t granularity = 0;
-  CU_CHECK(gDriver.memGetAllocationGranularity(&granularity, &properties, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
-  const size_t allocationSize = (size + granularity - 1) / granularity * granularity;
-  CUmemGenericAllocationHandle allocation = 0;
-  CU_CHECK(gDriver.memCreate(&allocation, allocationSize, &properties, 0));
-  CUdeviceptr address = 0;
-  CU_CHECK(gDriver.memAddressReserve(&address, allocationSize, granularity, 0, 0));
-  CU_CHECK(gDriver.memMap(address, allocationSize, 0, allocation, 0));
+  CudaAllocation result;
+  CU_CHECK(gDriver.memGetAllocationGranularity(&result.granularity, &properties, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+  result.size = (bytes + result.granularity - 1) / result.granularity * result.granularity;
+  CU_CHECK(gDriver.memCreate(&result.handle, result.size, &properties, 0));
+  CU_CHECK(gDriver.memAddressReserve(&result.address, result.size, result.granularity, 0, 0));
+  CU_CHECK(gDriver.memMap(result.address, result.size, 0, result.handle, 0));
   const CUmemAccessDesc access{properties.location, CU_MEM_ACCESS_FLAGS_PROT_READWRITE};
-  CU_CHECK(gDriver.memSetAccess(address, allocationSize, &access, 1));
-  int fd = -1;  // a new fd, ours; it refers to the allocation (closing it frees nothing)
-  CU_CHECK(gDriver.memExportToShareableHandle(&fd, allocation, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  CU_CHECK(gDriver.memSetAccess(result.address, result.size, &access, 1));
+  return result;
+}
 
-  // 3. Vulkan imports (E9): a buffer that names the handle type, memory of
-  //    the allocation's size in a device-local type the buffer accepts (an
-  //    opaque fd may not be asked vkGetMemoryFdPropertiesKHR), and dedicated
-  //    only where the driver insists.
+// CUDA's side of the teardown, after Vulkan freed its import (E10): unmap
+// (no kernel touches the range any more), free the address range (only an
+// unmapped range may be freed), release the allocation's handle.
+void destroyCudaAllocation(CudaAllocation& allocation) {
+  CU_CHECK(gDriver.memUnmap(allocation.address, allocation.size));
+  CU_CHECK(gDriver.memAddressFree(allocation.address, allocation.size));
+  CU_CHECK(gDriver.memRelease(allocation.handle));
+  allocation = {};
+}
+
+struct ImportedBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+};
+
+// 3. Vulkan imports `fd` (E9) as the memory of a `size`-byte buffer: the
+//    buffer names the handle type, the memory has the allocation's size
+//    (`allocationSize`), a device-local type the buffer accepts (an opaque fd
+//    may not be asked vkGetMemoryFdPropertiesKHR), and is dedicated only
+//    where the driver insists. The fd is Vulkan's once the import succeeded
+//    (M7), closed here if it failed (M8).
+ImportedBuffer importIntoVulkan(const Pair& pair, const Device& device, int fd, VkDeviceSize size,
+                                VkDeviceSize allocationSize) {
   VkPhysicalDeviceExternalBufferInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
   query.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
   query.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
@@ -149,14 +168,14 @@ int main() {
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, &external};
   bufferInfo.size = size;
   bufferInfo.usage = query.usage;
-  VkBuffer shared = VK_NULL_HANDLE;
-  VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &shared));
+  ImportedBuffer result;
+  VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
   VkMemoryRequirements requirements;
-  vkGetBufferMemoryRequirements(device.device, shared, &requirements);
-  EXPECT_OR_EXIT(requirements.size <= allocationSize, "the buffer needs %llu bytes, CUDA allocated %zu",
-                 static_cast<unsigned long long>(requirements.size), allocationSize);
+  vkGetBufferMemoryRequirements(device.device, result.buffer, &requirements);
+  EXPECT_OR_EXIT(requirements.size <= allocationSize, "the buffer needs %llu bytes, CUDA allocated %llu",
+                 static_cast<unsigned long long>(requirements.size), static_cast<unsigned long long>(allocationSize));
   VkMemoryDedicatedAllocateInfo dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
-  dedicated.buffer = shared;
+  dedicated.buffer = result.buffer;
   const bool dedicatedOnly = (features & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT) != 0;
   VkImportMemoryFdInfoKHR importInfo{VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR, dedicatedOnly ? &dedicated : nullptr};
   importInfo.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
@@ -165,13 +184,138 @@ int main() {
   allocateInfo.allocationSize = allocationSize;  // the allocation's, not the buffer's
   allocateInfo.memoryTypeIndex =
       findMemoryType(pair.physical, requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  const VkResult imported = vkAllocateMemory(device.device, &allocateInfo, nullptr, &memory);
+  const VkResult imported = vkAllocateMemory(device.device, &allocateInfo, nullptr, &result.memory);
   if (imported != VK_SUCCESS) close(fd);  // a failed import leaves the fd with us (M8)
   VK_CHECK(imported);
-  fd = -1;  // Vulkan's now (VkImportMemoryFdInfoKHR): never to be used or closed again (M7)
-  VK_CHECK(vkBindBufferMemory(device.device, shared, memory, 0));
+  // Vulkan's now (VkImportMemoryFdInfoKHR): the caller must not use or close it again (M7).
+  VK_CHECK(vkBindBufferMemory(device.device, result.buffer, result.memory, 0));
+  return result;
+}
 
+
+// Records the release of `buffer` from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL
+// (M21). First scope: the copy that read it (TRANSFER); reads need no
+// availability operation, so srcAccessMask is 0. The destination masks play
+// no part on the other side: what orders CUDA's writes after the release is
+// the semaphore signal later in the same submission.
+void recordRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily) {
+  VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  toExternal.srcAccessMask = 0;
+  toExternal.dstAccessMask = 0;
+  toExternal.srcQueueFamilyIndex = queueFamily;
+  toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  toExternal.buffer = buffer;
+  toExternal.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr,
+                       1, &toExternal, 0, nullptr);
+}
+
+// The objects every round uses (created in main, in this order).
+struct Rig {
+  Device device;
+  ImportedBuffer shared;  // Vulkan's import of CUDA's allocation
+  CUdeviceptr cudaShared;  // CUDA's own mapping of it
+  HostBuffer host;
+  OneShot oneShot;
+  OneShot release;
+  VkSemaphore timeline;
+  cudaExternalSemaphore_t cudaTimeline;
+  cudaStream_t stream;
+};
+
+// Round k: render releases (k > 0) and signals 2k+1; CUDA waits for 2k+1,
+// writes, signals 2k+2; the read-back waits for 2k+2 at ALL_COMMANDS,
+// acquires and copies; the CPU checks. Returns the values checked.
+uint32_t runRound(const Rig& rig, uint32_t round) {
+  const Device& device = rig.device;
+  const ImportedBuffer& shared = rig.shared;
+  const HostBuffer& host = rig.host;
+  const OneShot& oneShot = rig.oneShot;
+  const OneShot& release = rig.release;
+  const VkSemaphore& timeline = rig.timeline;
+  const cudaExternalSemaphore_t& cudaTimeline = rig.cudaTimeline;
+  const cudaStream_t& stream = rig.stream;
+  const VkDeviceSize size = kValueCount * sizeof(uint32_t);
+  uint32_t checked = 0;
+  const uint64_t renderDone = 2 * uint64_t{round} + 1;  // the +2 schedule
+  const uint64_t cudaDone = 2 * uint64_t{round} + 2;
+
+  // 1. Vulkan's render signals 2k+1. From round 1 on it first releases the
+  //    buffer that round k-1's read-back acquired: CUDA writes it next.
+  //    The release's command buffer can be recorded again: the
+  //    previous one finished before 2k-1 was signalled, which the host saw
+  //    reached (the read-back's fence waited on 2k).
+  VkTimelineSemaphoreSubmitInfo renderValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  renderValues.signalSemaphoreValueCount = 1;
+  renderValues.pSignalSemaphoreValues = &renderDone;
+  VkSubmitInfo render{VK_STRUCTURE_TYPE_SUBMIT_INFO, &renderValues};
+  if (round > 0) {
+    recordRelease(beginOneShot(release), shared.buffer, device.queueFamily);
+    VK_CHECK(vkEndCommandBuffer(release.commands));
+    render.commandBufferCount = 1;
+    render.pCommandBuffers = &release.commands;
+  }
+  render.signalSemaphoreCount = 1;  // after the release, in the same submission
+  render.pSignalSemaphores = &timeline;
+  VK_CHECK(vkQueueSubmit(device.queue, 1, &render, VK_NULL_HANDLE));
+
+  // 2. CUDA waits until the value is at least 2k+1, runs the kernel, and
+  //    sets it to 2k+2 (S5). G4: zeroed parameter structs.
+  cudaExternalSemaphoreWaitParams waitParams{};
+  waitParams.params.fence.value = renderDone;
+  CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&cudaTimeline, &waitParams, 1, stream));
+  writeRoundKernel<<<(kValueCount + 255) / 256, 256, 0, stream>>>(reinterpret_cast<uint32_t*>(rig.cudaShared),
+                                                                  kValueCount, round);  // CUDA's own mapping
+  CUDA_CHECK(cudaGetLastError());
+  cudaExternalSemaphoreSignalParams signalParams{};
+  signalParams.params.fence.value = cudaDone;  // S2: after the kernel in stream order
+  CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&cudaTimeline, &signalParams, 1, stream));
+
+  // 3. Vulkan's read-back waits for 2k+2, acquires the buffer, copies it.
+  VkCommandBuffer commands = beginOneShot(oneShot);
+  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};  // M21
+  acquire.srcAccessMask = 0;
+  acquire.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  acquire.dstQueueFamilyIndex = device.queueFamily;
+  acquire.buffer = shared.buffer;
+  acquire.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                       1, &acquire, 0, nullptr);
+  recordReadBack(commands, shared.buffer, host, size);
+  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;  // M21: covers the acquire
+  VkTimelineSemaphoreSubmitInfo readBackValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  readBackValues.waitSemaphoreValueCount = 1;
+  readBackValues.pWaitSemaphoreValues = &cudaDone;
+  VkSubmitInfo readBack{VK_STRUCTURE_TYPE_SUBMIT_INFO, &readBackValues};
+  readBack.waitSemaphoreCount = 1;
+  readBack.pWaitSemaphores = &timeline;
+  readBack.pWaitDstStageMask = &waitStage;
+  submitAndWait(device, oneShot, readBack);  // the host waits for the copy, to check it
+
+  const auto* values = static_cast<const uint32_t*>(host.mapped);
+  for (uint32_t i = 0; i < kValueCount; ++i, ++checked)
+    EXPECT_OR_EXIT(values[i] == expectedValue(round, i), "round %u: value %u is 0x%08x, expected 0x%08x", round, i,
+                   values[i], expectedValue(round, i));
+  return checked;
+}
+
+int main() {
+  gStepName = "learn 08";
+  Instance instance = createInstance();
+  const Pair pair = pairDevices(instance.instance);  // CUDA's current device is the pair's
+  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  features12.timelineSemaphore = VK_TRUE;  // M18
+  Device device = createDevice(pair,
+                               {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
+                               &features12);
+  const VkDeviceSize size = kValueCount * sizeof(uint32_t);
+  loadDriver();
+  CudaAllocation allocation = allocateExportable(pair.cudaDevice, size);
+  int fd = -1;  // a new fd, ours until imported; it refers to the allocation (closing it frees nothing)
+  CU_CHECK(gDriver.memExportToShareableHandle(&fd, allocation.handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  ImportedBuffer shared = importIntoVulkan(pair, device, fd, size, allocation.size);
+  fd = -1;  // Vulkan's (M7)
   HostBuffer host = createHostBuffer(pair, device, size);
   OneShot oneShot = createOneShot(device);
   OneShot release = createOneShot(device);  // its buffer holds the release; its fence stays unused
@@ -180,89 +324,24 @@ int main() {
   cudaStream_t stream = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
+  const Rig rig{device, shared, allocation.address, host, oneShot, release, timeline, cudaTimeline, stream};
   uint32_t checked = 0;
-  for (uint32_t round = 0; round < kRounds; ++round) {
-    const uint64_t renderDone = 2 * uint64_t{round} + 1;  // the +2 schedule
-    const uint64_t cudaDone = 2 * uint64_t{round} + 2;
+  for (uint32_t round = 0; round < kRounds; ++round) checked += runRound(rig, round);
 
-    // 4. Vulkan releases what round k-1's copy read and signals 2k+1 (step 5).
-    VkTimelineSemaphoreSubmitInfo renderValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-    renderValues.signalSemaphoreValueCount = 1;
-    renderValues.pSignalSemaphoreValues = &renderDone;
-    VkSubmitInfo render{VK_STRUCTURE_TYPE_SUBMIT_INFO, &renderValues};
-    if (round > 0) {
-      VkCommandBuffer commands = beginOneShot(release);
-      VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-      toExternal.srcQueueFamilyIndex = device.queueFamily;
-      toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-      toExternal.buffer = shared;
-      toExternal.size = VK_WHOLE_SIZE;
-      vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
-                           nullptr, 1, &toExternal, 0, nullptr);
-      VK_CHECK(vkEndCommandBuffer(commands));
-      render.commandBufferCount = 1;
-      render.pCommandBuffers = &release.commands;
-    }
-    render.signalSemaphoreCount = 1;
-    render.pSignalSemaphores = &timeline;
-    VK_CHECK(vkQueueSubmit(device.queue, 1, &render, VK_NULL_HANDLE));
-
-    // 5. CUDA waits for 2k+1, writes through its own mapping, signals 2k+2.
-    cudaExternalSemaphoreWaitParams waitParams{};
-    waitParams.params.fence.value = renderDone;
-    CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&cudaTimeline, &waitParams, 1, stream));
-    writeRoundKernel<<<(kValueCount + 255) / 256, 256, 0, stream>>>(reinterpret_cast<uint32_t*>(address),
-                                                                    kValueCount, round);
-    CUDA_CHECK(cudaGetLastError());
-    cudaExternalSemaphoreSignalParams signalParams{};
-    signalParams.params.fence.value = cudaDone;
-    CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&cudaTimeline, &signalParams, 1, stream));
-
-    // 6. Vulkan waits for 2k+2 at ALL_COMMANDS, acquires (M21), copies out.
-    VkCommandBuffer commands = beginOneShot(oneShot);
-    VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-    acquire.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-    acquire.dstQueueFamilyIndex = device.queueFamily;
-    acquire.buffer = shared;
-    acquire.size = VK_WHOLE_SIZE;
-    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
-                         1, &acquire, 0, nullptr);
-    recordReadBack(commands, shared, host, size);
-    const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-    VkTimelineSemaphoreSubmitInfo readBackValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-    readBackValues.waitSemaphoreValueCount = 1;
-    readBackValues.pWaitSemaphoreValues = &cudaDone;
-    VkSubmitInfo readBack{VK_STRUCTURE_TYPE_SUBMIT_INFO, &readBackValues};
-    readBack.waitSemaphoreCount = 1;
-    readBack.pWaitSemaphores = &timeline;
-    readBack.pWaitDstStageMask = &waitStage;
-    submitAndWait(device, oneShot, readBack);
-
-    const auto* values = static_cast<const uint32_t*>(host.mapped);
-    for (uint32_t i = 0; i < kValueCount; ++i, ++checked)
-      EXPECT_OR_EXIT(values[i] == expectedValue(round, i), "round %u: value %u is 0x%08x, expected 0x%08x", round, i,
-                     values[i], expectedValue(round, i));
-  }
-
-  // 7. Teardown. Nothing may still run on either side (S17, S18). Then the
-  //    importer lets go first: Vulkan frees its import, which drops its
-  //    reference to CUDA's allocation. Then CUDA undoes its own steps in
-  //    reverse: unmap the range (no kernel can touch it any more), free the
-  //    address range (only an unmapped range may be freed), release the
-  //    allocation's handle. cuMemRelease frees the memory only once no
-  //    mapping and no handle (the fd, Vulkan's import) refers to it, so the
-  //    other order would not pull the memory from under Vulkan, but this one
-  //    leaves nothing waiting on anything (E10).
+  // Teardown. Nothing may still run on either side (S17, S18). The importer
+  // lets go first (E10): Vulkan frees its import, dropping its reference to
+  // CUDA's allocation; then CUDA undoes its own steps in reverse. cuMemRelease
+  // frees the memory only once no mapping and no handle (the fd, Vulkan's
+  // import) refers to it, so the other order would not pull the memory from
+  // under Vulkan; this one leaves nothing waiting on anything.
   CUDA_CHECK(cudaStreamSynchronize(stream));
   CUDA_CHECK(cudaStreamDestroy(stream));
   CUDA_CHECK(cudaDestroyExternalSemaphore(cudaTimeline));
   VK_CHECK(vkDeviceWaitIdle(device.device));
-  vkDestroyBuffer(device.device, shared, nullptr);
-  vkFreeMemory(device.device, memory, nullptr);
-  CU_CHECK(gDriver.memUnmap(address, allocationSize));
-  CU_CHECK(gDriver.memAddressFree(address, allocationSize));
-  CU_CHECK(gDriver.memRelease(allocation));
+  vkDestroyBuffer(device.device, shared.buffer, nullptr);
+  vkFreeMemory(device.device, shared.memory, nullptr);
+  const size_t allocationSize = allocation.size, granularity = allocation.granularity;
+  destroyCudaAllocation(allocation);
   vkDestroySemaphore(device.device, timeline, nullptr);
   destroyOneShot(device, release);
   destroyOneShot(device, oneShot);
