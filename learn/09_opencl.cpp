@@ -67,23 +67,20 @@ void loadExtension(cl_platform_id platform, const char* name, Function* function
   if (*function == nullptr) exitWith(kExitMissing, "the OpenCL platform has no %s", name);
 }
 
-int main() {
-  gStepName = "learn 09";
-  Instance instance = createInstance();
-  const Pair pair = pairDevices(instance.instance);
-  Device device = createDevice(pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME,
-                                      VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME});  // M18
-  VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
-  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id};
-  vkGetPhysicalDeviceProperties2(pair.physical, &properties);
+struct ClDevice {
+  cl_platform_id platform = nullptr;
+  cl_device_id device = nullptr;
+};
 
-  // 1. The OpenCL device that is the Vulkan device (O6, D1).
+// 1. The OpenCL device that is the Vulkan device (O6, D1): the first one
+//    whose CL_DEVICE_UUID_KHR equals `uuid` among those with the extensions.
+//    Exit 3 when there is none.
+ClDevice findOpenClDevice(const uint8_t* uuid, const std::string& name) {
   cl_uint platformCount = 0;
   if (clGetPlatformIDs(0, nullptr, &platformCount) != CL_SUCCESS) platformCount = 0;  // none: CL_PLATFORM_NOT_FOUND_KHR
   std::vector<cl_platform_id> platforms(platformCount);
   if (platformCount > 0) CL_CHECK(clGetPlatformIDs(platformCount, platforms.data(), nullptr));
-  cl_platform_id platform = nullptr;
-  cl_device_id clDevice = nullptr;
+  ClDevice found;
   uint32_t looked = 0;
   for (cl_platform_id candidate : platforms) {
     cl_uint count = 0;
@@ -97,31 +94,161 @@ int main() {
       for (const char* needed : {" cl_khr_device_uuid ", " cl_khr_external_memory_opaque_fd ",
                                  " cl_khr_external_semaphore_opaque_fd "})
         offers = offers && extensions.find(needed) != std::string::npos;
-      cl_uchar uuid[CL_UUID_SIZE_KHR] = {};
-      if (offers) CL_CHECK(clGetDeviceInfo(each, CL_DEVICE_UUID_KHR, sizeof(uuid), uuid, nullptr));
-      if (offers && std::memcmp(uuid, id.deviceUUID, VK_UUID_SIZE) == 0 && clDevice == nullptr) {
-        platform = candidate;
-        clDevice = each;
-      }
+      cl_uchar id[CL_UUID_SIZE_KHR] = {};
+      if (offers) CL_CHECK(clGetDeviceInfo(each, CL_DEVICE_UUID_KHR, sizeof(id), id, nullptr));
+      if (offers && std::memcmp(id, uuid, VK_UUID_SIZE) == 0 && found.device == nullptr) found = {candidate, each};
     }
   }
-  if (clDevice == nullptr)
+  if (found.device == nullptr)
     exitWith(kExitMissing,
              "no OpenCL device with cl_khr_device_uuid, cl_khr_external_memory_opaque_fd and "
              "cl_khr_external_semaphore_opaque_fd is %s (%u platforms, %u devices looked at)",
-             pair.name.c_str(), platformCount, looked);
+             name.c_str(), platformCount, looked);
+  return found;
+}
+
+
+// The extension entry points (cl_khr_external_semaphore, cl_khr_external_memory).
+struct ClExtensions {
   clCreateSemaphoreWithPropertiesKHR_fn createSemaphore = nullptr;
   clEnqueueWaitSemaphoresKHR_fn enqueueWait = nullptr;
   clEnqueueSignalSemaphoresKHR_fn enqueueSignal = nullptr;
   clReleaseSemaphoreKHR_fn releaseSemaphore = nullptr;
   clEnqueueAcquireExternalMemObjectsKHR_fn enqueueAcquire = nullptr;
   clEnqueueReleaseExternalMemObjectsKHR_fn enqueueRelease = nullptr;
-  loadExtension(platform, "clCreateSemaphoreWithPropertiesKHR", &createSemaphore);
-  loadExtension(platform, "clEnqueueWaitSemaphoresKHR", &enqueueWait);
-  loadExtension(platform, "clEnqueueSignalSemaphoresKHR", &enqueueSignal);
-  loadExtension(platform, "clReleaseSemaphoreKHR", &releaseSemaphore);
-  loadExtension(platform, "clEnqueueAcquireExternalMemObjectsKHR", &enqueueAcquire);
-  loadExtension(platform, "clEnqueueReleaseExternalMemObjectsKHR", &enqueueRelease);
+};
+
+ClExtensions loadExtensions(cl_platform_id platform) {
+  ClExtensions x;
+  loadExtension(platform, "clCreateSemaphoreWithPropertiesKHR", &x.createSemaphore);
+  loadExtension(platform, "clEnqueueWaitSemaphoresKHR", &x.enqueueWait);
+  loadExtension(platform, "clEnqueueSignalSemaphoresKHR", &x.enqueueSignal);
+  loadExtension(platform, "clReleaseSemaphoreKHR", &x.releaseSemaphore);
+  loadExtension(platform, "clEnqueueAcquireExternalMemObjectsKHR", &x.enqueueAcquire);
+  loadExtension(platform, "clEnqueueReleaseExternalMemObjectsKHR", &x.enqueueRelease);
+  return x;
+}
+
+// Exports `semaphore` (binary) as a new opaque fd and imports it into OpenCL
+// at creation: a permanent import with reference transference (O1, O2, O4).
+// The fd is OpenCL's after a successful import (M7), closed here if not (M8).
+cl_semaphore_khr importSemaphore(const ClExtensions& cl, cl_context context, const Device& device,
+                                 VkSemaphore semaphore) {
+  auto getSemaphoreFd =
+      reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(device.device, "vkGetSemaphoreFdKHR"));
+  VkSemaphoreGetFdInfoKHR fdInfo{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
+  fdInfo.semaphore = semaphore;
+  fdInfo.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+  int fd = -1;
+  VK_CHECK(getSemaphoreFd(device.device, &fdInfo, &fd));
+  const cl_semaphore_properties_khr properties[] = {CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR,
+                                                    CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
+                                                    cl_semaphore_properties_khr(fd), 0};
+  cl_int status = CL_SUCCESS;
+  cl_semaphore_khr result = cl.createSemaphore(context, properties, &status);
+  if (status != CL_SUCCESS) close(fd);
+  CL_CHECK(status);
+  return result;
+}
+
+// Records the release of `buffer` from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL
+// (M21), after the copy that read it (step 5).
+void recordRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily) {
+  VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  toExternal.srcQueueFamilyIndex = queueFamily;
+  toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  toExternal.buffer = buffer;
+  toExternal.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr,
+                       1, &toExternal, 0, nullptr);
+}
+
+// The objects every round uses (created in main, in this order).
+struct Rig {
+  Device device;
+  ExportedBuffer shared;
+  HostBuffer host;
+  OneShot oneShot;
+  OneShot release;
+  VkSemaphore vulkanDone, openclDone;
+  ClExtensions cl;
+  cl_command_queue queue;
+  cl_kernel kernel;
+  cl_mem clShared;
+  cl_semaphore_khr clVulkanDone, clOpenclDone;
+};
+
+// Round k: Vulkan releases (k > 0) and signals vulkanDone; OpenCL waits,
+// acquires, writes, releases, signals openclDone; Vulkan waits, acquires and
+// copies; the CPU checks. Returns the values checked.
+uint32_t runRound(const Rig& rig, uint32_t round) {
+  const Device& device = rig.device;
+  // 4. Vulkan releases what round k-1's copy read (step 5) and signals vulkanDone.
+  VkSubmitInfo render{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  if (round > 0) {
+    recordRelease(beginOneShot(rig.release), rig.shared.buffer, device.queueFamily);
+    VK_CHECK(vkEndCommandBuffer(rig.release.commands));
+    render.commandBufferCount = 1;
+    render.pCommandBuffers = &rig.release.commands;
+  }
+  render.signalSemaphoreCount = 1;
+  render.pSignalSemaphores = &rig.vulkanDone;
+  VK_CHECK(vkQueueSubmit(device.queue, 1, &render, VK_NULL_HANDLE));
+
+  // 5. OpenCL, after that signal was submitted (S4): wait, acquire, write,
+  //    release, signal (O9-O11), and flush, so that the signal reaches the
+  //    device before Vulkan waits for it.
+  CL_CHECK(rig.cl.enqueueWait(rig.queue, 1, &rig.clVulkanDone, nullptr, 0, nullptr, nullptr));
+  CL_CHECK(rig.cl.enqueueAcquire(rig.queue, 1, &rig.clShared, 0, nullptr, nullptr));
+  const cl_uint count = kValueCount;
+  CL_CHECK(clSetKernelArg(rig.kernel, 0, sizeof(cl_mem), &rig.clShared));
+  CL_CHECK(clSetKernelArg(rig.kernel, 1, sizeof(cl_uint), &count));
+  CL_CHECK(clSetKernelArg(rig.kernel, 2, sizeof(cl_uint), &round));
+  const size_t global = kValueCount;
+  CL_CHECK(clEnqueueNDRangeKernel(rig.queue, rig.kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
+  CL_CHECK(rig.cl.enqueueRelease(rig.queue, 1, &rig.clShared, 0, nullptr, nullptr));
+  CL_CHECK(rig.cl.enqueueSignal(rig.queue, 1, &rig.clOpenclDone, nullptr, 0, nullptr, nullptr));
+  CL_CHECK(clFlush(rig.queue));
+
+  // 6. Vulkan waits for openclDone at ALL_COMMANDS, acquires (M21), copies out.
+  VkCommandBuffer commands = beginOneShot(rig.oneShot);
+  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  acquire.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  acquire.dstQueueFamilyIndex = device.queueFamily;
+  acquire.buffer = rig.shared.buffer;
+  acquire.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
+                       1, &acquire, 0, nullptr);
+  recordReadBack(commands, rig.shared.buffer, rig.host, rig.shared.size);
+  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  VkSubmitInfo readBack{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  readBack.waitSemaphoreCount = 1;
+  readBack.pWaitSemaphores = &rig.openclDone;
+  readBack.pWaitDstStageMask = &waitStage;
+  submitAndWait(device, rig.oneShot, readBack);
+
+  const auto* values = static_cast<const uint32_t*>(rig.host.mapped);
+  uint32_t checked = 0;
+  for (uint32_t i = 0; i < kValueCount; ++i, ++checked)
+    EXPECT_OR_EXIT(values[i] == expectedValue(round, i), "round %u: value %u is 0x%08x, expected 0x%08x", round, i,
+                   values[i], expectedValue(round, i));
+  return checked;
+}
+
+int main() {
+  gStepName = "learn 09";
+  Instance instance = createInstance();
+  const Pair pair = pairDevices(instance.instance);
+  Device device = createDevice(pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME,
+                                      VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME});  // M18
+  VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id};
+  vkGetPhysicalDeviceProperties2(pair.physical, &properties);
+  const ClDevice found = findOpenClDevice(id.deviceUUID, pair.name);
+  const cl_platform_id platform = found.platform;
+  cl_device_id clDevice = found.device;
+  const ClExtensions cl = loadExtensions(platform);
 
   // 2. A context, an in-order queue (wait, acquire, kernel, release, signal
   //    run in the order enqueued), and the kernel.
@@ -149,93 +276,24 @@ int main() {
                                                  size_t(shared.allocationSize), nullptr, &status);
   if (status != CL_SUCCESS) close(memoryFd);  // a failed import leaves the fd with us (M8)
   CL_CHECK(status);
-  auto getSemaphoreFd =
-      reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(device.device, "vkGetSemaphoreFdKHR"));
   const VkSemaphore vulkanDone = createExportedSemaphore(pair, device, VK_SEMAPHORE_TYPE_BINARY);
   const VkSemaphore openclDone = createExportedSemaphore(pair, device, VK_SEMAPHORE_TYPE_BINARY);
-  cl_semaphore_khr clSemaphores[2] = {};  // vulkanDone, openclDone
-  for (int i = 0; i < 2; ++i) {
-    VkSemaphoreGetFdInfoKHR fdInfo{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
-    fdInfo.semaphore = i == 0 ? vulkanDone : openclDone;
-    fdInfo.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-    int fd = -1;
-    VK_CHECK(getSemaphoreFd(device.device, &fdInfo, &fd));
-    const cl_semaphore_properties_khr semaphoreProperties[] = {
-        CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
-        cl_semaphore_properties_khr(fd), 0};
-    clSemaphores[i] = createSemaphore(context, semaphoreProperties, &status);
-    if (status != CL_SUCCESS) close(fd);
-    CL_CHECK(status);
-  }
+  cl_semaphore_khr clSemaphores[2] = {importSemaphore(cl, context, device, vulkanDone),
+                                      importSemaphore(cl, context, device, openclDone)};
   HostBuffer host = createHostBuffer(pair, device, size);
   OneShot oneShot = createOneShot(device);
   OneShot release = createOneShot(device);  // its buffer holds the release; its fence stays unused
 
+  const Rig rig{device,  shared, host,   oneShot,  release,          vulkanDone,      openclDone,
+                cl,      queue,  kernel, clShared, clSemaphores[0], clSemaphores[1]};
   uint32_t checked = 0;
-  for (uint32_t round = 0; round < kRounds; ++round) {
-    // 4. Vulkan releases what round k-1's copy read (step 5) and signals vulkanDone.
-    VkSubmitInfo render{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    if (round > 0) {
-      VkCommandBuffer commands = beginOneShot(release);
-      VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-      toExternal.srcQueueFamilyIndex = device.queueFamily;
-      toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-      toExternal.buffer = shared.buffer;
-      toExternal.size = VK_WHOLE_SIZE;
-      vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
-                           nullptr, 1, &toExternal, 0, nullptr);
-      VK_CHECK(vkEndCommandBuffer(commands));
-      render.commandBufferCount = 1;
-      render.pCommandBuffers = &release.commands;
-    }
-    render.signalSemaphoreCount = 1;
-    render.pSignalSemaphores = &vulkanDone;
-    VK_CHECK(vkQueueSubmit(device.queue, 1, &render, VK_NULL_HANDLE));
-
-    // 5. OpenCL, after that signal was submitted (S4): wait, acquire, write,
-    //    release, signal (O9-O11), and flush, so that the signal reaches the
-    //    device before Vulkan waits for it.
-    CL_CHECK(enqueueWait(queue, 1, &clSemaphores[0], nullptr, 0, nullptr, nullptr));
-    CL_CHECK(enqueueAcquire(queue, 1, &clShared, 0, nullptr, nullptr));
-    const cl_uint count = kValueCount;
-    CL_CHECK(clSetKernelArg(kernel, 0, sizeof(cl_mem), &clShared));
-    CL_CHECK(clSetKernelArg(kernel, 1, sizeof(cl_uint), &count));
-    CL_CHECK(clSetKernelArg(kernel, 2, sizeof(cl_uint), &round));
-    const size_t global = kValueCount;
-    CL_CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, nullptr, 0, nullptr, nullptr));
-    CL_CHECK(enqueueRelease(queue, 1, &clShared, 0, nullptr, nullptr));
-    CL_CHECK(enqueueSignal(queue, 1, &clSemaphores[1], nullptr, 0, nullptr, nullptr));
-    CL_CHECK(clFlush(queue));
-
-    // 6. Vulkan waits for openclDone at ALL_COMMANDS, acquires (M21), copies out.
-    VkCommandBuffer commands = beginOneShot(oneShot);
-    VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-    acquire.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-    acquire.dstQueueFamilyIndex = device.queueFamily;
-    acquire.buffer = shared.buffer;
-    acquire.size = VK_WHOLE_SIZE;
-    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
-                         1, &acquire, 0, nullptr);
-    recordReadBack(commands, shared.buffer, host, size);
-    const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-    VkSubmitInfo readBack{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    readBack.waitSemaphoreCount = 1;
-    readBack.pWaitSemaphores = &openclDone;
-    readBack.pWaitDstStageMask = &waitStage;
-    submitAndWait(device, oneShot, readBack);
-
-    const auto* values = static_cast<const uint32_t*>(host.mapped);
-    for (uint32_t i = 0; i < kValueCount; ++i, ++checked)
-      EXPECT_OR_EXIT(values[i] == expectedValue(round, i), "round %u: value %u is 0x%08x, expected 0x%08x", round, i,
-                     values[i], expectedValue(round, i));
-  }
+  for (uint32_t round = 0; round < kRounds; ++round) checked += runRound(rig, round);
 
   // Teardown: the OpenCL queue finished (nothing pending on the semaphores,
   // O3, S17), OpenCL's imports go before Vulkan frees what they refer to (M14).
   const std::string clName = deviceString(clDevice, CL_DEVICE_NAME);
   CL_CHECK(clFinish(queue));
-  for (cl_semaphore_khr semaphore : clSemaphores) CL_CHECK(releaseSemaphore(semaphore));
+  for (cl_semaphore_khr semaphore : clSemaphores) CL_CHECK(cl.releaseSemaphore(semaphore));
   CL_CHECK(clReleaseMemObject(clShared));
   CL_CHECK(clReleaseKernel(kernel));
   CL_CHECK(clReleaseProgram(program));
