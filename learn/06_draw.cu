@@ -44,8 +44,12 @@ static_assert(sizeof(Vertex) == 12, "the pipeline's vertex stride");
 // Triangle t's corner and colour in round r: it moves one pixel right and
 // down per round (so the round's position is known), and its blue channel
 // counts the rounds (so the round's colour is known).
-__host__ __device__ inline uint32_t cornerX(uint32_t t, uint32_t round) { return (t % kGrid) * kCell + 1 + round; }
-__host__ __device__ inline uint32_t cornerY(uint32_t t, uint32_t round) { return (t / kGrid) * kCell + 1 + round; }
+__host__ __device__ inline uint32_t cornerX(uint32_t t, uint32_t round) {
+  return (t % kGrid) * kCell + 1 + round;
+}
+__host__ __device__ inline uint32_t cornerY(uint32_t t, uint32_t round) {
+  return (t / kGrid) * kCell + 1 + round;
+}
 __host__ __device__ inline uint32_t triangleColor(uint32_t t, uint32_t round) {
   return 0xff000000u | (16 * round + 15) << 16 | ((t / kGrid) * 32 + 31) << 8 | ((t % kGrid) * 32 + 31);
 }
@@ -80,8 +84,8 @@ void recordRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFami
   toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
   toExternal.buffer = buffer;
   toExternal.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
-                       nullptr, 1, &toExternal, 0, nullptr);
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0,
+                       0, nullptr, 1, &toExternal, 0, nullptr);
 }
 
 // Inside each triangle: this round's colour; just behind it (inside round
@@ -92,10 +96,12 @@ uint32_t checkPixels(const uint32_t* pixels, uint32_t round) {
   for (uint32_t t = 0; t < kTriangles; ++t, checked += 2) {
     const uint32_t x = cornerX(t, round), y = cornerY(t, round);
     const uint32_t inside = pixels[(y + 4) * kTarget + x + 4], behind = pixels[(y + 4) * kTarget + x - 1];
-    EXPECT_OR_EXIT(inside == triangleColor(t, round), "round %u: triangle %u's pixel (%u, %u) is 0x%08x, expected 0x%08x",
-                   round, t, x + 4, y + 4, inside, triangleColor(t, round));
-    EXPECT_OR_EXIT(behind == kBackground, "round %u: pixel (%u, %u) behind triangle %u is 0x%08x, not the clear colour",
-                   round, x - 1, y + 4, t, behind);
+    EXPECT_OR_EXIT(inside == triangleColor(t, round),
+                   "round %u: triangle %u's pixel (%u, %u) is 0x%08x, expected 0x%08x", round, t, x + 4,
+                   y + 4, inside, triangleColor(t, round));
+    EXPECT_OR_EXIT(behind == kBackground,
+                   "round %u: pixel (%u, %u) behind triangle %u is 0x%08x, not the clear colour", round,
+                   x - 1, y + 4, t, behind);
   }
   return checked;
 }
@@ -111,7 +117,7 @@ struct Rig {
   VkSemaphore timeline;
   cudaExternalSemaphore_t cudaTimeline;
   cudaStream_t stream;
-  Offscreen target;    // the drawing (learn/common/offscreen.h)
+  Offscreen target;  // the drawing (learn/common/offscreen.h)
   VkPipeline pipeline;
 };
 
@@ -201,14 +207,15 @@ int main(int argc, char** argv) {
   const Pair pair = pairDevices(instance.instance);
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   features12.timelineSemaphore = VK_TRUE;  // M18: timeline semaphores are core in 1.2, behind this feature
-  Device device = createDevice(pair,
-                               {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
-                               &features12);
+  Device device = createDevice(
+      pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
+      &features12);
   const VkDeviceSize size = 3 * kTriangles * sizeof(Vertex);
   // M19, M20 for the usage the buffer has now: vertex input.
   ExportedBuffer shared = createExportedBuffer(pair, device, size, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
   CudaBuffer cudaShared = importIntoCuda(shared, exportMemoryFd(device, shared.memory));
-  HostBuffer host = createHostBuffer(pair, device, VkDeviceSize{kTarget} * kTarget * 4);  // the image, copied out
+  // The host buffer receives the image, copied out each round.
+  HostBuffer host = createHostBuffer(pair, device, VkDeviceSize{kTarget} * kTarget * 4);
   OneShot oneShot = createOneShot(device);
   OneShot release = createOneShot(device);  // its buffer holds the release; its fence stays unused
 
@@ -226,15 +233,17 @@ int main(int argc, char** argv) {
   VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VK_CHECK(vkCreatePipelineLayout(device.device, &layoutInfo, nullptr, &layout));
-  const VkPipeline pipeline = createOffscreenPipeline(device, target, layout, kVertexSpirv, sizeof(kVertexSpirv),
-                                                      kFragmentSpirv, sizeof(kFragmentSpirv), &input);
+  const VkPipeline pipeline =
+      createOffscreenPipeline(device, target, layout, kVertexSpirv, sizeof(kVertexSpirv), kFragmentSpirv,
+                              sizeof(kFragmentSpirv), &input);
 
   const VkSemaphore timeline = createExportedSemaphore(pair, device, VK_SEMAPHORE_TYPE_TIMELINE);
   cudaExternalSemaphore_t cudaTimeline = importSemaphoreIntoCuda(device, timeline, true);
   cudaStream_t stream = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
-  const Rig rig{device, shared, cudaShared, host, oneShot, release, timeline, cudaTimeline, stream, target, pipeline};
+  const Rig rig{device,   shared,       cudaShared, host,   oneShot, release,
+                timeline, cudaTimeline, stream,     target, pipeline};
   uint32_t checked = 0;
   for (uint32_t round = 0; round < kRounds; ++round) checked += runRound(rig, round);
   savePng(pngPath, target, host);  // the last round's image
@@ -262,7 +271,8 @@ int main(int argc, char** argv) {
   destroyExportedBuffer(device, shared);
   vkDestroyDevice(device.device, nullptr);
   destroyInstance(instance);
-  return finishStep(6, std::to_string(kRounds) + " rounds, " + std::to_string(kTriangles) + " triangles drawn each; " +
-                           std::to_string(checked) + " pixels checked (inside: this round's colour, behind: clear); " +
-                           pngPath + " written; timeline at " + std::to_string(counter));
+  return finishStep(6, std::to_string(kRounds) + " rounds, " + std::to_string(kTriangles) +
+                           " triangles drawn each; " + std::to_string(checked) +
+                           " pixels checked (inside: this round's colour, behind: clear); " + pngPath +
+                           " written; timeline at " + std::to_string(counter));
 }

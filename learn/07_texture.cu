@@ -48,7 +48,8 @@ __global__ void writeLevelKernel(cudaSurfaceObject_t surface, uint32_t size, uin
   const uint32_t x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= size || y >= size) return;
   const uint32_t c = texelColor(level, x, y, round);
-  surf2Dwrite(make_uchar4(c & 0xff, c >> 8 & 0xff, c >> 16 & 0xff, c >> 24), surface, x * 4, y);  // x in bytes
+  // Surface x coordinates are in bytes: texel x is at byte 4x.
+  surf2Dwrite(make_uchar4(c & 0xff, c >> 8 & 0xff, c >> 16 & 0xff, c >> 24), surface, x * 4, y);
 }
 
 static const uint32_t kVertexSpirv[] = {
@@ -84,9 +85,11 @@ struct SharedImage {
 // the device cannot export such an image.
 SharedImage createExportedImage(const Pair& pair, const Device& device) {
   // M19: can THIS image (format, type, tiling, usage) be exported as an opaque fd?
-  VkPhysicalDeviceExternalImageFormatInfo externalQuery{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO};
+  VkPhysicalDeviceExternalImageFormatInfo externalQuery{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO};
   externalQuery.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-  VkPhysicalDeviceImageFormatInfo2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2, &externalQuery};
+  VkPhysicalDeviceImageFormatInfo2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2,
+                                         &externalQuery};
   query.format = kFormat;
   query.type = VK_IMAGE_TYPE_2D;
   query.tiling = VK_IMAGE_TILING_OPTIMAL;  // CUDA maps it as an array, whose layout the driver knows
@@ -94,8 +97,10 @@ SharedImage createExportedImage(const Pair& pair, const Device& device) {
   VkExternalImageFormatProperties externalAnswer{VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES};
   VkImageFormatProperties2 answer{VK_STRUCTURE_TYPE_IMAGE_FORMAT_PROPERTIES_2, &externalAnswer};
   if (vkGetPhysicalDeviceImageFormatProperties2(pair.physical, &query, &answer) != VK_SUCCESS ||
-      (externalAnswer.externalMemoryProperties.externalMemoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT) == 0)
-    exitWith(kExitMissing, "%s cannot export an RGBA8 sampled+storage image as an opaque fd", pair.name.c_str());
+      (externalAnswer.externalMemoryProperties.externalMemoryFeatures &
+       VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT) == 0)
+    exitWith(kExitMissing, "%s cannot export an RGBA8 sampled+storage image as an opaque fd",
+             pair.name.c_str());
 
   // M20: the image names the handle type; its requirements come after that (M2).
   VkExternalMemoryImageCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO};
@@ -128,7 +133,6 @@ SharedImage createExportedImage(const Pair& pair, const Device& device) {
   VK_CHECK(vkBindImageMemory(device.device, result.image, result.memory, 0));
   return result;
 }
-
 
 // CUDA's view of the image: the imported memory, the mipmapped array mapped
 // from it, and a surface object per level for the kernel's writes.
@@ -174,7 +178,6 @@ CudaImage importImageIntoCuda(const Device& device, const SharedImage& image) {
   return result;
 }
 
-
 // Surface objects, then the mipmapped array (the level arrays are its own),
 // then the memory object (P7, P9); before Vulkan frees the memory (M14).
 void destroyCudaImage(CudaImage& image) {
@@ -191,15 +194,16 @@ void destroyCudaImage(CudaImage& image) {
 // transition may rewrite the memory, so it must not come after.
 void recordRelease(VkCommandBuffer commands, VkImage image, uint32_t queueFamily, bool firstRound) {
   if (firstRound) {
-    const VkImageMemoryBarrier toGeneral = imageBarrier(image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL,
-                                                        VK_QUEUE_FAMILY_IGNORED, VK_QUEUE_FAMILY_IGNORED);
-    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
-                         nullptr, 0, nullptr, 1, &toGeneral);
+    const VkImageMemoryBarrier toGeneral =
+        imageBarrier(image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_QUEUE_FAMILY_IGNORED,
+                     VK_QUEUE_FAMILY_IGNORED);
+    vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                         0, 0, nullptr, 0, nullptr, 1, &toGeneral);
   }
-  const VkImageMemoryBarrier toExternal = imageBarrier(image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
-                                                       queueFamily, VK_QUEUE_FAMILY_EXTERNAL);
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
-                       nullptr, 0, nullptr, 1, &toExternal);
+  const VkImageMemoryBarrier toExternal = imageBarrier(
+      image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL, queueFamily, VK_QUEUE_FAMILY_EXTERNAL);
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                       0, 0, nullptr, 0, nullptr, 1, &toExternal);
 }
 
 // Every texel of every level, at the pixel in the middle of its square on
@@ -212,8 +216,9 @@ uint32_t checkTexels(const uint32_t* pixels, uint32_t width, uint32_t round) {
       for (uint32_t x = 0; x < kSize >> level; ++x, ++checked) {
         const uint32_t middle = (1u << level) / 2, px = level * kQuad + (x << level) + middle;
         const uint32_t seen = pixels[((y << level) + middle) * width + px];
-        EXPECT_OR_EXIT(seen == texelColor(level, x, y, round), "round %u: level %u texel (%u, %u) is 0x%08x, expected 0x%08x",
-                       round, level, x, y, seen, texelColor(level, x, y, round));
+        EXPECT_OR_EXIT(seen == texelColor(level, x, y, round),
+                       "round %u: level %u texel (%u, %u) is 0x%08x, expected 0x%08x", round, level, x, y,
+                       seen, texelColor(level, x, y, round));
       }
   return checked;
 }
@@ -266,7 +271,8 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
   for (uint32_t level = 0; level < kLevels; ++level) {
     const uint32_t size = kSize >> level;
     const dim3 blocks((size + 7) / 8, (size + 7) / 8);
-    writeLevelKernel<<<blocks, dim3(8, 8), 0, rig.stream>>>(rig.cudaImage.surfaces[level], size, level, round);
+    writeLevelKernel<<<blocks, dim3(8, 8), 0, rig.stream>>>(rig.cudaImage.surfaces[level], size, level,
+                                                            round);
   }
   CUDA_CHECK(cudaGetLastError());
   cudaExternalSemaphoreSignalParams signalParams{};
@@ -276,11 +282,12 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
   // 3. Vulkan waits for 2k+2 at ALL_COMMANDS, acquires the image for the
   //    fragment shader (M21), draws a quad per level, copies the target out.
   VkCommandBuffer commands = beginOneShot(rig.oneShot);
-  VkImageMemoryBarrier acquire = imageBarrier(rig.image.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
-                                              VK_QUEUE_FAMILY_EXTERNAL, device.queueFamily);
+  VkImageMemoryBarrier acquire =
+      imageBarrier(rig.image.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
+                   VK_QUEUE_FAMILY_EXTERNAL, device.queueFamily);
   acquire.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
-                       nullptr, 0, nullptr, 1, &acquire);
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0,
+                       0, nullptr, 0, nullptr, 1, &acquire);
   beginOffscreen(commands, rig.target);
   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, rig.pipeline);
   vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, rig.layout, 0, 1, &rig.sampled.set, 0,
@@ -308,9 +315,9 @@ int main(int argc, char** argv) {
   const Pair pair = pairDevices(instance.instance);
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   features12.timelineSemaphore = VK_TRUE;  // M18
-  Device device = createDevice(pair,
-                               {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
-                               &features12);
+  Device device = createDevice(
+      pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
+      &features12);
 
   const SharedImage image = createExportedImage(pair, device);
   CudaImage cudaImage = importImageIntoCuda(device, image);
@@ -324,8 +331,8 @@ int main(int argc, char** argv) {
   layoutInfo.pSetLayouts = &sampled.setLayout;
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VK_CHECK(vkCreatePipelineLayout(device.device, &layoutInfo, nullptr, &layout));
-  const VkPipeline pipeline = createOffscreenPipeline(device, target, layout, kVertexSpirv, sizeof(kVertexSpirv),
-                                                      kFragmentSpirv, sizeof(kFragmentSpirv));
+  const VkPipeline pipeline = createOffscreenPipeline(
+      device, target, layout, kVertexSpirv, sizeof(kVertexSpirv), kFragmentSpirv, sizeof(kFragmentSpirv));
   OneShot oneShot = createOneShot(device);
   OneShot release = createOneShot(device);  // its buffer holds the release; its fence stays unused
 
@@ -334,8 +341,8 @@ int main(int argc, char** argv) {
   cudaStream_t stream = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
 
-  const Rig rig{device, image, cudaImage, sampled, target, host, layout, pipeline, oneShot, release, timeline,
-                cudaTimeline, stream};
+  const Rig rig{device,   image,   cudaImage, sampled,  target,       host,  layout,
+                pipeline, oneShot, release,   timeline, cudaTimeline, stream};
   uint32_t checked = 0;
   for (uint32_t round = 0; round < kRounds; ++round) checked += runRound(rig, round);
   savePng(pngPath, target, host);  // the last round: the levels side by side
@@ -359,6 +366,7 @@ int main(int argc, char** argv) {
   vkFreeMemory(device.device, image.memory, nullptr);
   vkDestroyDevice(device.device, nullptr);
   destroyInstance(instance);
-  return finishStep(7, std::to_string(kRounds) + " rounds, " + std::to_string(kLevels) + " levels written by CUDA and sampled by Vulkan each; " +
-                           std::to_string(checked) + " texels checked; " + pngPath + " written");
+  return finishStep(7, std::to_string(kRounds) + " rounds, " + std::to_string(kLevels) +
+                           " levels written by CUDA and sampled by Vulkan each; " + std::to_string(checked) +
+                           " texels checked; " + pngPath + " written");
 }

@@ -61,21 +61,22 @@ void loadEntryPoint(const char* symbol, unsigned int version, Function* function
   cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
   CUDA_CHECK(cudaGetDriverEntryPointByVersion(symbol, &address, version, cudaEnableDefault, &status));
   if (status != cudaDriverEntryPointSuccess || address == nullptr)
-    exitWith(kExitMissing, "the CUDA driver has no %s at version %u (%s)", symbol, version,
-             status == cudaDriverEntryPointVersionNotSufficent ? "version not sufficient" : "symbol not found");
+    exitWith(
+        kExitMissing, "the CUDA driver has no %s at version %u (%s)", symbol, version,
+        status == cudaDriverEntryPointVersionNotSufficent ? "version not sufficient" : "symbol not found");
   *function = reinterpret_cast<Function>(address);
 }
 
 Driver gDriver{};
 
 // CUDA_CHECK for driver calls: the call, where, and the CUresult's name; exit 4.
-#define CU_CHECK(call)                                                                                         \
-  do {                                                                                                         \
-    const CUresult cuCheckResult = (call);                                                                     \
-    const char* cuCheckName = "unknown CUresult";                                                              \
-    if (cuCheckResult != CUDA_SUCCESS) gDriver.getErrorName(cuCheckResult, &cuCheckName);                      \
-    if (cuCheckResult != CUDA_SUCCESS)                                                                         \
-      exitWith(kExitCheckFailed, "%s:%d: %s failed: %s", __FILE__, __LINE__, #call, cuCheckName);              \
+#define CU_CHECK(call)                                                                            \
+  do {                                                                                            \
+    const CUresult cuCheckResult = (call);                                                        \
+    const char* cuCheckName = "unknown CUresult";                                                 \
+    if (cuCheckResult != CUDA_SUCCESS) gDriver.getErrorName(cuCheckResult, &cuCheckName);         \
+    if (cuCheckResult != CUDA_SUCCESS)                                                            \
+      exitWith(kExitCheckFailed, "%s:%d: %s failed: %s", __FILE__, __LINE__, #call, cuCheckName); \
   } while (0)
 
 // 1. The driver functions (E2, E3).
@@ -112,17 +113,21 @@ CudaAllocation allocateExportable(int cudaDevice, size_t bytes) {
   CUdevice cuDevice = 0;
   CU_CHECK(gDriver.deviceGet(&cuDevice, cudaDevice));
   int virtualMemory = 0, fdExport = 0;
-  CU_CHECK(gDriver.deviceGetAttribute(&virtualMemory, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, cuDevice));
-  CU_CHECK(gDriver.deviceGetAttribute(&fdExport, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, cuDevice));
-  if (!virtualMemory || !fdExport) exitWith(kExitMissing, "CUDA device %d cannot %s", cudaDevice,
-                                            !virtualMemory ? "allocate with cuMemCreate" : "export a POSIX fd");
+  CU_CHECK(gDriver.deviceGetAttribute(&virtualMemory, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED,
+                                      cuDevice));
+  CU_CHECK(gDriver.deviceGetAttribute(
+      &fdExport, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, cuDevice));
+  if (!virtualMemory || !fdExport)
+    exitWith(kExitMissing, "CUDA device %d cannot %s", cudaDevice,
+             !virtualMemory ? "allocate with cuMemCreate" : "export a POSIX fd");
 
   CUmemAllocationProp properties{};
   properties.type = CU_MEM_ALLOCATION_TYPE_PINNED;
   properties.location = {CU_MEM_LOCATION_TYPE_DEVICE, int(cuDevice)};
   properties.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
   CudaAllocation result;
-  CU_CHECK(gDriver.memGetAllocationGranularity(&result.granularity, &properties, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+  CU_CHECK(gDriver.memGetAllocationGranularity(&result.granularity, &properties,
+                                               CU_MEM_ALLOC_GRANULARITY_MINIMUM));
   result.size = (bytes + result.granularity - 1) / result.granularity * result.granularity;
   CU_CHECK(gDriver.memCreate(&result.handle, result.size, &properties, 0));
   CU_CHECK(gDriver.memAddressReserve(&result.address, result.size, result.granularity, 0, 0));
@@ -173,11 +178,13 @@ ImportedBuffer importIntoVulkan(const Pair& pair, const Device& device, int fd, 
   VkMemoryRequirements requirements;
   vkGetBufferMemoryRequirements(device.device, result.buffer, &requirements);
   EXPECT_OR_EXIT(requirements.size <= allocationSize, "the buffer needs %llu bytes, CUDA allocated %llu",
-                 static_cast<unsigned long long>(requirements.size), static_cast<unsigned long long>(allocationSize));
+                 static_cast<unsigned long long>(requirements.size),
+                 static_cast<unsigned long long>(allocationSize));
   VkMemoryDedicatedAllocateInfo dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
   dedicated.buffer = result.buffer;
   const bool dedicatedOnly = (features & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT) != 0;
-  VkImportMemoryFdInfoKHR importInfo{VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR, dedicatedOnly ? &dedicated : nullptr};
+  VkImportMemoryFdInfoKHR importInfo{VK_STRUCTURE_TYPE_IMPORT_MEMORY_FD_INFO_KHR,
+                                     dedicatedOnly ? &dedicated : nullptr};
   importInfo.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
   importInfo.fd = fd;
   VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &importInfo};
@@ -192,28 +199,22 @@ ImportedBuffer importIntoVulkan(const Pair& pair, const Device& device, int fd, 
   return result;
 }
 
-
-// Records the release of `buffer` from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL
-// (M21). First scope: the copy that read it (TRANSFER); reads need no
-// availability operation, so srcAccessMask is 0. The destination masks play
-// no part on the other side: what orders CUDA's writes after the release is
-// the semaphore signal later in the same submission.
+// Records the release of `buffer` to VK_QUEUE_FAMILY_EXTERNAL after the copy
+// that read it (M21), as in step 5.
 void recordRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily) {
   VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  toExternal.srcAccessMask = 0;
-  toExternal.dstAccessMask = 0;
   toExternal.srcQueueFamilyIndex = queueFamily;
   toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
   toExternal.buffer = buffer;
   toExternal.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr,
-                       1, &toExternal, 0, nullptr);
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
+                       nullptr, 1, &toExternal, 0, nullptr);
 }
 
 // The objects every round uses (created in main, in this order).
 struct Rig {
   Device device;
-  ImportedBuffer shared;  // Vulkan's import of CUDA's allocation
+  ImportedBuffer shared;   // Vulkan's import of CUDA's allocation
   CUdeviceptr cudaShared;  // CUDA's own mapping of it
   HostBuffer host;
   OneShot oneShot;
@@ -229,22 +230,14 @@ struct Rig {
 uint32_t runRound(const Rig& rig, uint32_t round) {
   const Device& device = rig.device;
   const ImportedBuffer& shared = rig.shared;
-  const HostBuffer& host = rig.host;
-  const OneShot& oneShot = rig.oneShot;
   const OneShot& release = rig.release;
-  const VkSemaphore& timeline = rig.timeline;
-  const cudaExternalSemaphore_t& cudaTimeline = rig.cudaTimeline;
   const cudaStream_t& stream = rig.stream;
   const VkDeviceSize size = kValueCount * sizeof(uint32_t);
   uint32_t checked = 0;
   const uint64_t renderDone = 2 * uint64_t{round} + 1;  // the +2 schedule
   const uint64_t cudaDone = 2 * uint64_t{round} + 2;
 
-  // 1. Vulkan's render signals 2k+1. From round 1 on it first releases the
-  //    buffer that round k-1's read-back acquired: CUDA writes it next.
-  //    The release's command buffer can be recorded again: the
-  //    previous one finished before 2k-1 was signalled, which the host saw
-  //    reached (the read-back's fence waited on 2k).
+  // 4. Vulkan releases what round k-1's copy read (k > 0) and signals 2k+1.
   VkTimelineSemaphoreSubmitInfo renderValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
   renderValues.signalSemaphoreValueCount = 1;
   renderValues.pSignalSemaphoreValues = &renderDone;
@@ -256,47 +249,45 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
     render.pCommandBuffers = &release.commands;
   }
   render.signalSemaphoreCount = 1;  // after the release, in the same submission
-  render.pSignalSemaphores = &timeline;
+  render.pSignalSemaphores = &rig.timeline;
   VK_CHECK(vkQueueSubmit(device.queue, 1, &render, VK_NULL_HANDLE));
 
-  // 2. CUDA waits until the value is at least 2k+1, runs the kernel, and
-  //    sets it to 2k+2 (S5). G4: zeroed parameter structs.
+  // 5. CUDA waits for 2k+1, writes through its own mapping, signals 2k+2 (S5, S2).
   cudaExternalSemaphoreWaitParams waitParams{};
   waitParams.params.fence.value = renderDone;
-  CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&cudaTimeline, &waitParams, 1, stream));
+  CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&rig.cudaTimeline, &waitParams, 1, stream));
   writeRoundKernel<<<(kValueCount + 255) / 256, 256, 0, stream>>>(reinterpret_cast<uint32_t*>(rig.cudaShared),
                                                                   kValueCount, round);  // CUDA's own mapping
   CUDA_CHECK(cudaGetLastError());
   cudaExternalSemaphoreSignalParams signalParams{};
-  signalParams.params.fence.value = cudaDone;  // S2: after the kernel in stream order
-  CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&cudaTimeline, &signalParams, 1, stream));
+  signalParams.params.fence.value = cudaDone;
+  CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&rig.cudaTimeline, &signalParams, 1, stream));
 
-  // 3. Vulkan's read-back waits for 2k+2, acquires the buffer, copies it.
-  VkCommandBuffer commands = beginOneShot(oneShot);
-  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};  // M21
-  acquire.srcAccessMask = 0;
+  // 6. Vulkan waits for 2k+2 at ALL_COMMANDS, acquires (M21), copies out.
+  VkCommandBuffer commands = beginOneShot(rig.oneShot);
+  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
   acquire.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
   acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
   acquire.dstQueueFamilyIndex = device.queueFamily;
   acquire.buffer = shared.buffer;
   acquire.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
-                       1, &acquire, 0, nullptr);
-  recordReadBack(commands, shared.buffer, host, size);
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                       nullptr, 1, &acquire, 0, nullptr);
+  recordReadBack(commands, shared.buffer, rig.host, size);
   const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;  // M21: covers the acquire
   VkTimelineSemaphoreSubmitInfo readBackValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
   readBackValues.waitSemaphoreValueCount = 1;
   readBackValues.pWaitSemaphoreValues = &cudaDone;
   VkSubmitInfo readBack{VK_STRUCTURE_TYPE_SUBMIT_INFO, &readBackValues};
   readBack.waitSemaphoreCount = 1;
-  readBack.pWaitSemaphores = &timeline;
+  readBack.pWaitSemaphores = &rig.timeline;
   readBack.pWaitDstStageMask = &waitStage;
-  submitAndWait(device, oneShot, readBack);  // the host waits for the copy, to check it
+  submitAndWait(device, rig.oneShot, readBack);  // the host waits for the copy, to check it
 
-  const auto* values = static_cast<const uint32_t*>(host.mapped);
+  const auto* values = static_cast<const uint32_t*>(rig.host.mapped);
   for (uint32_t i = 0; i < kValueCount; ++i, ++checked)
-    EXPECT_OR_EXIT(values[i] == expectedValue(round, i), "round %u: value %u is 0x%08x, expected 0x%08x", round, i,
-                   values[i], expectedValue(round, i));
+    EXPECT_OR_EXIT(values[i] == expectedValue(round, i), "round %u: value %u is 0x%08x, expected 0x%08x",
+                   round, i, values[i], expectedValue(round, i));
   return checked;
 }
 
@@ -306,14 +297,15 @@ int main() {
   const Pair pair = pairDevices(instance.instance);  // CUDA's current device is the pair's
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   features12.timelineSemaphore = VK_TRUE;  // M18
-  Device device = createDevice(pair,
-                               {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
-                               &features12);
+  Device device = createDevice(
+      pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
+      &features12);
   const VkDeviceSize size = kValueCount * sizeof(uint32_t);
   loadDriver();
   CudaAllocation allocation = allocateExportable(pair.cudaDevice, size);
   int fd = -1;  // a new fd, ours until imported; it refers to the allocation (closing it frees nothing)
-  CU_CHECK(gDriver.memExportToShareableHandle(&fd, allocation.handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  CU_CHECK(gDriver.memExportToShareableHandle(&fd, allocation.handle,
+                                              CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
   ImportedBuffer shared = importIntoVulkan(pair, device, fd, size, allocation.size);
   fd = -1;  // Vulkan's (M7)
   HostBuffer host = createHostBuffer(pair, device, size);
@@ -348,8 +340,9 @@ int main() {
   destroyHostBuffer(device, host);
   vkDestroyDevice(device.device, nullptr);
   destroyInstance(instance);
-  return finishStep(8, std::to_string(kRounds) + " rounds, " + std::to_string(checked) +
-                           " values written by CUDA into its own allocation and read by Vulkan through the fd; " +
-                           std::to_string(size) + "-byte buffer in a " + std::to_string(allocationSize) +
-                           "-byte allocation (granularity " + std::to_string(granularity) + ")");
+  return finishStep(
+      8, std::to_string(kRounds) + " rounds, " + std::to_string(checked) +
+             " values written by CUDA into its own allocation and read by Vulkan through the fd; " +
+             std::to_string(size) + "-byte buffer in a " + std::to_string(allocationSize) +
+             "-byte allocation (granularity " + std::to_string(granularity) + ")");
 }

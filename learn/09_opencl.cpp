@@ -37,7 +37,9 @@ constexpr uint32_t kValueCount = 1u << 16;
 constexpr uint32_t kRounds = 16;
 
 // The host's copy of what the kernel computes (uint arithmetic wraps alike).
-inline uint32_t expectedValue(uint32_t round, uint32_t i) { return (round + 1) * 2654435761u ^ i * 40503u; }
+inline uint32_t expectedValue(uint32_t round, uint32_t i) {
+  return (round + 1) * 2654435761u ^ i * 40503u;
+}
 
 const char* kKernelSource = R"(
 __kernel void writeRoundKernel(__global uint* values, uint count, uint round) {
@@ -45,11 +47,12 @@ __kernel void writeRoundKernel(__global uint* values, uint count, uint round) {
   if (i < count) values[i] = (round + 1) * 2654435761u ^ i * 40503u;
 })";
 
-#define CL_CHECK(call)                                                                                         \
-  do {                                                                                                         \
-    const cl_int clCheckStatus = (call);                                                                       \
-    if (clCheckStatus != CL_SUCCESS)                                                                           \
-      exitWith(kExitCheckFailed, "%s:%d: %s failed: OpenCL error %d", __FILE__, __LINE__, #call, clCheckStatus); \
+#define CL_CHECK(call)                                                                           \
+  do {                                                                                           \
+    const cl_int clCheckStatus = (call);                                                         \
+    if (clCheckStatus != CL_SUCCESS)                                                             \
+      exitWith(kExitCheckFailed, "%s:%d: %s failed: OpenCL error %d", __FILE__, __LINE__, #call, \
+               clCheckStatus);                                                                   \
   } while (0)
 
 std::string deviceString(cl_device_id device, cl_device_info what) {
@@ -77,7 +80,8 @@ struct ClDevice {
 //    Exit 3 when there is none.
 ClDevice findOpenClDevice(const uint8_t* uuid, const std::string& name) {
   cl_uint platformCount = 0;
-  if (clGetPlatformIDs(0, nullptr, &platformCount) != CL_SUCCESS) platformCount = 0;  // none: CL_PLATFORM_NOT_FOUND_KHR
+  if (clGetPlatformIDs(0, nullptr, &platformCount) != CL_SUCCESS)
+    platformCount = 0;  // none: CL_PLATFORM_NOT_FOUND_KHR
   std::vector<cl_platform_id> platforms(platformCount);
   if (platformCount > 0) CL_CHECK(clGetPlatformIDs(platformCount, platforms.data(), nullptr));
   ClDevice found;
@@ -96,7 +100,8 @@ ClDevice findOpenClDevice(const uint8_t* uuid, const std::string& name) {
         offers = offers && extensions.find(needed) != std::string::npos;
       cl_uchar id[CL_UUID_SIZE_KHR] = {};
       if (offers) CL_CHECK(clGetDeviceInfo(each, CL_DEVICE_UUID_KHR, sizeof(id), id, nullptr));
-      if (offers && std::memcmp(id, uuid, VK_UUID_SIZE) == 0 && found.device == nullptr) found = {candidate, each};
+      if (offers && std::memcmp(id, uuid, VK_UUID_SIZE) == 0 && found.device == nullptr)
+        found = {candidate, each};
     }
   }
   if (found.device == nullptr)
@@ -106,7 +111,6 @@ ClDevice findOpenClDevice(const uint8_t* uuid, const std::string& name) {
              name.c_str(), platformCount, looked);
   return found;
 }
-
 
 // The extension entry points (cl_khr_external_semaphore, cl_khr_external_memory).
 struct ClExtensions {
@@ -159,8 +163,8 @@ void recordRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFami
   toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
   toExternal.buffer = buffer;
   toExternal.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr,
-                       1, &toExternal, 0, nullptr);
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
+                       nullptr, 1, &toExternal, 0, nullptr);
 }
 
 // The objects every round uses (created in main, in this order).
@@ -218,8 +222,8 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
   acquire.dstQueueFamilyIndex = device.queueFamily;
   acquire.buffer = rig.shared.buffer;
   acquire.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
-                       1, &acquire, 0, nullptr);
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                       nullptr, 1, &acquire, 0, nullptr);
   recordReadBack(commands, rig.shared.buffer, rig.host, rig.shared.size);
   const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
   VkSubmitInfo readBack{VK_STRUCTURE_TYPE_SUBMIT_INFO};
@@ -231,8 +235,8 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
   const auto* values = static_cast<const uint32_t*>(rig.host.mapped);
   uint32_t checked = 0;
   for (uint32_t i = 0; i < kValueCount; ++i, ++checked)
-    EXPECT_OR_EXIT(values[i] == expectedValue(round, i), "round %u: value %u is 0x%08x, expected 0x%08x", round, i,
-                   values[i], expectedValue(round, i));
+    EXPECT_OR_EXIT(values[i] == expectedValue(round, i), "round %u: value %u is 0x%08x, expected 0x%08x",
+                   round, i, values[i], expectedValue(round, i));
   return checked;
 }
 
@@ -240,8 +244,8 @@ int main() {
   gStepName = "learn 09";
   Instance instance = createInstance();
   const Pair pair = pairDevices(instance.instance);
-  Device device = createDevice(pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME,
-                                      VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME});  // M18
+  Device device = createDevice(
+      pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME});  // M18
   VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
   VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id};
   vkGetPhysicalDeviceProperties2(pair.physical, &properties);
@@ -269,9 +273,12 @@ int main() {
   const VkDeviceSize size = kValueCount * sizeof(uint32_t);
   ExportedBuffer shared = createExportedBuffer(pair, device, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
   int memoryFd = exportMemoryFd(device, shared.memory);
-  const cl_mem_properties memoryProperties[] = {
-      CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, cl_mem_properties(memoryFd), CL_DEVICE_HANDLE_LIST_KHR,
-      cl_mem_properties(clDevice), CL_DEVICE_HANDLE_LIST_END_KHR, 0};
+  const cl_mem_properties memoryProperties[] = {CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR,
+                                                cl_mem_properties(memoryFd),
+                                                CL_DEVICE_HANDLE_LIST_KHR,
+                                                cl_mem_properties(clDevice),
+                                                CL_DEVICE_HANDLE_LIST_END_KHR,
+                                                0};
   cl_mem clShared = clCreateBufferWithProperties(context, memoryProperties, CL_MEM_READ_WRITE,
                                                  size_t(shared.allocationSize), nullptr, &status);
   if (status != CL_SUCCESS) close(memoryFd);  // a failed import leaves the fd with us (M8)
@@ -284,8 +291,8 @@ int main() {
   OneShot oneShot = createOneShot(device);
   OneShot release = createOneShot(device);  // its buffer holds the release; its fence stays unused
 
-  const Rig rig{device,  shared, host,   oneShot,  release,          vulkanDone,      openclDone,
-                cl,      queue,  kernel, clShared, clSemaphores[0], clSemaphores[1]};
+  const Rig rig{device, shared, host,   oneShot,  release,         vulkanDone,     openclDone,
+                cl,     queue,  kernel, clShared, clSemaphores[0], clSemaphores[1]};
   uint32_t checked = 0;
   for (uint32_t round = 0; round < kRounds; ++round) checked += runRound(rig, round);
 

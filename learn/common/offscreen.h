@@ -41,8 +41,8 @@ inline VkRenderPass createOffscreenRenderPass(const Device& device) {
   subpass.pColorAttachments = &reference;
   const VkPipelineStageFlags output = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
   const VkSubpassDependency dependencies[] = {
-      {VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_TRANSFER_BIT | output, output, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT},
+      {VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_TRANSFER_BIT | output, output,
+       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT},
       {0, VK_SUBPASS_EXTERNAL, output, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
        VK_ACCESS_TRANSFER_READ_BIT}};
   VkRenderPassCreateInfo info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
@@ -117,9 +117,10 @@ inline VkShaderModule createShaderModule(const Device& device, const uint32_t* w
 // A triangle-list pipeline for `target`'s render pass: the given SPIR-V
 // (entry points "main"), vertex input `input` (empty when null), no culling,
 // no blending, the whole target as viewport.
-inline VkPipeline createOffscreenPipeline(const Device& device, const Offscreen& target, VkPipelineLayout layout,
-                                          const uint32_t* vertexSpirv, size_t vertexBytes,
-                                          const uint32_t* fragmentSpirv, size_t fragmentBytes,
+inline VkPipeline createOffscreenPipeline(const Device& device, const Offscreen& target,
+                                          VkPipelineLayout layout, const uint32_t* vertexSpirv,
+                                          size_t vertexBytes, const uint32_t* fragmentSpirv,
+                                          size_t fragmentBytes,
                                           const VkPipelineVertexInputStateCreateInfo* input = nullptr) {
   const VkShaderModule modules[2] = {createShaderModule(device, vertexSpirv, vertexBytes),
                                      createShaderModule(device, fragmentSpirv, fragmentBytes)};
@@ -130,8 +131,10 @@ inline VkPipeline createOffscreenPipeline(const Device& device, const Offscreen&
     stages[i].module = modules[i];
     stages[i].pName = "main";
   }
-  const VkPipelineVertexInputStateCreateInfo noInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-  VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  const VkPipelineVertexInputStateCreateInfo noInput{
+      VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  VkPipelineInputAssemblyStateCreateInfo assembly{
+      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   const VkViewport viewport{0, 0, float(target.width), float(target.height), 0, 1};
   const VkRect2D scissor{{0, 0}, {target.width, target.height}};
@@ -188,7 +191,8 @@ inline void recordCopyOut(VkCommandBuffer commands, const Offscreen& target, con
   VkBufferImageCopy region{};
   region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
   region.imageExtent = {target.width, target.height, 1};
-  vkCmdCopyImageToBuffer(commands, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, host.buffer, 1, &region);
+  vkCmdCopyImageToBuffer(commands, target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, host.buffer, 1,
+                         &region);
   VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
   toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
