@@ -95,7 +95,8 @@ ClDevice findOpenClDevice(const uint8_t* uuid, const std::string& name) {
       ++looked;
       const std::string extensions = " " + deviceString(each, CL_DEVICE_EXTENSIONS) + " ";
       bool offers = true;
-      for (const char* needed : {" cl_khr_device_uuid ", " cl_khr_external_memory_opaque_fd ",
+      for (const char* needed : {" cl_khr_device_uuid ", " cl_khr_external_memory ", " cl_khr_semaphore ",
+                                 " cl_khr_external_memory_opaque_fd ", " cl_khr_external_semaphore ",
                                  " cl_khr_external_semaphore_opaque_fd "})
         offers = offers && extensions.find(needed) != std::string::npos;
       cl_uchar id[CL_UUID_SIZE_KHR] = {};
@@ -106,8 +107,8 @@ ClDevice findOpenClDevice(const uint8_t* uuid, const std::string& name) {
   }
   if (found.device == nullptr)
     exitWith(kExitMissing,
-             "no OpenCL device with cl_khr_device_uuid, cl_khr_external_memory_opaque_fd and "
-             "cl_khr_external_semaphore_opaque_fd is %s (%u platforms, %u devices looked at)",
+             "no OpenCL device with cl_khr_device_uuid, cl_khr_external_memory(_opaque_fd), cl_khr_semaphore "
+             "and cl_khr_external_semaphore(_opaque_fd) is %s (%u platforms, %u devices looked at)",
              name.c_str(), platformCount, looked);
   return found;
 }
