@@ -125,6 +125,12 @@ int main() {
   cudaExternalSemaphore_t cudaCudaDone = importSemaphoreIntoCuda(device, cudaDone, false);
   cudaStream_t stream = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  // The lazy-loading trap (docs/interop-walkthrough.md, section 6):
+  // CUDA loads a kernel at its first launch, and a launch into a stream that
+  // already waits on a semaphore blocks the host until that wait ends. Load
+  // the kernel now, before any wait is enqueued.
+  cudaFuncAttributes loaded{};
+  CUDA_CHECK(cudaFuncGetAttributes(&loaded, writeRoundKernel));
 
   const Rig rig{device, shared, cudaShared, host, oneShot, vulkanDone, cudaDone, cudaVulkanDone, cudaCudaDone, stream};
   uint32_t checked = 0;

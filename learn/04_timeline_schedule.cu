@@ -127,6 +127,9 @@ int main() {
   cudaExternalSemaphore_t cudaTimeline = importSemaphoreIntoCuda(device, timeline, true);
   cudaStream_t stream = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  // Load the kernel before any wait is enqueued: the lazy-loading trap (step 3).
+  cudaFuncAttributes loaded{};
+  CUDA_CHECK(cudaFuncGetAttributes(&loaded, writeRoundKernel));
 
   const Rig rig{device, shared, cudaShared, host, oneShot, timeline, cudaTimeline, stream};
   uint32_t checked = 0;

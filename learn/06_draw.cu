@@ -241,6 +241,9 @@ int main(int argc, char** argv) {
   cudaExternalSemaphore_t cudaTimeline = importSemaphoreIntoCuda(device, timeline, true);
   cudaStream_t stream = nullptr;
   CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  // Load the kernel before any wait is enqueued: the lazy-loading trap (step 3).
+  cudaFuncAttributes loaded{};
+  CUDA_CHECK(cudaFuncGetAttributes(&loaded, moveTrianglesKernel));
 
   const Rig rig{device,   shared,       cudaShared, host,   oneShot, release,
                 timeline, cudaTimeline, stream,     target, pipeline};
