@@ -1,27 +1,22 @@
-// Step 7: an image crosses, mip chain and all. Vulkan creates and exports an
-// RGBA8 image with a full mip chain; CUDA maps it as a mipmapped array and
-// writes every level through surface objects; Vulkan samples every level in
-// a draw (one quad per level, side by side) and the CPU checks every texel
-// of every level in the copied-out target; the last round's target is saved
-// as a PNG.
+// Step 7: an image crosses, mip chain and all. Vulkan creates and exports an RGBA8 image with a full mip
+// chain; CUDA maps it as a mipmapped array and writes every level through surface objects; Vulkan samples
+// every level in a draw (one quad per level, side by side) and the CPU checks every texel of every level in
+// the copied-out target; the last round's target is saved as a PNG.
 //
 // New against step 6:
-//   - the exported object is a VkImage: asked with the image's exact format,
-//     tiling and usage (M19), created with VkExternalMemoryImageCreateInfo
-//     (M20), given a dedicated allocation; CUDA imports it with the
-//     allocation's size and cudaExternalMemoryDedicated (M1, M4, M5);
-//   - cudaExternalMemoryGetMappedMipmappedArray with a description that
-//     repeats how Vulkan made the image: offset, format, extent, flags and
-//     the number of levels (P5, P6, G5); a surface object per level;
-//   - layouts: UNDEFINED -> GENERAL once, on Vulkan's side, before CUDA's
-//     first write (a transition may rewrite the memory); from then on the
-//     image stays GENERAL, the one layout both sides agree on, and every
-//     release and acquire is an image barrier GENERAL -> GENERAL (M21);
-//   - the acquire's second scope is the fragment shader (SHADER_READ), and
-//     the release's first scope too: the draw samples the image there;
-//   - teardown: surface objects, the mipmapped array, the external memory
-//     (P7, P9), and only then Vulkan's image and memory (M14).
-// Unchanged: the +2 timeline schedule, the offscreen target and its checks.
+//   - the exported object is a VkImage: asked with the image's exact format, tiling and usage (M19),
+//     created with VkExternalMemoryImageCreateInfo (M20), given a dedicated allocation; CUDA imports it
+//     with the allocation's size and cudaExternalMemoryDedicated (M1, M4, M5);
+//   - cudaExternalMemoryGetMappedMipmappedArray with a description that repeats how Vulkan made the
+//     image: offset, format, extent, flags and the number of levels (P5, P6, G5); a surface object per level;
+//   - layouts: UNDEFINED -> GENERAL once, on Vulkan's side, before CUDA's first write (a transition may
+//     rewrite the memory); from then on the image stays GENERAL, the one layout both sides agree on, and
+//     every release and acquire is an image barrier GENERAL -> GENERAL (M21);
+//   - the acquire's second scope is the fragment shader (SHADER_READ), and the release's first scope too:
+//     the draw samples the image there;
+//   - teardown: surface objects, the mipmapped array, the external memory (P7, P9), and only then
+//     Vulkan's image and memory (M14).
+// Unchanged: the +2 timeline schedule (learn/common/earlier.h), the offscreen target and its checks.
 // Usage: learn_07_texture [out.png]   (default step07.png)
 #include <string>
 
@@ -34,9 +29,8 @@ constexpr VkFormat kFormat = VK_FORMAT_R8G8B8A8_UNORM;
 constexpr VkImageUsageFlags kUsage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
 constexpr uint32_t kQuad = kSize;  // each level is shown as a kQuad x kQuad square
 
-// Texel (x, y) of `level` in `round`: the level's colour, darker on every
-// other texel of a checkerboard whose phase flips each round (so each round's
-// write is told apart from the one before). RGBA8, r in the low byte.
+// Texel (x, y) of `level` in `round`: the level's colour, darker on every other texel of a checkerboard
+// whose phase flips each round (so each round's write is told apart from the one before). RGBA8, r low.
 __host__ __device__ inline uint32_t texelColor(uint32_t level, uint32_t x, uint32_t y, uint32_t round) {
   const uint32_t colors[kLevels] = {0xff3030ffu, 0xff30ff30u, 0xffff3030u, 0xff30ffffu,
                                     0xffff30ffu, 0xffffff30u, 0xffffffffu};
@@ -59,8 +53,7 @@ static const uint32_t kFragmentSpirv[] = {
 #include "07_texture.frag.inc"
 };
 
-// A barrier on all of `image`'s levels (the release, the acquire and the
-// first transition differ only in these fields).
+// A barrier on all of `image`'s levels: the release, the acquire and the first transition differ here.
 VkImageMemoryBarrier imageBarrier(VkImage image, VkImageLayout from, VkImageLayout to, uint32_t srcFamily,
                                   uint32_t dstFamily) {
   VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
@@ -80,9 +73,8 @@ struct SharedImage {
   VkDeviceSize allocationSize = 0;  // VkMemoryRequirements::size: every level and the driver's padding
 };
 
-// A kSize x kSize RGBA8 image with kLevels levels, optimal tiling, kUsage,
-// in a dedicated allocation that can be exported as an opaque fd. Exit 3 when
-// the device cannot export such an image.
+// A kSize x kSize RGBA8 image with kLevels levels, optimal tiling, kUsage, in a dedicated allocation that
+// can be exported as an opaque fd. Exit 3 when the device cannot export such an image.
 SharedImage createExportedImage(const Pair& pair, const Device& device) {
   // M19: can THIS image (format, type, tiling, usage) be exported as an opaque fd?
   VkPhysicalDeviceExternalImageFormatInfo externalQuery{
@@ -118,8 +110,7 @@ SharedImage createExportedImage(const Pair& pair, const Device& device) {
   VK_CHECK(vkCreateImage(device.device, &imageInfo, nullptr, &result.image));
   VkMemoryRequirements requirements;
   vkGetImageMemoryRequirements(device.device, result.image, &requirements);
-  // Dedicated (allowed always, required where the driver says DEDICATED_ONLY),
-  // and exportable; CUDA is told both (M5).
+  // Dedicated (allowed always, required where DEDICATED_ONLY) and exportable; CUDA is told both (M5).
   VkMemoryDedicatedAllocateInfo dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
   dedicated.image = result.image;
   VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO, &dedicated};
@@ -134,8 +125,7 @@ SharedImage createExportedImage(const Pair& pair, const Device& device) {
   return result;
 }
 
-// CUDA's view of the image: the imported memory, the mipmapped array mapped
-// from it, and a surface object per level for the kernel's writes.
+// CUDA's view of the image: the imported memory, the mipmapped array from it, a surface object per level.
 struct CudaImage {
   cudaExternalMemory_t memory = nullptr;
   cudaMipmappedArray_t mipmapped = nullptr;
@@ -143,23 +133,14 @@ struct CudaImage {
 };
 
 CudaImage importImageIntoCuda(const Device& device, const SharedImage& image) {
-  // CUDA's import: the allocation's size and the dedicated flag (M1, M5);
-  // the fd is CUDA's once the import succeeded (M7), ours to close if not (M8).
-  cudaExternalMemoryHandleDesc handle{};
-  handle.type = cudaExternalMemoryHandleTypeOpaqueFd;
-  handle.handle.fd = exportMemoryFd(device, image.memory);
-  handle.size = image.allocationSize;
-  handle.flags = cudaExternalMemoryDedicated;
+  // CUDA's import (learn/common/earlier.h): the allocation's size and the dedicated flag (M1, M5); the fd
+  // is CUDA's once the import succeeded (M7), ours to close if not (M8).
   CudaImage result;
-  const cudaError_t imported = cudaImportExternalMemory(&result.memory, &handle);
-  if (imported != cudaSuccess) close(handle.handle.fd);
-  CUDA_CHECK(imported);
-  // P5: every field as vkCreateImage made the image (G5). Offset 0: bound at
-  // 0 of its own allocation. RGBA8 UNORM: four unsigned 8-bit channels. A 2D
-  // extent has depth 0 (cudaMalloc3DArray's convention; 1 would be 3D).
-  // STORAGE usage: cudaArraySurfaceLoadStore, for the kernel's surface
-  // writes. P6: an image with COLOR_ATTACHMENT usage would also need
-  // cudaArrayColorAttachment; this one is never rendered to.
+  result.memory = importMemoryIntoCuda(exportMemoryFd(device, image.memory), image.allocationSize, true);
+  // P5: every field as vkCreateImage made the image (G5). Offset 0: bound at 0 of its own allocation.
+  // RGBA8 UNORM: four unsigned 8-bit channels. A 2D extent has depth 0 (cudaMalloc3DArray's convention; 1
+  // would be 3D). STORAGE usage: cudaArraySurfaceLoadStore, for the kernel's surface writes. P6: an image
+  // with COLOR_ATTACHMENT usage would also need cudaArrayColorAttachment; this one is never rendered to.
   cudaExternalMemoryMipmappedArrayDesc arrayDesc{};
   arrayDesc.offset = 0;
   arrayDesc.formatDesc = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
@@ -187,11 +168,10 @@ void destroyCudaImage(CudaImage& image) {
   image = {};
 }
 
-// Records the release of `image` from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL
-// (M21), GENERAL to GENERAL. First scope: the fragment shader that sampled it
-// in the round before. In round 0 the image first leaves UNDEFINED for
-// GENERAL, on Vulkan's side and before CUDA's first write: a layout
-// transition may rewrite the memory, so it must not come after.
+// Records the release of `image` from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL (M21), GENERAL to
+// GENERAL. First scope: the fragment shader that sampled it in the round before. In round 0 the image first
+// leaves UNDEFINED for GENERAL, on Vulkan's side and before CUDA's first write: a layout transition may
+// rewrite the memory, so it must not come after.
 void recordRelease(VkCommandBuffer commands, VkImage image, uint32_t queueFamily, bool firstRound) {
   if (firstRound) {
     const VkImageMemoryBarrier toGeneral =
@@ -206,9 +186,8 @@ void recordRelease(VkCommandBuffer commands, VkImage image, uint32_t queueFamily
                        0, 0, nullptr, 0, nullptr, 1, &toExternal);
 }
 
-// Every texel of every level, at the pixel in the middle of its square on
-// screen (a texel of level l covers 2^l x 2^l pixels of its quad).
-// Returns the texels checked.
+// Every texel of every level, at the pixel in the middle of its square on screen (a texel of level l
+// covers 2^l x 2^l pixels of its quad). Returns the texels checked.
 uint32_t checkTexels(const uint32_t* pixels, uint32_t width, uint32_t round) {
   uint32_t checked = 0;
   for (uint32_t level = 0; level < kLevels; ++level)
@@ -233,78 +212,43 @@ struct Rig {
   HostBuffer host;
   VkPipelineLayout layout;
   VkPipeline pipeline;
-  OneShot oneShot;
-  OneShot release;
-  VkSemaphore timeline;
-  cudaExternalSemaphore_t cudaTimeline;
-  cudaStream_t stream;
+  OneShot oneShot, release;
+  CudaTimeline timeline;  // the semaphore, CUDA's import, CUDA's stream (learn/common/earlier.h)
 };
 
-// Round k: Vulkan releases the image (round 0: after its first transition)
-// and signals 2k+1; CUDA waits for 2k+1, writes every level, signals 2k+2;
-// the draw waits for 2k+2 at ALL_COMMANDS, acquires, samples every level,
-// and the target is copied out; the CPU checks. Returns the texels checked.
+// Round k: Vulkan releases the image (round 0: after its first transition) and signals 2k+1; CUDA waits
+// for 2k+1, writes every level, signals 2k+2; the draw waits for 2k+2 at ALL_COMMANDS, acquires, samples
+// every level, and the target is copied out; the CPU checks. Returns the texels checked.
 uint32_t runRound(const Rig& rig, uint32_t round) {
-  const Device& device = rig.device;
-  const uint64_t renderDone = 2 * uint64_t{round} + 1;  // the +2 schedule
-  const uint64_t cudaDone = 2 * uint64_t{round} + 2;
+  const uint64_t renderDone = 2 * uint64_t{round} + 1, cudaDone = 2 * uint64_t{round} + 2;  // the +2 schedule
 
-  // 1. Vulkan releases the image to CUDA and signals 2k+1. Round 0 first
-  //    moves it out of UNDEFINED, before CUDA ever writes; later rounds
-  //    release what round k-1's fragment shader sampled.
-  recordRelease(beginOneShot(rig.release), rig.image.image, device.queueFamily, round == 0);
-  VK_CHECK(vkEndCommandBuffer(rig.release.commands));
-  VkTimelineSemaphoreSubmitInfo renderValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  renderValues.signalSemaphoreValueCount = 1;
-  renderValues.pSignalSemaphoreValues = &renderDone;
-  VkSubmitInfo render{VK_STRUCTURE_TYPE_SUBMIT_INFO, &renderValues};
-  render.commandBufferCount = 1;
-  render.pCommandBuffers = &rig.release.commands;
-  render.signalSemaphoreCount = 1;
-  render.pSignalSemaphores = &rig.timeline;
-  VK_CHECK(vkQueueSubmit(device.queue, 1, &render, VK_NULL_HANDLE));
+  // 1. Vulkan releases the image to CUDA and signals 2k+1. Round 0 first moves it out of UNDEFINED,
+  //    before CUDA ever writes; later rounds release what round k-1's fragment shader sampled.
+  recordRelease(beginOneShot(rig.release), rig.image.image, rig.device.queueFamily, round == 0);
+  submitSignal(rig.device, &rig.release, rig.timeline.timeline, &renderDone);  // the release, then 2k+1
 
   // 2. CUDA waits for 2k+1, writes every level, signals 2k+2 (S5, S2).
-  cudaExternalSemaphoreWaitParams waitParams{};
-  waitParams.params.fence.value = renderDone;
-  CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&rig.cudaTimeline, &waitParams, 1, rig.stream));
+  cudaWaitTimeline(rig.timeline, renderDone);
   for (uint32_t level = 0; level < kLevels; ++level) {
-    const uint32_t size = kSize >> level;
-    const dim3 blocks((size + 7) / 8, (size + 7) / 8);
-    writeLevelKernel<<<blocks, dim3(8, 8), 0, rig.stream>>>(rig.cudaImage.surfaces[level], size, level,
-                                                            round);
+    const uint32_t size = kSize >> level, blocks = (size + 7) / 8;
+    writeLevelKernel<<<dim3(blocks, blocks), dim3(8, 8), 0, rig.timeline.stream>>>(
+        rig.cudaImage.surfaces[level], size, level, round);
   }
   CUDA_CHECK(cudaGetLastError());
-  cudaExternalSemaphoreSignalParams signalParams{};
-  signalParams.params.fence.value = cudaDone;
-  CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&rig.cudaTimeline, &signalParams, 1, rig.stream));
+  cudaSignalTimeline(rig.timeline, cudaDone);
 
-  // 3. Vulkan waits for 2k+2 at ALL_COMMANDS, acquires the image for the
-  //    fragment shader (M21), draws a quad per level, copies the target out.
+  // 3. Vulkan waits for 2k+2 at ALL_COMMANDS (covering the acquire), acquires the image for the fragment
+  //    shader (M21), draws quad i from level i, copies the target out; the host waits, to check it.
   VkCommandBuffer commands = beginOneShot(rig.oneShot);
   VkImageMemoryBarrier acquire =
       imageBarrier(rig.image.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
-                   VK_QUEUE_FAMILY_EXTERNAL, device.queueFamily);
+                   VK_QUEUE_FAMILY_EXTERNAL, rig.device.queueFamily);
   acquire.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
   vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0,
                        0, nullptr, 0, nullptr, 1, &acquire);
-  beginOffscreen(commands, rig.target);
-  vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, rig.pipeline);
-  vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, rig.layout, 0, 1, &rig.sampled.set, 0,
-                          nullptr);
-  vkCmdDraw(commands, 6, kLevels, 0, 0);  // instance i: level i
-  vkCmdEndRenderPass(commands);
+  recordQuadDraw(commands, rig.target, rig.pipeline, rig.layout, rig.sampled.set, kLevels);
   recordCopyOut(commands, rig.target, rig.host);
-  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;  // M21: covers the acquire
-  VkTimelineSemaphoreSubmitInfo drawValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  drawValues.waitSemaphoreValueCount = 1;
-  drawValues.pWaitSemaphoreValues = &cudaDone;
-  VkSubmitInfo draw{VK_STRUCTURE_TYPE_SUBMIT_INFO, &drawValues};
-  draw.waitSemaphoreCount = 1;
-  draw.pWaitSemaphores = &rig.timeline;
-  draw.pWaitDstStageMask = &waitStage;
-  submitAndWait(device, rig.oneShot, draw);  // the host waits for the copy, to check it
-
+  submitWaitingFor(rig.device, rig.oneShot, rig.timeline.timeline, &cudaDone);
   return checkTexels(static_cast<const uint32_t*>(rig.host.mapped), rig.target.width, round);
 }
 
@@ -313,51 +257,32 @@ int main(int argc, char** argv) {
   const char* pngPath = argc > 1 ? argv[1] : "step07.png";
   Instance instance = createInstance();
   const Pair pair = pairDevices(instance.instance);
-  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  features12.timelineSemaphore = VK_TRUE;  // M18
-  Device device = createDevice(
-      pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
-      &features12);
-
+  Device device = createTimelineDevice(pair);  // both fd extensions, timeline semaphores (M18)
   const SharedImage image = createExportedImage(pair, device);
   CudaImage cudaImage = importImageIntoCuda(device, image);
-  // Vulkan samples every level through a descriptor set (learn/common/offscreen.h)
-  // that names the layout the image will be in when the shader reads it: GENERAL.
+  // Sampled through a descriptor set (offscreen.h) that names the layout the shader reads it in: GENERAL.
   SampledImage sampled = createSampledImage(device, image.image, kFormat, kLevels, VK_IMAGE_LAYOUT_GENERAL);
   Offscreen target = createOffscreen(pair, device, kLevels * kQuad, kQuad);
   HostBuffer host = createHostBuffer(pair, device, VkDeviceSize{target.width} * target.height * 4);
-  VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  layoutInfo.setLayoutCount = 1;
-  layoutInfo.pSetLayouts = &sampled.setLayout;
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  VK_CHECK(vkCreatePipelineLayout(device.device, &layoutInfo, nullptr, &layout));
+  const VkPipelineLayout layout = createPipelineLayout(device, sampled.setLayout);
   const VkPipeline pipeline = createOffscreenPipeline(
       device, target, layout, kVertexSpirv, sizeof(kVertexSpirv), kFragmentSpirv, sizeof(kFragmentSpirv));
   OneShot oneShot = createOneShot(device);
   OneShot release = createOneShot(device);  // its buffer holds the release; its fence stays unused
-
-  const VkSemaphore timeline = createExportedSemaphore(pair, device, VK_SEMAPHORE_TYPE_TIMELINE);
-  cudaExternalSemaphore_t cudaTimeline = importSemaphoreIntoCuda(device, timeline, true);
-  cudaStream_t stream = nullptr;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  // Load the kernel before any wait is enqueued: the lazy-loading trap (step 3).
-  cudaFuncAttributes loaded{};
-  CUDA_CHECK(cudaFuncGetAttributes(&loaded, writeLevelKernel));
-
-  const Rig rig{device,   image,   cudaImage, sampled,  target,       host,  layout,
-                pipeline, oneShot, release,   timeline, cudaTimeline, stream};
+  // The timeline, CUDA's import and stream; the kernel loaded before any wait (lazy loading: step 3).
+  CudaTimeline timeline = createCudaTimeline(pair, device, reinterpret_cast<const void*>(writeLevelKernel));
+  const Rig rig{device, image,    cudaImage, sampled, target,  host,
+                layout, pipeline, oneShot,   release, timeline};
   uint32_t checked = 0;
   for (uint32_t round = 0; round < kRounds; ++round) checked += runRound(rig, round);
   savePng(pngPath, target, host);  // the last round: the levels side by side
 
-  // Teardown: CUDA's side first, mappings before the memory object (P7, P9),
-  // all before Vulkan frees the image's memory (M14), nothing pending (S17).
-  CUDA_CHECK(cudaStreamSynchronize(stream));
-  CUDA_CHECK(cudaStreamDestroy(stream));
-  CUDA_CHECK(cudaDestroyExternalSemaphore(cudaTimeline));
+  // Teardown: CUDA's side first, mappings before the memory object (P7, P9), all before Vulkan frees the
+  // image's memory (M14), nothing pending (S17).
+  destroyCudaSideOfTimeline(timeline);
   destroyCudaImage(cudaImage);
   VK_CHECK(vkDeviceWaitIdle(device.device));
-  vkDestroySemaphore(device.device, timeline, nullptr);
+  vkDestroySemaphore(device.device, timeline.timeline, nullptr);
   vkDestroyPipeline(device.device, pipeline, nullptr);
   vkDestroyPipelineLayout(device.device, layout, nullptr);
   destroyOneShot(device, release);

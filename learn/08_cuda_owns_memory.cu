@@ -199,18 +199,6 @@ ImportedBuffer importIntoVulkan(const Pair& pair, const Device& device, int fd, 
   return result;
 }
 
-// Records the release of `buffer` to VK_QUEUE_FAMILY_EXTERNAL after the copy
-// that read it (M21), as in step 5.
-void recordRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily) {
-  VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  toExternal.srcQueueFamilyIndex = queueFamily;
-  toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-  toExternal.buffer = buffer;
-  toExternal.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
-                       nullptr, 1, &toExternal, 0, nullptr);
-}
-
 // The objects every round uses (created in main, in this order).
 struct Rig {
   Device device;
@@ -219,9 +207,7 @@ struct Rig {
   HostBuffer host;
   OneShot oneShot;
   OneShot release;
-  VkSemaphore timeline;
-  cudaExternalSemaphore_t cudaTimeline;
-  cudaStream_t stream;
+  CudaTimeline timeline;  // the semaphore, CUDA's import, CUDA's stream (learn/common/earlier.h)
 };
 
 // Round k: render releases (k > 0) and signals 2k+1; CUDA waits for 2k+1,
@@ -230,59 +216,30 @@ struct Rig {
 uint32_t runRound(const Rig& rig, uint32_t round) {
   const Device& device = rig.device;
   const ImportedBuffer& shared = rig.shared;
-  const OneShot& release = rig.release;
-  const cudaStream_t& stream = rig.stream;
   const VkDeviceSize size = kValueCount * sizeof(uint32_t);
   uint32_t checked = 0;
   const uint64_t renderDone = 2 * uint64_t{round} + 1;  // the +2 schedule
   const uint64_t cudaDone = 2 * uint64_t{round} + 2;
 
   // 4. Vulkan releases what round k-1's copy read (k > 0) and signals 2k+1.
-  VkTimelineSemaphoreSubmitInfo renderValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  renderValues.signalSemaphoreValueCount = 1;
-  renderValues.pSignalSemaphoreValues = &renderDone;
-  VkSubmitInfo render{VK_STRUCTURE_TYPE_SUBMIT_INFO, &renderValues};
-  if (round > 0) {
-    recordRelease(beginOneShot(release), shared.buffer, device.queueFamily);
-    VK_CHECK(vkEndCommandBuffer(release.commands));
-    render.commandBufferCount = 1;
-    render.pCommandBuffers = &release.commands;
-  }
-  render.signalSemaphoreCount = 1;  // after the release, in the same submission
-  render.pSignalSemaphores = &rig.timeline;
-  VK_CHECK(vkQueueSubmit(device.queue, 1, &render, VK_NULL_HANDLE));
+  if (round > 0)
+    recordBufferRelease(beginOneShot(rig.release), shared.buffer, device.queueFamily,
+                        VK_PIPELINE_STAGE_TRANSFER_BIT);
+  submitSignal(device, round > 0 ? &rig.release : nullptr, rig.timeline.timeline, &renderDone);
 
   // 5. CUDA waits for 2k+1, writes through its own mapping, signals 2k+2 (S5, S2).
-  cudaExternalSemaphoreWaitParams waitParams{};
-  waitParams.params.fence.value = renderDone;
-  CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&rig.cudaTimeline, &waitParams, 1, stream));
-  writeRoundKernel<<<(kValueCount + 255) / 256, 256, 0, stream>>>(reinterpret_cast<uint32_t*>(rig.cudaShared),
-                                                                  kValueCount, round);  // CUDA's own mapping
+  cudaWaitTimeline(rig.timeline, renderDone);
+  writeRoundKernel<<<(kValueCount + 255) / 256, 256, 0, rig.timeline.stream>>>(
+      reinterpret_cast<uint32_t*>(rig.cudaShared), kValueCount, round);  // CUDA's own mapping
   CUDA_CHECK(cudaGetLastError());
-  cudaExternalSemaphoreSignalParams signalParams{};
-  signalParams.params.fence.value = cudaDone;
-  CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&rig.cudaTimeline, &signalParams, 1, stream));
+  cudaSignalTimeline(rig.timeline, cudaDone);
 
   // 6. Vulkan waits for 2k+2 at ALL_COMMANDS, acquires (M21), copies out.
   VkCommandBuffer commands = beginOneShot(rig.oneShot);
-  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  acquire.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-  acquire.dstQueueFamilyIndex = device.queueFamily;
-  acquire.buffer = shared.buffer;
-  acquire.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
-                       nullptr, 1, &acquire, 0, nullptr);
+  recordBufferAcquire(commands, shared.buffer, device.queueFamily, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      VK_ACCESS_TRANSFER_READ_BIT);
   recordReadBack(commands, shared.buffer, rig.host, size);
-  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;  // M21: covers the acquire
-  VkTimelineSemaphoreSubmitInfo readBackValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  readBackValues.waitSemaphoreValueCount = 1;
-  readBackValues.pWaitSemaphoreValues = &cudaDone;
-  VkSubmitInfo readBack{VK_STRUCTURE_TYPE_SUBMIT_INFO, &readBackValues};
-  readBack.waitSemaphoreCount = 1;
-  readBack.pWaitSemaphores = &rig.timeline;
-  readBack.pWaitDstStageMask = &waitStage;
-  submitAndWait(device, rig.oneShot, readBack);  // the host waits for the copy, to check it
+  submitWaitingFor(device, rig.oneShot, rig.timeline.timeline, &cudaDone);  // the host waits, to check
 
   const auto* values = static_cast<const uint32_t*>(rig.host.mapped);
   for (uint32_t i = 0; i < kValueCount; ++i, ++checked)
@@ -295,11 +252,7 @@ int main() {
   gStepName = "learn 08";
   Instance instance = createInstance();
   const Pair pair = pairDevices(instance.instance);  // CUDA's current device is the pair's
-  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  features12.timelineSemaphore = VK_TRUE;  // M18
-  Device device = createDevice(
-      pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
-      &features12);
+  Device device = createTimelineDevice(pair);        // both fd extensions, timeline semaphores (M18)
   const VkDeviceSize size = kValueCount * sizeof(uint32_t);
   loadDriver();
   CudaAllocation allocation = allocateExportable(pair.cudaDevice, size);
@@ -311,15 +264,10 @@ int main() {
   HostBuffer host = createHostBuffer(pair, device, size);
   OneShot oneShot = createOneShot(device);
   OneShot release = createOneShot(device);  // its buffer holds the release; its fence stays unused
-  const VkSemaphore timeline = createExportedSemaphore(pair, device, VK_SEMAPHORE_TYPE_TIMELINE);
-  cudaExternalSemaphore_t cudaTimeline = importSemaphoreIntoCuda(device, timeline, true);
-  cudaStream_t stream = nullptr;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  // Load the kernel before any wait is enqueued: the lazy-loading trap (step 3).
-  cudaFuncAttributes loaded{};
-  CUDA_CHECK(cudaFuncGetAttributes(&loaded, writeRoundKernel));
+  // The timeline, CUDA's import and stream; the kernel loaded before any wait (lazy loading: step 3).
+  CudaTimeline timeline = createCudaTimeline(pair, device, reinterpret_cast<const void*>(writeRoundKernel));
 
-  const Rig rig{device, shared, allocation.address, host, oneShot, release, timeline, cudaTimeline, stream};
+  const Rig rig{device, shared, allocation.address, host, oneShot, release, timeline};
   uint32_t checked = 0;
   for (uint32_t round = 0; round < kRounds; ++round) checked += runRound(rig, round);
 
@@ -329,15 +277,13 @@ int main() {
   // frees the memory only once no mapping and no handle (the fd, Vulkan's
   // import) refers to it, so the other order would not pull the memory from
   // under Vulkan; this one leaves nothing waiting on anything.
-  CUDA_CHECK(cudaStreamSynchronize(stream));
-  CUDA_CHECK(cudaStreamDestroy(stream));
-  CUDA_CHECK(cudaDestroyExternalSemaphore(cudaTimeline));
+  destroyCudaSideOfTimeline(timeline);
   VK_CHECK(vkDeviceWaitIdle(device.device));
   vkDestroyBuffer(device.device, shared.buffer, nullptr);
   vkFreeMemory(device.device, shared.memory, nullptr);
   const size_t allocationSize = allocation.size, granularity = allocation.granularity;
   destroyCudaAllocation(allocation);
-  vkDestroySemaphore(device.device, timeline, nullptr);
+  vkDestroySemaphore(device.device, timeline.timeline, nullptr);
   destroyOneShot(device, release);
   destroyOneShot(device, oneShot);
   destroyHostBuffer(device, host);

@@ -156,18 +156,6 @@ cl_semaphore_khr importSemaphore(const ClExtensions& cl, cl_context context, con
   return result;
 }
 
-// Records the release of `buffer` from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL
-// (M21), after the copy that read it (step 5).
-void recordRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily) {
-  VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  toExternal.srcQueueFamilyIndex = queueFamily;
-  toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-  toExternal.buffer = buffer;
-  toExternal.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
-                       nullptr, 1, &toExternal, 0, nullptr);
-}
-
 // The objects every round uses (created in main, in this order).
 struct Rig {
   Device device;
@@ -189,16 +177,10 @@ struct Rig {
 uint32_t runRound(const Rig& rig, uint32_t round) {
   const Device& device = rig.device;
   // 4. Vulkan releases what round k-1's copy read (step 5) and signals vulkanDone.
-  VkSubmitInfo render{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  if (round > 0) {
-    recordRelease(beginOneShot(rig.release), rig.shared.buffer, device.queueFamily);
-    VK_CHECK(vkEndCommandBuffer(rig.release.commands));
-    render.commandBufferCount = 1;
-    render.pCommandBuffers = &rig.release.commands;
-  }
-  render.signalSemaphoreCount = 1;
-  render.pSignalSemaphores = &rig.vulkanDone;
-  VK_CHECK(vkQueueSubmit(device.queue, 1, &render, VK_NULL_HANDLE));
+  if (round > 0)
+    recordBufferRelease(beginOneShot(rig.release), rig.shared.buffer, device.queueFamily,
+                        VK_PIPELINE_STAGE_TRANSFER_BIT);
+  submitSignal(device, round > 0 ? &rig.release : nullptr, rig.vulkanDone, nullptr);  // binary: no value
 
   // 5. OpenCL, after that signal was submitted (S4): wait, acquire, write,
   //    release, signal (O9-O11), and flush, so that the signal reaches the
@@ -217,21 +199,10 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
 
   // 6. Vulkan waits for openclDone at ALL_COMMANDS, acquires (M21), copies out.
   VkCommandBuffer commands = beginOneShot(rig.oneShot);
-  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  acquire.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-  acquire.dstQueueFamilyIndex = device.queueFamily;
-  acquire.buffer = rig.shared.buffer;
-  acquire.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
-                       nullptr, 1, &acquire, 0, nullptr);
+  recordBufferAcquire(commands, rig.shared.buffer, device.queueFamily, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      VK_ACCESS_TRANSFER_READ_BIT);
   recordReadBack(commands, rig.shared.buffer, rig.host, rig.shared.size);
-  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-  VkSubmitInfo readBack{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  readBack.waitSemaphoreCount = 1;
-  readBack.pWaitSemaphores = &rig.openclDone;
-  readBack.pWaitDstStageMask = &waitStage;
-  submitAndWait(device, rig.oneShot, readBack);
+  submitWaitingFor(device, rig.oneShot, rig.openclDone, nullptr);  // binary: no value
 
   const auto* values = static_cast<const uint32_t*>(rig.host.mapped);
   uint32_t checked = 0;

@@ -309,19 +309,26 @@ struct CudaBuffer {
   void* pointer = nullptr;  // the whole buffer, mapped at offset 0 (P1)
 };
 
-// Imports `buffer`'s memory through `fd` with the allocation's size and the
-// dedicated flag (M1, M4, M5) and maps the buffer. The fd is CUDA's after a
-// successful import (M7) and closed here after a failed one (M8).
-inline CudaBuffer importIntoCuda(const ExportedBuffer& buffer, int fd) {
+// Imports an allocation through `fd` with the allocation's size and the
+// dedicated flag (M1, M4, M5). The fd is CUDA's after a successful import
+// (M7) and closed here after a failed one (M8).
+inline cudaExternalMemory_t importMemoryIntoCuda(int fd, VkDeviceSize allocationSize, bool dedicated) {
   cudaExternalMemoryHandleDesc handle{};
   handle.type = cudaExternalMemoryHandleTypeOpaqueFd;
   handle.handle.fd = fd;
-  handle.size = buffer.allocationSize;
-  handle.flags = buffer.dedicated ? cudaExternalMemoryDedicated : 0;
-  CudaBuffer result;
-  cudaError_t imported = cudaImportExternalMemory(&result.memory, &handle);
+  handle.size = allocationSize;
+  handle.flags = dedicated ? cudaExternalMemoryDedicated : 0;
+  cudaExternalMemory_t memory = nullptr;
+  cudaError_t imported = cudaImportExternalMemory(&memory, &handle);
   if (imported != cudaSuccess) close(fd);
   CUDA_CHECK(imported);
+  return memory;
+}
+
+// Imports `buffer`'s memory through `fd` (importMemoryIntoCuda) and maps the buffer.
+inline CudaBuffer importIntoCuda(const ExportedBuffer& buffer, int fd) {
+  CudaBuffer result;
+  result.memory = importMemoryIntoCuda(fd, buffer.allocationSize, buffer.dedicated);
   cudaExternalMemoryBufferDesc mapping{};
   mapping.offset = 0;
   mapping.size = buffer.size;
@@ -491,4 +498,124 @@ inline cudaExternalSemaphore_t importSemaphoreIntoCuda(const Device& device, VkS
   if (imported != cudaSuccess) close(fd);
   CUDA_CHECK(imported);
   return result;
+}
+
+// ---- steps 4-6: the +2 timeline schedule's submissions and CUDA's half --------
+
+// The logical device of steps 4-8: both fd extensions, timeline semaphores on (M18).
+inline Device createTimelineDevice(const Pair& pair) {
+  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  features12.timelineSemaphore = VK_TRUE;  // M18
+  return createDevice(pair,
+                      {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
+                      &features12);
+}
+
+// Step 5's release of a buffer from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL
+// (M21), after `stage` read it (step 5: the copy's TRANSFER); reads need no
+// availability operation, so the access masks are 0. What orders the other
+// API's writes after it is the semaphore signal later in the same submission.
+inline void recordBufferRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily,
+                                VkPipelineStageFlags stage) {
+  VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  toExternal.srcQueueFamilyIndex = queueFamily;
+  toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  toExternal.buffer = buffer;
+  toExternal.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commands, stage, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 1, &toExternal,
+                       0, nullptr);
+}
+
+// Step 5's acquire of a buffer from VK_QUEUE_FAMILY_EXTERNAL into
+// `queueFamily` (M21), for `stage`'s `access` (step 5: TRANSFER_READ). Its
+// first scope is ALL_COMMANDS, as is the semaphore wait in front of it.
+inline void recordBufferAcquire(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily,
+                                VkPipelineStageFlags stage, VkAccessFlags access) {
+  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  acquire.dstAccessMask = access;
+  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  acquire.dstQueueFamilyIndex = queueFamily;
+  acquire.buffer = buffer;
+  acquire.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, stage, 0, 0, nullptr, 1, &acquire, 0,
+                       nullptr);
+}
+
+// The submission of steps 4-6 that signals the other API to start: the
+// commands recorded in `recorded` (ended here; none when null: step 5's
+// round 0 has no release), then the signal of `semaphore`, in the same
+// submission; a timeline is set to *value, a binary semaphore (value null,
+// step 3) is signalled. No fence: the host never waits for it.
+inline void submitSignal(const Device& device, const OneShot* recorded, VkSemaphore semaphore,
+                         const uint64_t* value) {
+  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  values.signalSemaphoreValueCount = 1;
+  values.pSignalSemaphoreValues = value;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, value != nullptr ? &values : nullptr};
+  if (recorded != nullptr) {
+    VK_CHECK(vkEndCommandBuffer(recorded->commands));
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &recorded->commands;
+  }
+  submit.signalSemaphoreCount = 1;  // after the commands, in the same submission
+  submit.pSignalSemaphores = &semaphore;
+  VK_CHECK(vkQueueSubmit(device.queue, 1, &submit, VK_NULL_HANDLE));
+}
+
+// The read-back submission of steps 4-6: `oneShot`'s commands wait for
+// `semaphore` (a timeline: for *value; binary: value null) at ALL_COMMANDS
+// (M21: the wait covers the acquire), and the host waits for them to finish.
+inline void submitWaitingFor(const Device& device, const OneShot& oneShot, VkSemaphore semaphore,
+                             const uint64_t* value) {
+  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  values.waitSemaphoreValueCount = 1;
+  values.pWaitSemaphoreValues = value;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, value != nullptr ? &values : nullptr};
+  submit.waitSemaphoreCount = 1;
+  submit.pWaitSemaphores = &semaphore;
+  submit.pWaitDstStageMask = &waitStage;
+  submitAndWait(device, oneShot, submit);
+}
+
+// Vulkan's exported timeline, CUDA's import of it, and the non-blocking
+// stream CUDA's half of each round runs on (steps 4-6).
+struct CudaTimeline {
+  VkSemaphore timeline = VK_NULL_HANDLE;
+  cudaExternalSemaphore_t cuda = nullptr;
+  cudaStream_t stream = nullptr;
+};
+
+// `kernel` is loaded last, before any wait is enqueued: the lazy-loading trap (step 3).
+inline CudaTimeline createCudaTimeline(const Pair& pair, const Device& device, const void* kernel) {
+  CudaTimeline result;
+  result.timeline = createExportedSemaphore(pair, device, VK_SEMAPHORE_TYPE_TIMELINE);
+  result.cuda = importSemaphoreIntoCuda(device, result.timeline, true);
+  CUDA_CHECK(cudaStreamCreateWithFlags(&result.stream, cudaStreamNonBlocking));
+  cudaFuncAttributes loaded{};
+  CUDA_CHECK(cudaFuncGetAttributes(&loaded, kernel));
+  return result;
+}
+
+// Enqueues CUDA's wait until the timeline is at least `value` (S5; G4: zeroed
+// parameters); the work after it in `stream` runs after Vulkan's signal.
+inline void cudaWaitTimeline(const CudaTimeline& timeline, uint64_t value) {
+  cudaExternalSemaphoreWaitParams waitParams{};
+  waitParams.params.fence.value = value;
+  CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&timeline.cuda, &waitParams, 1, timeline.stream));
+}
+
+// Enqueues CUDA's signal of `value`, after the work before it in stream order (S2).
+inline void cudaSignalTimeline(const CudaTimeline& timeline, uint64_t value) {
+  cudaExternalSemaphoreSignalParams signalParams{};
+  signalParams.params.fence.value = value;
+  CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&timeline.cuda, &signalParams, 1, timeline.stream));
+}
+
+// CUDA's side of the timeline's teardown: nothing pending, the stream, the
+// import (S17); Vulkan destroys the semaphore after its queue is idle (S18).
+inline void destroyCudaSideOfTimeline(CudaTimeline& timeline) {
+  CUDA_CHECK(cudaStreamSynchronize(timeline.stream));
+  CUDA_CHECK(cudaStreamDestroy(timeline.stream));
+  CUDA_CHECK(cudaDestroyExternalSemaphore(timeline.cuda));
 }

@@ -265,3 +265,25 @@ inline void destroySampledImage(const Device& device, SampledImage& sampled) {
   vkDestroyImageView(device.device, sampled.view, nullptr);
   sampled = {};
 }
+
+// A pipeline layout with one descriptor set layout, `setLayout` (step 7's sampled image).
+inline VkPipelineLayout createPipelineLayout(const Device& device, const VkDescriptorSetLayout& setLayout) {
+  VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layoutInfo.setLayoutCount = 1;
+  layoutInfo.pSetLayouts = &setLayout;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  VK_CHECK(vkCreatePipelineLayout(device.device, &layoutInfo, nullptr, &layout));
+  return layout;
+}
+
+// Step 6's draw into `target`, with descriptor set `set` bound: `instances`
+// instances of a 6-vertex quad, and the render pass ended (the target is
+// TRANSFER_SRC_OPTIMAL then, ready for recordCopyOut).
+inline void recordQuadDraw(VkCommandBuffer commands, const Offscreen& target, VkPipeline pipeline,
+                           VkPipelineLayout layout, VkDescriptorSet set, uint32_t instances) {
+  beginOffscreen(commands, target);
+  vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, nullptr);
+  vkCmdDraw(commands, 6, instances, 0, 0);
+  vkCmdEndRenderPass(commands);
+}
