@@ -67,6 +67,7 @@ struct App {
   // frame timings): set by createApp.
   GridResourceHooks gridHooks;
   OrbitCamera camera;
+  MeshDrawReport meshDraw;  // what the last frame's mesh pass drew (the overlay, the bench)
   bool paused = false;
   bool quitRequested = false;
   std::vector<double> frameMilliseconds;  // host time of each frame

@@ -221,6 +221,15 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
                              "Transfers: both, zero-copy or copy");
   addDimension<WaitStrategy>(*command, "--wait-strategy", bench.waitStrategies, kWaitStrategyChoices,
                              "Wait strategies (zero-copy only): both, poll or enqueue");
+  command
+      ->add_option_function<std::string>(
+          "--lod",
+          [&bench](std::string given) {
+            for (char& c : given) c = char(std::tolower(static_cast<unsigned char>(c)));
+            bench.levelsOfDetail = given == "both" ? std::vector<bool>{true, false} : std::vector<bool>{given == "on"};
+          },
+          "Level of detail: on (the default), off, or both")
+      ->check(CLI::IsMember({"on", "off", "both"}, CLI::ignore_case));
   command->add_option("--frames", bench.frames, "Frames measured per configuration, after the warm-up")
       ->check(wholeNumber(1, kMaxBenchFrames));
   command->add_option("--warmup", bench.warmupFrames, "Frames run and not measured after each rebuild")
@@ -290,6 +299,10 @@ void addScheduleAndDisplayOptions(CLI::App& app, Options& options, std::string& 
   app.add_option("--texture", options.texture,
                  "The surface texture that the simulation writes and the mesh samples (mip-mapped; zero-copy "
                  "only: the copy path draws the height colour)")
+      ->transform(oneOf(kOnOff));
+  app.add_option("--lod", options.levelOfDetail,
+                 "Level of detail: each tile of the mesh drawn at the vertex stride its distance needs, seams "
+                 "stitched (on), or every triangle (off: for comparison and for the lesson)")
       ->transform(oneOf(kOnOff));
   app.add_option("--scene", scene,
                  "Scene preset (a name from assets/scenes, or a .json path): model parameters and camera; "

@@ -24,6 +24,7 @@ struct BenchOptions {
   std::vector<SyncMode> syncModes{SyncMode::timeline, SyncMode::binary};
   std::vector<TransferMode> transfers{TransferMode::zeroCopy, TransferMode::copy};
   std::vector<WaitStrategy> waitStrategies{WaitStrategy::poll, WaitStrategy::enqueue};
+  std::vector<bool> levelsOfDetail{true};  // --lod on|off|both: the mesh's level of detail (renderer/tile_lod.h)
   uint32_t frames = 300;  // measured per configuration, after the warm-up
   uint32_t warmupFrames = kDefaultWarmupFrames;
   std::string jsonPath;  // --json, empty: table only
@@ -56,6 +57,9 @@ struct Options {
   FaultPlan faults;                                // --inject-fault (a test facility, docs/testing.md)
   MemoryOwner memoryOwner = MemoryOwner::vulkan;  // --memory-owner
   bool texture = true;     // --texture on|off: the surface texture (renderer/shared_texture.h)
+  // --lod on|off: each tile of the mesh at the level of detail its distance
+  // needs (renderer/tile_lod.h), or every triangle (off: the lesson's draw).
+  bool levelOfDetail = true;
   bool frameTags = false;  // --frame-tags: a test facility (app/testing/frame_tags.h); headless, CPU, zero-copy
 };
 

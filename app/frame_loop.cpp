@@ -2,6 +2,7 @@
 
 #include <GLFW/glfw3.h>
 
+#include <cmath>
 #include <string>
 
 #include "app/capture/frame_observer.h"
@@ -10,6 +11,7 @@
 #include "app/interop/wait_strategy.h"
 #include "app/paths/path_factory.h"
 #include "app/testing/fault_hooks.h"
+#include "base/config.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"
 
@@ -135,6 +137,27 @@ void requestSyncMode(App& app, SyncMode mode) {
   app.schedule.pendingMode = mode;
 }
 
+namespace {
+
+// How far from y = 0 the model's vertices may be (base/config.h).
+float lodHeightBound(const ModelParams& params) {
+  return params.model == ModelKind::sinewave ? std::abs(params.amplitude)
+                                             : kLodRippleHeightDrops * std::abs(params.dropAmplitude);
+}
+
+// What the mesh pass draws with this frame.
+SceneDraw sceneDraw(App& app) {
+  SceneDraw scene{app.renderPass, &app.pipeline, &app.camera, &app.overlay};
+  scene.levelOfDetail = app.options.levelOfDetail;
+  // The running model's parameters: the overlay may have changed them.
+  const SimulationBackend* simulation = simulationOf(app.grid);
+  scene.heightBound = lodHeightBound(simulation ? simulation->params() : app.options.model);
+  scene.report = &app.meshDraw;
+  return scene;
+}
+
+}  // namespace
+
 FrameStatus runFrame(App& app, RgbaImage* capture) {
   FrameTiming timing;
   timing.hostFrame.beginNs = hostNowNs();
@@ -152,7 +175,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   CaptureFrameObserver observer(app.capture, app.scheduleLog, app.schedule, {app.grid.semaphores, slot.imageAvailable},
                                 timing);
   FrameContext frame{app.device, slot,          app.frameSlot, app.gpuTimer,
-                     app.grid,   app.schedule,  *target,       {app.renderPass, &app.pipeline, &app.camera, &app.overlay},
+                     app.grid,   app.schedule,  *target,       sceneDraw(app),
                      strategy,   !app.paused,   app.options.faults, observer,
                      [&] { screenshotAndPresent(app, timing, capture, imageIndex); }};
   runPathFrame(frame);

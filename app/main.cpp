@@ -107,15 +107,16 @@ std::string summaryLine(const App& app, double seconds) {
   const SimulationBackend* simulation = simulationOf(app.grid);
   return fmt::format(
       "vkcuda-sim: frames={} seconds={:.3f} mean_frame_ms={:.3f} backend={} sync={} model={} grid={} "
-      "switches={} timeline_value={} steps={} transfer={} wait={} memory_owner={} {} validation_warnings={} "
-      "validation_errors={}\n",
+      "switches={} timeline_value={} steps={} transfer={} wait={} memory_owner={} lod={} lod_levels={}-{} "
+      "triangles={} {} validation_warnings={} validation_errors={}\n",
       app.schedule.totalFrames, seconds, mean, backendName(app.devices), toString(app.schedule.mode),
       toString(simulation ? simulation->params().model : app.options.model.model),
       simulation ? simulation->params().grid : app.options.model.grid, app.schedule.switches, timeline,
       simulation ? simulation->stepCount() : 0, toString(transferOf(app.grid.path)),
       app.grid.path == InteropPath::copy ? "none" : toString(app.options.waitStrategy),
       app.grid.path == InteropPath::copy ? "none" : toString(app.options.memoryOwner),
-      describeValidation(app.instance), validationCounts().warnings.load(), validationCounts().errors.load());
+      app.options.levelOfDetail ? "on" : "off", app.meshDraw.minLevel, app.meshDraw.maxLevel,
+      app.meshDraw.triangles, describeValidation(app.instance), validationCounts().warnings.load(), validationCounts().errors.load());
 }
 
 // --list-devices: every Vulkan device, the CUDA and OpenCL devices, and

@@ -80,6 +80,26 @@ inline constexpr const char* kValidationCanaryVariable = "VKSIM_VALIDATION_CANAR
 // A directory of NAME.json scene files that replaces the search path.
 inline constexpr const char* kSceneDirEnvironment = "VKSIM_SCENE_DIR";
 
+// --- Level of detail (renderer/tile_lod.h) ----------------------------------
+
+// At most this many tiles per side: the level is chosen and a draw recorded
+// per tile every frame, so the count bounds the host's work and the draws
+// (32^2 = 1024 at most, each a few hundred triangles or more).
+inline constexpr uint32_t kLodTilesPerSide = 32;
+// Tiles are at least this many cells per side (a power of two): smaller
+// grids get fewer, larger tiles rather than many draws of a few triangles.
+inline constexpr uint32_t kLodMinTileCells = 32;
+// A drawn cell spans at most this many pixels at its tile's nearest point
+// (--lod on): the picture stays within the PSNR that the LOD test asserts
+// against --lod off (docs/benchmarks.md gives the figures).
+inline constexpr float kLodCellPixels = 2.0f;
+// The level choice and the culling take every vertex to lie within a height
+// of y = 0: the sinewave's amplitude, or for the ripple this many drops'
+// amplitudes (drops spread and damp; overlapping crests of a few reach
+// higher than one). A bound too high only draws a little more than needed;
+// one too low could cull a crest that pokes into the view's edge.
+inline constexpr float kLodRippleHeightDrops = 4.0f;
+
 // --- OpenCL ------------------------------------------------------------------
 
 // The OpenCL ICD loader, opened at run time by its soname so that the program

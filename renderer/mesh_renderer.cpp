@@ -162,7 +162,9 @@ GridIndexBuffer createGridIndexBuffer(const Device& device, uint32_t grid) {
   if (grid < 2) throw RuntimeFailure("createGridIndexBuffer: a grid needs at least 2 vertices per side");
   // Vertices are row-major, z rows of x (sim/simulation.h): v = row * grid + column.
   std::vector<uint32_t> indices;
-  indices.reserve(size_t{6} * (grid - 1) * (grid - 1));
+  const TileGrid tiles = makeTileGrid(grid);
+  TilePatterns patterns = buildTilePatterns(tiles);
+  indices.reserve(size_t{6} * (grid - 1) * (grid - 1) + patterns.indices.size());
   for (uint32_t row = 0; row + 1 < grid; ++row)
     for (uint32_t column = 0; column + 1 < grid; ++column) {
       const uint32_t v00 = row * grid + column;  // (x, z)
@@ -172,10 +174,15 @@ GridIndexBuffer createGridIndexBuffer(const Device& device, uint32_t grid) {
       // Counter-clockwise seen from +y: (v01 - v00) x (v10 - v00) points up.
       indices.insert(indices.end(), {v00, v01, v10, v10, v01, v11});
     }
+  const uint32_t wholeGridCount = static_cast<uint32_t>(indices.size());
+  indices.insert(indices.end(), patterns.indices.begin(), patterns.indices.end());
+  for (TilePattern& pattern : patterns.patterns) pattern.firstIndex += wholeGridCount;
 
   GridIndexBuffer result;
   result.grid = grid;
-  result.indexCount = static_cast<uint32_t>(indices.size());
+  result.indexCount = wholeGridCount;
+  result.tiles = tiles;
+  result.tilePatterns = std::move(patterns.patterns);
   const VkDeviceSize bytes = indices.size() * sizeof(uint32_t);
 
   GpuBuffer staging =
@@ -213,7 +220,10 @@ void destroyGridIndexBuffer(const Device& device, GridIndexBuffer& indices) {
   indices = GridIndexBuffer{};
 }
 
-void recordMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline, const MeshDrawInputs& draw) {
+namespace {
+
+// Everything a mesh draw needs bound, whichever indices it then draws.
+void bindMeshDrawState(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline, const MeshDrawInputs& draw) {
   const VkExtent2D extent = draw.extent;
   // Dynamic state must be set in this command buffer before the draw
   // (VUID-vkCmdDrawIndexed-commandBuffer-02701); setting it on every draw
@@ -232,7 +242,26 @@ void recordMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline,
   vkCmdPushConstants(commandBuffer, pipeline.layout,
                      VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(MeshPushConstants),
                      &draw.constants);
+}
+
+}  // namespace
+
+void recordMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline, const MeshDrawInputs& draw) {
+  bindMeshDrawState(commandBuffer, pipeline, draw);
   vkCmdDrawIndexed(commandBuffer, draw.indices->indexCount, 1, 0, 0, 0);
+}
+
+void recordTiledMeshDraw(VkCommandBuffer commandBuffer, const MeshPipeline& pipeline, const MeshDrawInputs& draw,
+                         const TileDrawPlan& plan) {
+  bindMeshDrawState(commandBuffer, pipeline, draw);
+  // A pattern's indices count from its tile's first vertex: the vertex
+  // offset moves it onto the tile, so one pattern serves every tile of its
+  // shape and the vertices stay where the simulation wrote them.
+  for (const TileDraw& tile : plan.draws) {
+    const TilePattern& pattern = draw.indices->tilePatterns[tile.pattern];
+    if (pattern.indexCount > 0)
+      vkCmdDrawIndexed(commandBuffer, pattern.indexCount, 1, pattern.firstIndex, tile.vertexOffset, 0);
+  }
 }
 
 }  // namespace vksim

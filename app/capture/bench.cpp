@@ -59,7 +59,8 @@ class Progress {
 
 std::string labelOf(const BenchConfiguration& configuration) {
   return "grid " + std::to_string(configuration.grid) + ", " + syncName(configuration) + ", " +
-         toString(configuration.transfer) + ", wait " + waitName(configuration);
+         toString(configuration.transfer) + ", wait " + waitName(configuration) + ", lod " +
+         (configuration.levelOfDetail ? "on" : "off");
 }
 
 void addSample(BenchSamples& samples, const FrameTiming& timing) {
@@ -77,6 +78,7 @@ void addSample(BenchSamples& samples, const FrameTiming& timing) {
 // transfer and grid, the schedule at frame 0 in its sync mode. Frame records
 // of the configuration before are dropped.
 void applyConfiguration(App& app, const BenchConfiguration& configuration, bool rebuild) {
+  app.options.levelOfDetail = configuration.levelOfDetail;
   app.options.transfer = configuration.transfer;
   app.options.waitStrategy = configuration.wait;
   ModelParams params = app.options.model;
@@ -145,11 +147,13 @@ std::vector<BenchConfiguration> benchMatrix(const BenchOptions& options) {
   for (uint32_t grid : options.grids)
     for (TransferMode transfer : options.transfers) {
       if (transfer == TransferMode::copy) {
-        matrix.push_back({grid, transfer, SyncMode::timeline, WaitStrategy::poll});
+        for (bool lod : options.levelsOfDetail)
+          matrix.push_back({grid, transfer, SyncMode::timeline, WaitStrategy::poll, lod});
         continue;
       }
       for (SyncMode sync : options.syncModes)
-        for (WaitStrategy wait : options.waitStrategies) matrix.push_back({grid, transfer, sync, wait});
+        for (WaitStrategy wait : options.waitStrategies)
+          for (bool lod : options.levelsOfDetail) matrix.push_back({grid, transfer, sync, wait, lod});
     }
   return matrix;
 }
@@ -170,6 +174,7 @@ BenchResult summarizeBench(const BenchConfiguration& configuration, const std::s
   const FrameStats stats = computeFrameStats(samples.frameMs);
   result.frames = uint32_t(stats.frameCount);
   result.meanMs = stats.frameCount > 0 ? stats.totalMs / double(stats.frameCount) : 0.0;
+  result.p50Ms = stats.p50Ms;
   result.p99Ms = stats.p99Ms;
   result.renderGpuMs = meanOf(samples.renderGpuMs);
   result.simGpuMs = meanOf(samples.simGpuMs);
@@ -189,20 +194,23 @@ BenchResult summarizeBench(const BenchConfiguration& configuration, const std::s
 std::string formatBenchTable(const std::vector<BenchResult>& results) {
   fmt::memory_buffer table;
   fmt::format_to(std::back_inserter(table),
-                 "{:>6}  {:<8}  {:<9}  {:<7}  {:>9}  {:>9}  {:>10}  {:>13}  {:>10}  {:>14}  {:>13}\n", "grid",
-                 "sync", "transfer", "wait", "mean ms", "P99 ms", "sim GPU ms", "render GPU ms", "overlap ms",
-                 "unexplained ms", "2 switches ms");
+                 "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:>9}  {:>9}  {:>9}  {:>10}  {:>13}  {:>10}  {:>14}  {:>13}"
+                 "  {:>9}\n",
+                 "grid", "sync", "transfer", "wait", "lod", "mean ms", "P50 ms", "P99 ms", "sim GPU ms",
+                 "render GPU ms", "overlap ms", "unexplained ms", "2 switches ms", "M tris");
   const auto cell = [](const std::optional<double>& value) {
     return value ? fmt::format("{:.3f}", *value) : std::string("NA");
   };
   for (const BenchResult& result : results)
     fmt::format_to(std::back_inserter(table),
-                   "{:>6}  {:<8}  {:<9}  {:<7}  {:>9.3f}  {:>9.3f}  {:>10}  {:>13}  {:>10}  {:>14.3f}  {:>13}\n",
+                   "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:>9.3f}  {:>9.3f}  {:>9.3f}  {:>10}  {:>13}  {:>10}  {:>14.3f}"
+                   "  {:>13}  {:>9.3f}\n",
                    result.configuration.grid, syncName(result.configuration),
-                   toString(result.configuration.transfer), waitName(result.configuration), result.meanMs,
-                   result.p99Ms, cell(result.simGpuMs), cell(result.renderGpuMs), cell(result.overlapMs),
-                   result.unexplainedMs,
-                   cell(result.switchUs ? std::optional<double>(result.switchUs->pair * 1e-3) : std::nullopt));
+                   toString(result.configuration.transfer), waitName(result.configuration),
+                   result.configuration.levelOfDetail ? "on" : "off", result.meanMs, result.p50Ms, result.p99Ms,
+                   cell(result.simGpuMs), cell(result.renderGpuMs), cell(result.overlapMs), result.unexplainedMs,
+                   cell(result.switchUs ? std::optional<double>(result.switchUs->pair * 1e-3) : std::nullopt),
+                   double(result.trianglesDrawn) * 1e-6);
   return fmt::to_string(table);
 }
 
@@ -222,9 +230,11 @@ nlohmann::ordered_json benchJson(const nlohmann::ordered_json& machine,
     row["sync"] = syncName(configuration);
     row["transfer"] = toString(configuration.transfer);
     row["waitStrategy"] = waitName(configuration);
+    row["lod"] = configuration.levelOfDetail ? "on" : "off";
     row["backend"] = result.backend;
     row["frames"] = result.frames;
     row["meanMs"] = result.meanMs;
+    row["p50Ms"] = result.p50Ms;
     row["p99Ms"] = result.p99Ms;
     row["simGpuMs"] = numberOrNull(result.simGpuMs);
     row["renderGpuMs"] = numberOrNull(result.renderGpuMs);
@@ -236,6 +246,8 @@ nlohmann::ordered_json benchJson(const nlohmann::ordered_json& machine,
                                                                {"simToVulkan", result.switchUs->simToVulkan},
                                                                {"pair", result.switchUs->pair}}
                                       : nlohmann::ordered_json();
+    row["trianglesDrawn"] = result.trianglesDrawn;
+    row["gridTriangles"] = result.gridTriangles;
     if (!result.stagingMemory.empty()) row["stagingMemory"] = result.stagingMemory;
     rows.push_back(row);
   }
@@ -319,6 +331,8 @@ MatrixOutcome runMatrix(App& app, const BenchOptions& bench, const std::vector<B
       continue;
     }
     results.push_back(summarizeBench(matrix[i], backend, *samples));
+    results.back().trianglesDrawn = app.meshDraw.triangles;
+    results.back().gridTriangles = app.meshDraw.gridTriangles;
     if (matrix[i].transfer == TransferMode::copy) {
       results.back().stagingMemory = describeStagingChoice(app.device, app.grid.stagingChoice);
       fmt::print("bench: grid {} copy path staging memory: {}\n", matrix[i].grid, results.back().stagingMemory);

@@ -24,10 +24,12 @@ struct BenchConfiguration {
   TransferMode transfer = TransferMode::zeroCopy;
   SyncMode sync = SyncMode::timeline;      // zero-copy only
   WaitStrategy wait = WaitStrategy::poll;  // zero-copy only
+  bool levelOfDetail = true;               // --lod: tiles at their level (renderer/tile_lod.h), or every triangle
 };
 
 // The matrix in the order it runs: grids as given, zero-copy (every sync mode
-// x every wait strategy) before copy.
+// x every wait strategy) before copy, each with every level-of-detail choice
+// (innermost, so that the two choices run one after the other).
 std::vector<BenchConfiguration> benchMatrix(const BenchOptions& options);
 
 // "sync" and "waitStrategy" as the table and the JSON name them ("none" on the copy path).
@@ -40,7 +42,8 @@ struct BenchResult {
   std::string backend;  // "cuda" or "cpu"
   uint32_t frames = 0;  // frames measured (after the warm-up)
   double meanMs = 0.0;  // mean frame time: present point to present point (MsBetweenPresents)
-  double p99Ms = 0.0;   // its 99th percentile (capture_stats.h's interpolation)
+  double p50Ms = 0.0;   // its median (capture_stats.h's interpolation)
+  double p99Ms = 0.0;   // its 99th percentile
   std::optional<double> simGpuMs, renderGpuMs, simWaitMs;  // means of the frames that have them
   double cpuFrameMs = 0.0;                                 // mean host time of runFrame's body
   // How long the render and the step ran at once (the copy path's step runs
@@ -59,6 +62,9 @@ struct BenchResult {
   // Copy path: the staging memory type chosen by measured host write speed
   // and the candidates' speeds (describeStagingChoice); empty otherwise.
   std::string stagingMemory;
+  // The mesh's triangles drawn in the last measured frame, and the whole
+  // grid's (equal with --lod off).
+  uint64_t trianglesDrawn = 0, gridTriangles = 0;
 };
 
 // The frame times and GPU spans of one configuration's measured frames.

@@ -12,6 +12,34 @@ void addWindow(const FrameTarget& target, RenderBatch& batch) {
   if (target.readyToPresent) batch.signalList[batch.signalCount++] = *target.readyToPresent;
 }
 
+// The mesh: every triangle (--lod off, the lesson's draw), or each tile at
+// its level. Both read the same shared vertex buffer at the same stage, so
+// the frame's waits and barriers are the same either way. When every tile
+// needs the finest level the whole grid goes in one draw.
+void recordGridDraw(const SceneDraw& scene, VkCommandBuffer commandBuffer, const MeshDrawInputs& draw) {
+  const GridIndexBuffer& indices = *draw.indices;
+  MeshDrawReport report;
+  report.gridTriangles = indices.indexCount / 3;
+  report.tiles = indices.tiles.tilesPerSide * indices.tiles.tilesPerSide;
+  TileDrawPlan plan;
+  if (scene.levelOfDetail)
+    plan = planTileDraws(indices.tiles, indices.tilePatterns,
+                         makeLodView(*scene.camera, draw.extent.width, draw.extent.height, scene.heightBound));
+  if (plan.maxLevel > 0) {
+    recordTiledMeshDraw(commandBuffer, *scene.pipeline, draw, plan);
+    report.tiled = true;
+    report.minLevel = plan.minLevel;
+    report.maxLevel = plan.maxLevel;
+    report.tilesDrawn = plan.tilesDrawn;
+    report.triangles = plan.triangles;
+  } else {
+    recordMeshDraw(commandBuffer, *scene.pipeline, draw);
+    report.tilesDrawn = report.tiles;
+    report.triangles = report.gridTriangles;
+  }
+  if (scene.report) *scene.report = report;
+}
+
 }  // namespace
 
 VkCommandBuffer beginFrameCommands(FrameContext& frame) {
@@ -32,7 +60,7 @@ void recordScenePass(FrameContext& frame, VkCommandBuffer commandBuffer) {
   draw.constants = makeMeshPushConstants(*frame.scene.camera, extent.width, extent.height);
   draw.constants.surface = {textureDrawn(grid) ? 1.0f : 0.0f, float(grid.texture.width), 0.0f, 0.0f};
   draw.extent = extent;
-  recordMeshDraw(commandBuffer, *frame.scene.pipeline, draw);
+  recordGridDraw(frame.scene, commandBuffer, draw);
   recordOverlay(*frame.scene.overlay, commandBuffer);  // same pass, after the mesh: ImGui draws over it without depth
   vkCmdEndRenderPass(commandBuffer);
 }

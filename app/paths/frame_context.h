@@ -40,6 +40,11 @@ struct SceneDraw {
   const MeshPipeline* pipeline = nullptr;
   const OrbitCamera* camera = nullptr;
   const Overlay* overlay = nullptr;  // drawn over the mesh in the same pass (empty: nothing)
+  // --lod: each tile at the level its distance needs (renderer/tile_lod.h),
+  // every vertex within heightBound of y = 0; off: every triangle.
+  bool levelOfDetail = true;
+  float heightBound = 0.0f;
+  MeshDrawReport* report = nullptr;  // what the pass drew (null: not kept)
 };
 
 struct FrameContext {

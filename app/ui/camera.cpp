@@ -8,6 +8,8 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
+#include "base/config.h"
+
 namespace vksim {
 namespace {
 constexpr float kOrbitRadiansPerPixel = 0.005f;
@@ -42,6 +44,19 @@ MeshPushConstants makeMeshPushConstants(const OrbitCamera& camera, uint32_t widt
   constants.lightDirection = {light.x, light.y, light.z, 0.0f};
   constants.cameraPosition = {eye.x, eye.y, eye.z, 1.0f};
   return constants;
+}
+
+LodView makeLodView(const OrbitCamera& camera, uint32_t width, uint32_t height, float heightBound) {
+  const glm::vec3 eye = eyePosition(camera);
+  const glm::mat4 viewProjection = viewProjectionMatrix(camera, width, height);
+  LodView view;
+  view.eye = {eye.x, eye.y, eye.z};
+  for (int c = 0; c < 4; ++c)
+    for (int r = 0; r < 4; ++r) view.viewProjection[size_t(c * 4 + r)] = viewProjection[c][r];
+  view.pixelsPerRadian = 0.5f * float(height) / std::tan(0.5f * camera.fovY);
+  view.cellPixels = kLodCellPixels;
+  view.heightBound = heightBound;
+  return view;
 }
 
 void orbitCamera(OrbitCamera& camera, float deltaXPixels, float deltaYPixels) {

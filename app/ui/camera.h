@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "renderer/tile_lod.h"
 #include "shared_layout.h"
 
 namespace vksim {
@@ -21,6 +22,11 @@ struct OrbitCamera {
 // Push constants for the mesh pipeline: Vulkan clip space (y down, depth 0..1),
 // aspect from width/height, light fixed in world space.
 MeshPushConstants makeMeshPushConstants(const OrbitCamera& camera, uint32_t width, uint32_t height);
+
+// What the mesh's level-of-detail choice needs of this view
+// (renderer/tile_lod.h): the eye, the frustum and the pixels a radian spans
+// at height pixels tall, with kLodCellPixels and `heightBound` (world units).
+LodView makeLodView(const OrbitCamera& camera, uint32_t width, uint32_t height, float heightBound);
 
 // Mouse orbit (pixels dragged), wheel zoom (wheel steps), and reset.
 void orbitCamera(OrbitCamera& camera, float deltaXPixels, float deltaYPixels);

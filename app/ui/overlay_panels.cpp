@@ -202,6 +202,22 @@ void drawViewSection(App& app) {
               presentModeName(app.swapchain.presentMode).c_str(), app.swapchain.vsync ? "vsync" : "no vsync");
 }
 
+// The mesh's level of detail (renderer/tile_lod.h): the switch, and what the
+// last frame drew with it. Level l draws every 2^l-th vertex.
+void drawLevelOfDetail(App& app) {
+  ImGui::Checkbox("level of detail", &app.options.levelOfDetail);
+  const MeshDrawReport& drawn = app.meshDraw;
+  ImGui::SameLine();
+  if (drawn.tiled) {
+    ImGui::Text("(levels %u-%u)", drawn.minLevel, drawn.maxLevel);
+    ImGui::Text("  %.2f M of %.2f M triangles, %u/%u tiles", double(drawn.triangles) * 1e-6,
+                double(drawn.gridTriangles) * 1e-6, drawn.tilesDrawn, drawn.tiles);
+  } else {
+    ImGui::Text("(%s)", app.options.levelOfDetail ? "level 0 everywhere" : "off");
+    ImGui::Text("  every triangle, %.2f M", double(drawn.gridTriangles) * 1e-6);
+  }
+}
+
 void drawStatisticsSection(App& app) {
   if (!ImGui::CollapsingHeader("Statistics", ImGuiTreeNodeFlags_DefaultOpen)) return;
   const std::vector<double>& frames = app.frameMilliseconds;
@@ -241,6 +257,7 @@ void drawStatisticsSection(App& app) {
   } else {
     ImGui::TextDisabled("GPU time: waiting for the first results");
   }
+  drawLevelOfDetail(app);
 }
 
 // A capture from the overlay: the same calls as --capture (app/capture/capture_session.h),
