@@ -304,6 +304,10 @@ void addScheduleAndDisplayOptions(CLI::App& app, Options& options, std::string& 
                  "Level of detail: each tile of the mesh drawn at the vertex stride its distance needs, seams "
                  "stitched (on), or every triangle (off: for comparison and for the lesson)")
       ->transform(oneOf(kOnOff));
+  app.add_option("--lod-pixels", options.lodCellPixels,
+                 "With --lod on: the most pixels a drawn cell may span at its tile's nearest point (larger: "
+                 "fewer triangles, a coarser picture)")
+      ->check(wholeNumber(kMinLodCellPixels, kMaxLodCellPixels));
   app.add_option("--scene", scene,
                  "Scene preset (a name from assets/scenes, or a .json path): model parameters and camera; "
                  "--sim, --grid and --seed given as well override it");

@@ -60,6 +60,7 @@ struct Options {
   // --lod on|off: each tile of the mesh at the level of detail its distance
   // needs (renderer/tile_lod.h), or every triangle (off: the lesson's draw).
   bool levelOfDetail = true;
+  uint32_t lodCellPixels = kLodCellPixels;  // --lod-pixels: the most pixels a drawn cell may span
   bool frameTags = false;  // --frame-tags: a test facility (app/testing/frame_tags.h); headless, CPU, zero-copy
 };
 

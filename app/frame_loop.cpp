@@ -149,6 +149,7 @@ float lodHeightBound(const ModelParams& params) {
 SceneDraw sceneDraw(App& app) {
   SceneDraw scene{app.renderPass, &app.pipeline, &app.camera, &app.overlay};
   scene.levelOfDetail = app.options.levelOfDetail;
+  scene.cellPixels = float(app.options.lodCellPixels);
   // The running model's parameters: the overlay may have changed them.
   const SimulationBackend* simulation = simulationOf(app.grid);
   scene.heightBound = lodHeightBound(simulation ? simulation->params() : app.options.model);

@@ -92,7 +92,10 @@ inline constexpr uint32_t kLodMinTileCells = 32;
 // A drawn cell spans at most this many pixels at its tile's nearest point
 // (--lod on): the picture stays within the PSNR that the LOD test asserts
 // against --lod off (docs/benchmarks.md gives the figures).
-inline constexpr float kLodCellPixels = 2.0f;
+// --lod-pixels changes it, within these bounds: at 1 every level is as fine
+// as the screen shows; at 64 a tile's one quad may span a sixth of the view.
+inline constexpr uint32_t kLodCellPixels = 2;
+inline constexpr uint32_t kMinLodCellPixels = 1, kMaxLodCellPixels = 64;
 // The level choice and the culling take every vertex to lie within a height
 // of y = 0: the sinewave's amplitude, or for the ripple this many drops'
 // amplitudes (drops spread and damp; overlapping crests of a few reach

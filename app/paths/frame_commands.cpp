@@ -24,7 +24,8 @@ void recordGridDraw(const SceneDraw& scene, VkCommandBuffer commandBuffer, const
   TileDrawPlan plan;
   if (scene.levelOfDetail)
     plan = planTileDraws(indices.tiles, indices.tilePatterns,
-                         makeLodView(*scene.camera, draw.extent.width, draw.extent.height, scene.heightBound));
+                         makeLodView(*scene.camera, draw.extent.width, draw.extent.height, scene.cellPixels,
+                                     scene.heightBound));
   if (plan.maxLevel > 0) {
     recordTiledMeshDraw(commandBuffer, *scene.pipeline, draw, plan);
     report.tiled = true;

@@ -43,6 +43,7 @@ struct SceneDraw {
   // --lod: each tile at the level its distance needs (renderer/tile_lod.h),
   // every vertex within heightBound of y = 0; off: every triangle.
   bool levelOfDetail = true;
+  float cellPixels = 0.0f;  // --lod-pixels
   float heightBound = 0.0f;
   MeshDrawReport* report = nullptr;  // what the pass drew (null: not kept)
 };

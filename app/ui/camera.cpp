@@ -8,8 +8,6 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
-#include "base/config.h"
-
 namespace vksim {
 namespace {
 constexpr float kOrbitRadiansPerPixel = 0.005f;
@@ -46,7 +44,8 @@ MeshPushConstants makeMeshPushConstants(const OrbitCamera& camera, uint32_t widt
   return constants;
 }
 
-LodView makeLodView(const OrbitCamera& camera, uint32_t width, uint32_t height, float heightBound) {
+LodView makeLodView(const OrbitCamera& camera, uint32_t width, uint32_t height, float cellPixels,
+                    float heightBound) {
   const glm::vec3 eye = eyePosition(camera);
   const glm::mat4 viewProjection = viewProjectionMatrix(camera, width, height);
   LodView view;
@@ -54,7 +53,7 @@ LodView makeLodView(const OrbitCamera& camera, uint32_t width, uint32_t height, 
   for (int c = 0; c < 4; ++c)
     for (int r = 0; r < 4; ++r) view.viewProjection[size_t(c * 4 + r)] = viewProjection[c][r];
   view.pixelsPerRadian = 0.5f * float(height) / std::tan(0.5f * camera.fovY);
-  view.cellPixels = kLodCellPixels;
+  view.cellPixels = cellPixels;
   view.heightBound = heightBound;
   return view;
 }

@@ -25,8 +25,10 @@ MeshPushConstants makeMeshPushConstants(const OrbitCamera& camera, uint32_t widt
 
 // What the mesh's level-of-detail choice needs of this view
 // (renderer/tile_lod.h): the eye, the frustum and the pixels a radian spans
-// at height pixels tall, with kLodCellPixels and `heightBound` (world units).
-LodView makeLodView(const OrbitCamera& camera, uint32_t width, uint32_t height, float heightBound);
+// at `height` pixels tall; a drawn cell spans at most `cellPixels` pixels,
+// and every vertex lies within `heightBound` of y = 0 (world units).
+LodView makeLodView(const OrbitCamera& camera, uint32_t width, uint32_t height, float cellPixels,
+                    float heightBound);
 
 // Mouse orbit (pixels dragged), wheel zoom (wheel steps), and reset.
 void orbitCamera(OrbitCamera& camera, float deltaXPixels, float deltaYPixels);

@@ -28,6 +28,7 @@ constexpr KeyBinding kKeyBindings[] = {
     {"N", "single step while paused"},
     {"Backspace", "reset the simulation to step 0"},
     {"V", "vsync on / off (recreates the swapchain)"},
+    {"L", "level of detail on / off (every triangle when off)"},
     {"Escape", "quit"},
 };
 
@@ -153,6 +154,10 @@ void onKey(App& app, int key, int scancode, int action, int mods) {
       break;
     case GLFW_KEY_D:
       app.input.dropMode = !app.input.dropMode;
+      break;
+    case GLFW_KEY_L:
+      // A draw choice: the next frame's mesh pass reads it, nothing is rebuilt.
+      app.options.levelOfDetail = !app.options.levelOfDetail;
       break;
     default:
       break;

@@ -185,8 +185,31 @@ void drawSimulationSection(App& app) {
   if (!app.input.lastDrop.empty()) ImGui::TextUnformatted(app.input.lastDrop.c_str());
 }
 
+// The mesh's level of detail (renderer/tile_lod.h) in a few words: what the
+// last frame drew. Level l draws every 2^l-th vertex.
+std::string levelOfDetailStatus(const App& app) {
+  const MeshDrawReport& drawn = app.meshDraw;
+  if (drawn.tiled) return fmt::format("LOD levels {}-{}", drawn.minLevel, drawn.maxLevel);
+  return app.options.levelOfDetail ? "LOD level 0" : "LOD off";
+}
+
+// The switch, and the triangles the last frame drew with it.
+void drawLevelOfDetail(App& app) {
+  ImGui::Checkbox("level of detail", &app.options.levelOfDetail);
+  const MeshDrawReport& drawn = app.meshDraw;
+  if (drawn.tiled)
+    ImGui::Text("  %.2f M of %.2f M triangles, %u/%u tiles", double(drawn.triangles) * 1e-6,
+                double(drawn.gridTriangles) * 1e-6, drawn.tilesDrawn, drawn.tiles);
+  else
+    ImGui::Text("  every triangle, %.2f M", double(drawn.gridTriangles) * 1e-6);
+}
+
 void drawViewSection(App& app) {
-  if (!ImGui::CollapsingHeader("Camera and window")) return;
+  // The level in use stands in the header, so that it shows while the
+  // section is closed (the default); "###" keeps the header's identity.
+  const std::string header = "Camera and window, " + levelOfDetailStatus(app) + "###view";
+  if (!ImGui::CollapsingHeader(header.c_str())) return;
+  drawLevelOfDetail(app);
   const OrbitCamera& camera = app.camera;
   ImGui::Text("yaw %.2f  pitch %.2f  distance %.2f", double(camera.yaw), double(camera.pitch),
               double(camera.distance));
@@ -200,22 +223,6 @@ void drawViewSection(App& app) {
   ImGui::Text("swapchain %u x %u, %zu images, %s (%s)", app.swapchain.extent.width,
               app.swapchain.extent.height, app.swapchain.images.size(),
               presentModeName(app.swapchain.presentMode).c_str(), app.swapchain.vsync ? "vsync" : "no vsync");
-}
-
-// The mesh's level of detail (renderer/tile_lod.h): the switch, and what the
-// last frame drew with it. Level l draws every 2^l-th vertex.
-void drawLevelOfDetail(App& app) {
-  ImGui::Checkbox("level of detail", &app.options.levelOfDetail);
-  const MeshDrawReport& drawn = app.meshDraw;
-  ImGui::SameLine();
-  if (drawn.tiled) {
-    ImGui::Text("(levels %u-%u)", drawn.minLevel, drawn.maxLevel);
-    ImGui::Text("  %.2f M of %.2f M triangles, %u/%u tiles", double(drawn.triangles) * 1e-6,
-                double(drawn.gridTriangles) * 1e-6, drawn.tilesDrawn, drawn.tiles);
-  } else {
-    ImGui::Text("(%s)", app.options.levelOfDetail ? "level 0 everywhere" : "off");
-    ImGui::Text("  every triangle, %.2f M", double(drawn.gridTriangles) * 1e-6);
-  }
 }
 
 void drawStatisticsSection(App& app) {
@@ -257,7 +264,6 @@ void drawStatisticsSection(App& app) {
   } else {
     ImGui::TextDisabled("GPU time: waiting for the first results");
   }
-  drawLevelOfDetail(app);
 }
 
 // A capture from the overlay: the same calls as --capture (app/capture/capture_session.h),

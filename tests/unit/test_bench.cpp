@@ -34,6 +34,27 @@ TEST(BenchMatrix, ZeroCopyRunsEverySyncAndWaitAndCopyOncePerGrid) {
   EXPECT_EQ(benchMatrix(options).size(), 4u);
 }
 
+// --lod both: each configuration with and without level of detail, one
+// right after the other; the default draws with it only.
+TEST(BenchMatrix, LevelOfDetailIsTheInnermostDimension) {
+  BenchOptions options;
+  options.grids = {512};
+  EXPECT_EQ(benchMatrix(options).size(), 5u);
+  for (const BenchConfiguration& configuration : benchMatrix(options)) EXPECT_TRUE(configuration.levelOfDetail);
+  options.levelsOfDetail = {true, false};
+  const std::vector<BenchConfiguration> matrix = benchMatrix(options);
+  ASSERT_EQ(matrix.size(), 10u);
+  for (size_t i = 0; i < matrix.size(); i += 2) {
+    EXPECT_TRUE(matrix[i].levelOfDetail) << i;
+    EXPECT_FALSE(matrix[i + 1].levelOfDetail) << i;
+    EXPECT_EQ(matrix[i].sync, matrix[i + 1].sync) << i;
+    EXPECT_EQ(matrix[i].wait, matrix[i + 1].wait) << i;
+    EXPECT_EQ(matrix[i].transfer, matrix[i + 1].transfer) << i;
+  }
+  const auto json = benchJson({}, {}, {BenchResult{matrix[1]}});
+  EXPECT_EQ(json.at("results").at(0).at("lod"), "off");
+}
+
 TEST(BenchSummary, UnexplainedIsTheMeanFrameLessBothGpuSpans) {
   BenchSamples samples;
   samples.frameMs = {1.0, 2.0, 3.0, 4.0};
@@ -109,24 +130,27 @@ TEST(BenchTable, ColumnsLineUpAndMissingSpansAreNa) {
   BenchResult zeroCopy;
   zeroCopy.configuration = {4096, TransferMode::zeroCopy, SyncMode::timeline, WaitStrategy::enqueue};
   zeroCopy.meanMs = 2.5;
+  zeroCopy.p50Ms = 2.41;
   zeroCopy.p99Ms = 3.97;
+  zeroCopy.trianglesDrawn = 612345;
   zeroCopy.simGpuMs = 0.25;
   zeroCopy.renderGpuMs = 0.5;
   zeroCopy.unexplainedMs = 1.75;
   BenchResult copy;
-  copy.configuration = {64, TransferMode::copy, SyncMode::timeline, WaitStrategy::poll};
+  copy.configuration = {64, TransferMode::copy, SyncMode::timeline, WaitStrategy::poll, false};
   copy.meanMs = 2.0;
+  copy.p50Ms = 2.0;
   copy.p99Ms = 2.0;
+  copy.trianglesDrawn = 7938;
   copy.unexplainedMs = -0.0004;
   zeroCopy.overlapMs = 0.0;
   EXPECT_EQ(formatBenchTable({zeroCopy, copy}),
-            "  grid  sync      transfer   wait       mean ms     P99 ms  sim GPU ms  render GPU ms  overlap ms"
-            "  unexplained ms  2 switches ms\n"
-            "  4096  timeline  zero-copy  enqueue      2.500      3.970       0.250          0.500       0.000"
-            "           1.750             NA\n"
-            "    64  none      copy       none         2.000      2.000          NA             NA          NA"
-            "          -0.000"
-            "             NA\n");
+            "  grid  sync      transfer   wait     lod    mean ms     P50 ms     P99 ms  sim GPU ms  render GPU ms"
+            "  overlap ms  unexplained ms  2 switches ms     M tris\n"
+            "  4096  timeline  zero-copy  enqueue  on       2.500      2.410      3.970       0.250          0.500"
+            "       0.000           1.750             NA      0.612\n"
+            "    64  none      copy       none     off      2.000      2.000      2.000          NA             NA"
+            "          NA          -0.000             NA      0.008\n");
 }
 
 // The switch probe's figures sit next to the unexplained time: in ms in the
@@ -140,8 +164,8 @@ TEST(BenchTable, SwitchCostSitsNextToTheUnexplainedTime) {
   BenchResult cpu = probed;
   cpu.switchUs.reset();
   const std::string table = formatBenchTable({probed, cpu});
-  EXPECT_NE(table.find("           0.330          0.329\n"), std::string::npos) << table;
-  EXPECT_NE(table.find("           0.330             NA\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("           0.330          0.329      0.000\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("           0.330             NA      0.000\n"), std::string::npos) << table;
   const auto json = benchJson({}, {}, {probed, cpu});
   const auto& row = json.at("results").at(0).at("switchUs");
   EXPECT_DOUBLE_EQ(row.at("vulkanToSim").get<double>(), 162.5);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <utility>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -83,6 +84,28 @@ TEST(CliBench, DefaultsRunTheWholeMatrixHeadless) {
   EXPECT_EQ(bench.waitStrategies, (std::vector<WaitStrategy>{WaitStrategy::poll, WaitStrategy::enqueue}));
   EXPECT_EQ(bench.frames, 300u);
   EXPECT_EQ(bench.warmupFrames, 30u);
+  EXPECT_EQ(bench.levelsOfDetail, std::vector<bool>{true});
+  EXPECT_TRUE(outcome->levelOfDetail);
+}
+
+TEST(CliBench, LevelOfDetailIsOnOffOrBoth) {
+  for (const auto& [given, expected] : std::vector<std::pair<std::string, std::vector<bool>>>{
+           {"on", {true}}, {"off", {false}}, {"both", {true, false}}, {"OFF", {false}}}) {
+    const Result<Options> outcome = parse({"bench", "--lod", given});
+    ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+    EXPECT_EQ(outcome->bench->levelsOfDetail, expected) << given;
+  }
+  const Result<Options> off = parse({"--lod", "off"});
+  ASSERT_TRUE(off.has_value()) << off.error().message;
+  EXPECT_FALSE(off->levelOfDetail);
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--lod", "half"},
+                                               std::vector<std::string>{"bench", "--lod", "sometimes"}}) {
+    const Result<Options> outcome = parse(args);
+    ASSERT_FALSE(outcome.has_value()) << args[1];
+    EXPECT_EQ(outcome.error().exitCode, kExitUsage);
+    EXPECT_EQ(std::count(outcome.error().message.begin(), outcome.error().message.end(), '\n'), 1)
+        << outcome.error().message;
+  }
 }
 
 TEST(CliBench, EachDimensionNarrowsToOneValueOrBoth) {

@@ -161,34 +161,34 @@ TEST(TileLod, LevelsGetCoarserAsTheCameraMovesAway) {
   int previous = -1;
   for (float distance : {0.5f, 1.5f, 3.8f, 12.0f}) {
     camera.distance = distance;
-    const TileChoice choice = chooseTileLevels(tiles, makeLodView(camera, 1280, 720, 0.1f));
+    const TileChoice choice = chooseTileLevels(tiles, makeLodView(camera, 1280, 720, 2.0f, 0.1f));
     const int level = minVisibleLevel(choice);
     EXPECT_GT(level, previous) << "distance " << distance;
     previous = level;
   }
   // Close up, the tiles under the eye are drawn at full detail.
   camera.distance = 0.5f;
-  EXPECT_EQ(minVisibleLevel(chooseTileLevels(tiles, makeLodView(camera, 1280, 720, 0.1f))), 0);
+  EXPECT_EQ(minVisibleLevel(chooseTileLevels(tiles, makeLodView(camera, 1280, 720, 2.0f, 0.1f))), 0);
 }
 
 TEST(TileLod, ATallerViewportDrawsFinerLevels) {
   const TileGrid tiles = makeTileGrid(4096);
   const OrbitCamera camera;
-  const TileChoice small = chooseTileLevels(tiles, makeLodView(camera, 640, 360, 0.1f));
-  const TileChoice large = chooseTileLevels(tiles, makeLodView(camera, 2560, 1440, 0.1f));
+  const TileChoice small = chooseTileLevels(tiles, makeLodView(camera, 640, 360, 2.0f, 0.1f));
+  const TileChoice large = chooseTileLevels(tiles, makeLodView(camera, 2560, 1440, 2.0f, 0.1f));
   EXPECT_GT(maxVisibleLevel(small), maxVisibleLevel(large));
 }
 
 TEST(TileLod, TilesOutsideTheViewAreCulled) {
   const TileGrid tiles = makeTileGrid(2048);
   OrbitCamera camera;
-  const TileChoice wide = chooseTileLevels(tiles, makeLodView(camera, 1280, 720, 0.1f));
+  const TileChoice wide = chooseTileLevels(tiles, makeLodView(camera, 1280, 720, 2.0f, 0.1f));
   EXPECT_EQ(std::count(wide.visible.begin(), wide.visible.end(), 1), std::ptrdiff_t(wide.visible.size()))
       << "the default view shows the whole grid";
   camera.distance = 0.5f;
   camera.targetX = 0.8f;
   camera.targetZ = 0.8f;
-  const TileChoice close = chooseTileLevels(tiles, makeLodView(camera, 1280, 720, 0.1f));
+  const TileChoice close = chooseTileLevels(tiles, makeLodView(camera, 1280, 720, 2.0f, 0.1f));
   const auto visible = std::count(close.visible.begin(), close.visible.end(), 1);
   EXPECT_GT(visible, 0);
   EXPECT_LT(visible, std::ptrdiff_t(close.visible.size()) / 2);
@@ -201,7 +201,7 @@ TEST(TileLod, TilesOutsideTheViewAreCulled) {
 TEST(TileLod, APlanDrawsOnlyVisibleTilesWithStitchedPatterns) {
   const TileGrid tiles = makeTileGrid(2048);
   const TilePatterns patterns = buildTilePatterns(tiles);
-  const TileDrawPlan plan = planTileDraws(tiles, patterns.patterns, makeLodView(OrbitCamera{}, 1280, 720, 0.1f));
+  const TileDrawPlan plan = planTileDraws(tiles, patterns.patterns, makeLodView(OrbitCamera{}, 1280, 720, 2.0f, 0.1f));
   EXPECT_EQ(plan.tilesDrawn, plan.draws.size());
   EXPECT_GT(plan.maxLevel, plan.minLevel) << "the default view is near at the front and far at the back";
   EXPECT_LT(plan.triangles, uint64_t{2} * 2047 * 2047 / 4);
