@@ -28,6 +28,7 @@
 #include "app/ui/overlay_panels.h"
 #include "app/ui/script_player.h"
 #include "base/host_clock.h"
+#include "renderer/external_transfer_stages.h"
 
 namespace vksim {
 namespace {
@@ -84,7 +85,7 @@ void installInterruptHandlers() {
 // A misspelt switch ("yes", "on") must not quietly run without the layer
 // while the summary still prints zero errors.
 Result<> checkEnvironmentSwitches() {
-  for (const char* name : {kValidationVariable, kValidationCanaryVariable}) {
+  for (const char* name : {kValidationVariable, kValidationCanaryVariable, kDisableMaintenance8Variable}) {
     const char* value = std::getenv(name);
     if (value && value[0] != '\0' && std::string(value) != "0" && std::string(value) != "1")
       return fail(fmt::format("{} must be 0 or 1 (got '{}')", name, value));
@@ -107,15 +108,16 @@ std::string summaryLine(const App& app, double seconds) {
   const SimulationBackend* simulation = simulationOf(app.grid);
   return fmt::format(
       "vkcuda-sim: frames={} seconds={:.3f} mean_frame_ms={:.3f} backend={} sync={} model={} grid={} "
-      "switches={} timeline_value={} steps={} transfer={} wait={} memory_owner={} {} validation_warnings={} "
-      "validation_errors={}\n",
+      "switches={} timeline_value={} steps={} transfer={} wait={} memory_owner={} transfer_stages={} {} "
+      "validation_warnings={} validation_errors={}\n",
       app.schedule.totalFrames, seconds, mean, backendName(app.devices), toString(app.schedule.mode),
       toString(simulation ? simulation->params().model : app.options.model.model),
       simulation ? simulation->params().grid : app.options.model.grid, app.schedule.switches, timeline,
       simulation ? simulation->stepCount() : 0, toString(transferOf(app.grid.path)),
       app.grid.path == InteropPath::copy ? "none" : toString(app.options.waitStrategy),
       app.grid.path == InteropPath::copy ? "none" : toString(app.options.memoryOwner),
-      describeValidation(app.instance), validationCounts().warnings.load(), validationCounts().errors.load());
+      transferStagesName(app.device.maintenance8), describeValidation(app.instance),
+      validationCounts().warnings.load(), validationCounts().errors.load());
 }
 
 // --list-devices: every Vulkan device, the CUDA and OpenCL devices, and

@@ -216,8 +216,8 @@ TEST(SurfaceTexture, ExternalTexturesTransfersNameExternalAndEveryLevel) {
   const uint32_t family = 3;
   testing::BarrierRecorder recorder(/*forward=*/false);
   recordAcquireFromExternal(shared, family, VK_NULL_HANDLE, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
-                            VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
-  recordReleaseToExternal(shared, family, VK_NULL_HANDLE);
+                            VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT, /*maintenance8=*/false);
+  recordReleaseToExternal(shared, family, VK_NULL_HANDLE, /*maintenance8=*/false);
 
   const auto acquires = recorder.transfersOf(shared.texture.image, VK_QUEUE_FAMILY_EXTERNAL, family);
   const auto releases = recorder.transfersOf(shared.texture.image, family, VK_QUEUE_FAMILY_EXTERNAL);
