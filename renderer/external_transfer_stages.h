@@ -1,8 +1,8 @@
 // The stage masks and dependency flags of a queue family ownership transfer
 // to or from VK_QUEUE_FAMILY_EXTERNAL, and of the semaphore wait that orders
 // an acquire: the one place that decides them, with or without
-// VK_KHR_maintenance8 (docs/interop-reference.md, rules QFOT-STAGE and
-// QFOT-M8). Pure functions: no device, no Vulkan call, unit-tested on any
+// VK_KHR_maintenance8 (docs/interop-reference.md, rules M21 and
+// M22). Pure functions: no device, no Vulkan call, unit-tested on any
 // machine.
 #pragma once
 #include <volk.h>

@@ -15,7 +15,7 @@
 // VK_KHR_maintenance8 (registry extension 575, spec version 1, device
 // extension, depends on Vulkan 1.1): the one feature of it that this program
 // uses is "src/dst sync scopes for queue family ownership transfers"
-// (docs/interop-reference.md, rule QFOT-M8). Each value below is vk.xml's:
+// (docs/interop-reference.md, rule M22). Each value below is vk.xml's:
 // the extension's <require> block for the names and enum offsets and bit
 // position, the <type name="VkPhysicalDeviceMaintenance8FeaturesKHR"> block
 // for the structure (Vulkan-Docs, xml/vk.xml). Headers new enough to have the

@@ -97,13 +97,13 @@ VkPipelineStageFlags externalAcquireWaitStage(const GridResources& grid, VkPipel
 }
 
 // The synchronization chapter's note on queue family ownership transfers
-// (rule QFOT-STAGE, docs/interop-reference.md): the transfer itself runs in
+// (rule M21, docs/interop-reference.md): the transfer itself runs in
 // no defined pipeline stage, so the semaphore wait that orders it after the
 // other API's signal must wait at VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, and
 // this barrier's srcStageMask must overlap that wait's second scope to chain
 // with it: ALL_COMMANDS as well (TOP_OF_PIPE in a source mask is an empty
 // first scope and would chain with nothing). With VK_KHR_maintenance8 (rule
-// QFOT-M8) the barrier's flag puts the acquire in its first scope, and the
+// M22) the barrier's flag puts the acquire in its first scope, and the
 // wait and both masks are the consumer's stage. externalAcquireStages
 // decides both. srcAccessMask is 0: the other API's writes are made
 // available by its own signal, not by Vulkan.

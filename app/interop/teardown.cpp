@@ -57,7 +57,7 @@ void drainSchedule(const Device& device, FrameResources& frame, GridResources& g
   // The waits are at ALL_COMMANDS: whatever Vulkan does after the drain
   // (read-backs, teardown) comes after the simulation's writes, and without
   // VK_KHR_maintenance8 the acquire behind them runs in no defined stage
-  // (rule QFOT-STAGE); with it the acquire's stages are ALL_COMMANDS too
+  // (rule M21); with it the acquire's stages are ALL_COMMANDS too
   // (externalAcquireWaitStage). A semaphore wait's second scope also covers
   // batches submitted later.
   const VkPipelineStageFlags simWaitStage =

@@ -56,7 +56,7 @@ namespace {
 void recordZeroCopyRender(FrameContext& frame, bool acquires, bool releases) {
   GridResources& grid = frame.grid;
   const uint32_t queueFamily = frame.device.queueFamily;
-  const bool maintenance8 = frame.device.maintenance8;  // narrow stages (rule QFOT-M8)
+  const bool maintenance8 = frame.device.maintenance8;  // narrow stages (rule M22)
   VkCommandBuffer commandBuffer = beginFrameCommands(frame);
   if (acquires)
     recordAcquireFromExternal(grid, queueFamily, commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
@@ -84,7 +84,7 @@ void runZeroCopyFrame(FrameContext& frame) {
   render.signals = !renderLeavesOutSignal(frame.faults, schedule);
   // With an acquire behind the wait: ALL_COMMANDS, the only stage sure to
   // come before an ownership transfer, or with VK_KHR_maintenance8 the
-  // stages the acquire's barrier names (rules QFOT-STAGE and QFOT-M8,
+  // stages the acquire's barrier names (rules M21 and M22,
   // externalAcquireWaitStage). Without one (the CPU host's mapped writes,
   // made visible by the submission itself): the first stage that reads the
   // vertices, and any the host path adds.
