@@ -30,6 +30,16 @@ VkPipelineStageFlags textureConsumerStages(VkPipelineStageFlags dstStage) {
   return dstStage | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
 }
 
+// The texture's release in the frame. Its first scope has always been
+// ALL_COMMANDS (one function served the frame and the creation's release,
+// which follows a layout transition), and without maintenance8 it stays so;
+// with it, the frame's only access to the texture: the fragment shader's
+// sampling.
+ExternalTransferStages textureReleaseStages(bool maintenance8) {
+  return externalReleaseStages(maintenance8, maintenance8 ? VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT
+                                                          : VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+}
+
 }  // namespace
 
 const char* toString(InteropPath path) {
@@ -139,14 +149,8 @@ void recordReleaseToExternal(const GridResources& grid, uint32_t queueFamily, Vk
   barrier.dstAccessMask = 0;
   vkCmdPipelineBarrier(commandBuffer, stages.srcStageMask, stages.dstStageMask, stages.dependencyFlags, 0, nullptr,
                        1, &barrier, 0, nullptr);
-  // The texture's first scope has always been ALL_COMMANDS (one function
-  // served the frame and the creation's release, which follows a layout
-  // transition), and without maintenance8 it stays so; with it, the frame's
-  // only access to the texture: the fragment shader's sampling.
   if (grid.texture.writer == TextureWriter::external)
-    recordTextureRelease(commandBuffer, grid.texture, queueFamily,
-                         externalReleaseStages(maintenance8, maintenance8 ? VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT
-                                                                          : VK_PIPELINE_STAGE_ALL_COMMANDS_BIT));
+    recordTextureRelease(commandBuffer, grid.texture, queueFamily, textureReleaseStages(maintenance8));
 }
 
 }  // namespace vksim

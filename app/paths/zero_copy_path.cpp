@@ -82,12 +82,10 @@ void runZeroCopyFrame(FrameContext& frame) {
   recordZeroCopyRender(frame, acquires, releases);
   RenderSync render = nextRenderSync(schedule);  // waits 2k (or simDone), signals 2k+1 (or renderDone)
   render.signals = !renderLeavesOutSignal(frame.faults, schedule);
-  // With an acquire behind the wait: ALL_COMMANDS, the only stage sure to
-  // come before an ownership transfer, or with VK_KHR_maintenance8 the
-  // stages the acquire's barrier names (rules M21 and M22,
-  // externalAcquireWaitStage). Without one (the CPU host's mapped writes,
-  // made visible by the submission itself): the first stage that reads the
-  // vertices, and any the host path adds.
+  // With an acquire behind the wait: externalAcquireWaitStage (ALL_COMMANDS,
+  // or with VK_KHR_maintenance8 the acquire's own stages: rules M21, M22).
+  // Without one (the CPU host's mapped writes, made visible by the submission
+  // itself): the vertex input, and any stage the host path adds.
   const VkPipelineStageFlags waitStage =
       (acquires ? externalAcquireWaitStage(grid, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, frame.device.maintenance8)
                 : VkPipelineStageFlags{VK_PIPELINE_STAGE_VERTEX_INPUT_BIT}) |
