@@ -56,11 +56,12 @@ constexpr NewerExtensionMessage kMaintenance8Messages[] = {
     {"VUID-vkCmdPipelineBarrier-dependencyFlags-parameter",
      "value of dependencyFlags contains flag bits that are not recognized members of VkDependencyFlagBits"},
 };
-// Not listed on purpose: VUID-VkDeviceCreateInfo-pNext-pNext and
-// VUID-VkPhysicalDeviceFeatures2-pNext-pNext for the unknown structure
-// 1000574000. declareNewerStructuresToLayer keeps them from being reported;
-// should one appear, the layer has dropped the feature structure on its way
-// to the driver, and the run must say so.
+// Not listed on purpose: VUID-VkDeviceCreateInfo-pNext-pNext for the unknown
+// structure 1000574000 (that layer does not check vkGetPhysicalDeviceFeatures2's
+// chain). declareNewerStructuresToLayer keeps it from being reported (seen
+// here: chained on lavapipe in a scratch build, the error came without the
+// declaration and not with it); should it appear, the layer has dropped the
+// feature structure on its way to the driver, and the run must say so.
 
 std::atomic<bool>& newerExtensionMessagesExpected() {
   static std::atomic<bool> expected{false};
@@ -82,8 +83,8 @@ bool isSuppressed(const char* messageIdName, const char* message) {
 // passing it down and leaves out of the copy every pNext structure whose
 // sType it does not know (layers/generated/vk_safe_struct.cpp, SafePnextCopy):
 // the driver would get VK_KHR_maintenance8 without its feature structure,
-// and the layer would report the structure as unknown in vkCreateDevice and
-// vkGetPhysicalDeviceFeatures2. Its setting custom_stype_list, read from
+// and the layer would report the structure as unknown in vkCreateDevice.
+// Its setting custom_stype_list, read from
 // VK_LAYER_CUSTOM_STYPE_LIST at vkCreateInstance as "sType:size" pairs
 // (layers/layer_options.cpp), makes it copy such a structure byte for byte
 // and leave it unchecked. Declared before every instance, whoever enabled
