@@ -280,7 +280,7 @@ void chainEnabledFeatures(EnabledFeatures& chain, const PhysicalDeviceInfo& info
     chain.presentId.pNext = &chain.presentWait;
     chain.features12.pNext = &chain.presentId;
   }
-  // Appended last, so that the chain without it is what it always was.
+  // Inserted right after features12: without it the chain is what it always was.
   if (maintenance8) {
     chain.maintenance8.maintenance8 = VK_TRUE;
     chain.maintenance8.pNext = chain.features12.pNext;
