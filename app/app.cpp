@@ -13,7 +13,7 @@
 namespace vksim {
 namespace {
 
-// VKSIM_VALIDATION and VKSIM_VALIDATION_CANARY: unset, empty or "0" is off,
+// VKSIM_VALIDATION, VKSIM_VALIDATION_CANARY and VKSIM_DISABLE_MAINTENANCE8: unset, empty or "0" is off,
 // "1" is on. Anything else was refused by checkEnvironmentSwitches (app/main.cpp).
 bool environmentSwitch(const char* name) {
   const char* value = std::getenv(name);
@@ -120,6 +120,8 @@ void createApp(App& app, const Options& options) {
   deviceOptions.exportSemaphores = sharesWithAnotherApi(app.devices.backend);
   // VK_NVX_binary_import and bufferDeviceAddress only when cuda-nvx runs.
   deviceOptions.cudaKernelLaunch = app.devices.backend == Backend::cudaNvx;
+  // VK_KHR_maintenance8 wherever offered, unless the A/B switch turns it off.
+  deviceOptions.maintenance8 = !environmentSwitch(kDisableMaintenance8Variable);
   app.device = createDevice(app.instance, app.devices.vulkan, deviceOptions);
   // Proof that the counters on the summary line count (tests/integration):
   // without the layer the invalid calls would be undefined behaviour, so the

@@ -28,6 +28,7 @@
 #include "app/ui/overlay_panels.h"
 #include "app/ui/script_player.h"
 #include "base/host_clock.h"
+#include "renderer/external_transfer_stages.h"
 
 namespace vksim {
 namespace {
@@ -84,7 +85,7 @@ void installInterruptHandlers() {
 // A misspelt switch ("yes", "on") must not quietly run without the layer
 // while the summary still prints zero errors.
 Result<> checkEnvironmentSwitches() {
-  for (const char* name : {kValidationVariable, kValidationCanaryVariable}) {
+  for (const char* name : {kValidationVariable, kValidationCanaryVariable, kDisableMaintenance8Variable}) {
     const char* value = std::getenv(name);
     if (value && value[0] != '\0' && std::string(value) != "0" && std::string(value) != "1")
       return fail(fmt::format("{} must be 0 or 1 (got '{}')", name, value));
@@ -108,7 +109,7 @@ std::string summaryLine(const App& app, double seconds) {
   return fmt::format(
       "vkcuda-sim: frames={} seconds={:.3f} mean_frame_ms={:.3f} backend={} sync={} model={} grid={} "
       "switches={} timeline_value={} steps={} transfer={} wait={} memory_owner={} lod={} lod_levels={}-{} "
-      "triangles={} {} validation_warnings={} validation_errors={}\n",
+      "triangles={} transfer_stages={} {} validation_warnings={} validation_errors={}\n",
       app.schedule.totalFrames, seconds, mean, backendName(app.devices), toString(app.schedule.mode),
       toString(simulation ? simulation->params().model : app.options.model.model),
       simulation ? simulation->params().grid : app.options.model.grid, app.schedule.switches, timeline,
@@ -116,7 +117,8 @@ std::string summaryLine(const App& app, double seconds) {
       app.grid.path == InteropPath::copy ? "none" : toString(app.options.waitStrategy),
       app.grid.path == InteropPath::copy ? "none" : toString(app.options.memoryOwner),
       app.options.levelOfDetail ? "on" : "off", app.meshDraw.minLevel, app.meshDraw.maxLevel,
-      app.meshDraw.triangles, describeValidation(app.instance), validationCounts().warnings.load(), validationCounts().errors.load());
+      app.meshDraw.triangles, transferStagesName(app.device.maintenance8), describeValidation(app.instance),
+      validationCounts().warnings.load(), validationCounts().errors.load());
 }
 
 // --list-devices: every Vulkan device, the CUDA and OpenCL devices, and

@@ -77,6 +77,11 @@ inline constexpr const char* kValidationVariable = "VKSIM_VALIDATION";
 // "1" (with validation on) makes two deliberate validation errors at start-up,
 // showing that the layer is really listening (docs/testing.md).
 inline constexpr const char* kValidationCanaryVariable = "VKSIM_VALIDATION_CANARY";
+// "1" leaves VK_KHR_maintenance8 off on a device that offers it, so that the
+// ownership transfers to and from EXTERNAL take their all-commands form: the
+// A/B of its cost with one binary (docs/benchmarks.md, docs/testing.md).
+// Unset, empty or "0": on wherever offered; anything else is refused with exit 2.
+inline constexpr const char* kDisableMaintenance8Variable = "VKSIM_DISABLE_MAINTENANCE8";
 // A directory of NAME.json scene files that replaces the search path.
 inline constexpr const char* kSceneDirEnvironment = "VKSIM_SCENE_DIR";
 

@@ -37,7 +37,12 @@ void prepareTexture(const Device& device, const SharedTexture& texture) {
       VkImageMemoryBarrier toGeneral = imageBarrier(texture, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL);
       vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
                            0, 0, nullptr, 0, nullptr, 1, &toGeneral);
-      recordTextureRelease(commandBuffer, texture, device.queueFamily);
+      // The classic release (no maintenance8 flag) on every device: this
+      // one-time submission is fenced before anyone imports the image, so
+      // narrow stages would gain nothing, and its first scope must cover the
+      // transition above (ALL_COMMANDS).
+      recordTextureRelease(commandBuffer, texture, device.queueFamily,
+                           externalReleaseStages(false, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT));
       return;
     }
     // Cleared so that a render before the first upload (or the placeholder,
@@ -290,31 +295,33 @@ void recordTextureUpload(VkCommandBuffer commandBuffer, const SharedTexture& tex
                        0, nullptr, 0, nullptr, 1, &toSampled);
 }
 
-// As the vertex buffer's acquire (app/interop/grid_resources.cpp): the source
-// stage is ALL_COMMANDS so that it chains with the semaphore wait at
-// ALL_COMMANDS, srcAccessMask 0 because the other API's signal made its
+// As the vertex buffer's acquire (app/interop/grid_resources.cpp): the
+// stages and flags come from externalAcquireStages (without maintenance8 the
+// source stage is ALL_COMMANDS, to chain with the semaphore wait at
+// ALL_COMMANDS), srcAccessMask is 0 because the other API's signal made its
 // writes available. oldLayout == newLayout == GENERAL: no transition.
 void recordTextureAcquire(VkCommandBuffer commandBuffer, const SharedTexture& texture, uint32_t queueFamily,
-                          VkPipelineStageFlags dstStage, VkAccessFlags dstAccess) {
+                          const ExternalTransferStages& stages, VkAccessFlags dstAccess) {
   VkImageMemoryBarrier barrier = imageBarrier(texture, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL);
   barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
   barrier.dstQueueFamilyIndex = queueFamily;
   barrier.srcAccessMask = 0;
   barrier.dstAccessMask = dstAccess;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, dstStage, 0, 0, nullptr, 0, nullptr, 1,
-                       &barrier);
+  vkCmdPipelineBarrier(commandBuffer, stages.srcStageMask, stages.dstStageMask, stages.dependencyFlags, 0, nullptr,
+                       0, nullptr, 1, &barrier);
 }
 
-// The first scope covers the frame's sampling (FRAGMENT_SHADER) and, at
-// creation, the layout transition before it (ALL_COMMANDS covers both);
-// reads need no availability operation. The semaphore signal later in the
-// batch orders the other API's writes after it.
-void recordTextureRelease(VkCommandBuffer commandBuffer, const SharedTexture& texture, uint32_t queueFamily) {
+// The first scope is what `stages` names (the frame's sampling, or at
+// creation the layout transition before it); reads need no availability
+// operation. The semaphore signal later in the batch orders the other API's
+// writes after it.
+void recordTextureRelease(VkCommandBuffer commandBuffer, const SharedTexture& texture, uint32_t queueFamily,
+                          const ExternalTransferStages& stages) {
   VkImageMemoryBarrier barrier = imageBarrier(texture, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL);
   barrier.srcQueueFamilyIndex = queueFamily;
   barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0,
-                       0, nullptr, 0, nullptr, 1, &barrier);
+  vkCmdPipelineBarrier(commandBuffer, stages.srcStageMask, stages.dstStageMask, stages.dependencyFlags, 0, nullptr,
+                       0, nullptr, 1, &barrier);
 }
 
 std::vector<uint8_t> readTextureLevel(const Device& device, const SharedTexture& texture, uint32_t level) {

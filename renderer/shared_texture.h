@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "renderer/external_transfer_stages.h"
 #include "renderer/vulkan_context.h"
 
 namespace vksim {
@@ -99,14 +100,18 @@ void recordTextureUpload(VkCommandBuffer commandBuffer, const SharedTexture& tex
 // both ways (CUDA's surface accesses know no Vulkan layout, so the image
 // stays in the one layout that allows every access, and no transition runs
 // while the other API owns it).
-// Acquire from VK_QUEUE_FAMILY_EXTERNAL into `queueFamily` for accesses at
-// dstStage/dstAccess; the submission's wait on the other API's signal must be
-// at VK_PIPELINE_STAGE_ALL_COMMANDS_BIT (transfers belong to no stage).
+// Acquire from VK_QUEUE_FAMILY_EXTERNAL into `queueFamily` for accesses
+// with dstAccess, at the stages and with the flags of `stages`
+// (externalAcquireStages, renderer/external_transfer_stages.h); the
+// submission's wait on the other API's signal must be at
+// stages.semaphoreWaitStage.
 void recordTextureAcquire(VkCommandBuffer commandBuffer, const SharedTexture& texture, uint32_t queueFamily,
-                          VkPipelineStageFlags dstStage, VkAccessFlags dstAccess);
-// Release from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL after the frame's
-// fragment reads; the signal later in the submission hands it over.
-void recordTextureRelease(VkCommandBuffer commandBuffer, const SharedTexture& texture, uint32_t queueFamily);
+                          const ExternalTransferStages& stages, VkAccessFlags dstAccess);
+// Release from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL after the accesses
+// that `stages` names as its first scope (externalReleaseStages); the signal
+// later in the submission hands it over.
+void recordTextureRelease(VkCommandBuffer commandBuffer, const SharedTexture& texture, uint32_t queueFamily,
+                          const ExternalTransferStages& stages);
 
 // Level `level`'s texels (width*height*4 bytes, rows top first), read with a
 // blocking submission after all earlier work on device.queue. The texture

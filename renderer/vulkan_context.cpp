@@ -109,6 +109,17 @@ bool offersPresentWait(VkPhysicalDevice physical, const std::vector<VkExtensionP
   return presentId.presentId == VK_TRUE && presentWait.presentWait == VK_TRUE;
 }
 
+// VK_KHR_maintenance8: listed, and its feature on. The structure is chained
+// only when the extension is listed (valid usage of pNext).
+bool offersMaintenance8(VkPhysicalDevice physical, const std::vector<VkExtensionProperties>& extensions) {
+  if (!contains(extensions, VK_KHR_MAINTENANCE_8_EXTENSION_NAME)) return false;
+  VkPhysicalDeviceMaintenance8FeaturesKHR maintenance8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_8_FEATURES_KHR};
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  features.pNext = &maintenance8;
+  vkGetPhysicalDeviceFeatures2(physical, &features);
+  return maintenance8.maintenance8 == VK_TRUE;
+}
+
 void readFeatures(VkPhysicalDevice physical, const std::vector<VkExtensionProperties>& extensions, bool vulkan12,
                   PhysicalDeviceInfo& info) {
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -121,6 +132,7 @@ void readFeatures(VkPhysicalDevice physical, const std::vector<VkExtensionProper
     features.pNext = &timelineFeatures;
   vkGetPhysicalDeviceFeatures2(physical, &features);
   info.presentWait = offersPresentWait(physical, extensions);
+  info.maintenance8 = offersMaintenance8(physical, extensions);
   info.timelineSemaphores =
       vulkan12 ? features12.timelineSemaphore == VK_TRUE : timelineFeatures.timelineSemaphore == VK_TRUE;
   info.hostQueryReset = vulkan12 && features12.hostQueryReset == VK_TRUE;
@@ -181,7 +193,8 @@ void requireVulkan12Device(const std::string& who, const PhysicalDeviceInfo& inf
 // The extensions the options ask for, each one required, then the optional
 // ones the device offers.
 std::vector<const char*> enabledDeviceExtensions(const std::string& who, const PhysicalDeviceInfo& info,
-                                                 const DeviceOptions& options, bool presentWait) {
+                                                 const DeviceOptions& options, bool presentWait,
+                                                 bool maintenance8) {
   const std::vector<VkExtensionProperties> available = deviceExtensions(info.handle);
   std::vector<const char*> extensions;
   if (options.exportMemory) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
@@ -206,6 +219,9 @@ std::vector<const char*> enabledDeviceExtensions(const std::string& who, const P
     extensions.push_back(VK_KHR_PRESENT_ID_EXTENSION_NAME);
     extensions.push_back(VK_KHR_PRESENT_WAIT_EXTENSION_NAME);
   }
+  // Optional: narrow stages for the ownership transfers to and from
+  // VK_QUEUE_FAMILY_EXTERNAL (renderer/external_transfer_stages.h).
+  if (maintenance8) extensions.push_back(VK_KHR_MAINTENANCE_8_EXTENSION_NAME);
   return extensions;
 }
 
@@ -237,6 +253,7 @@ struct EnabledFeatures {
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   VkPhysicalDevicePresentIdFeaturesKHR presentId{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_ID_FEATURES_KHR};
   VkPhysicalDevicePresentWaitFeaturesKHR presentWait{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PRESENT_WAIT_FEATURES_KHR};
+  VkPhysicalDeviceMaintenance8FeaturesKHR maintenance8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_8_FEATURES_KHR};
 
   EnabledFeatures() = default;
   EnabledFeatures(const EnabledFeatures&) = delete;
@@ -244,7 +261,7 @@ struct EnabledFeatures {
 };
 
 void chainEnabledFeatures(EnabledFeatures& chain, const PhysicalDeviceInfo& info, const DeviceOptions& options,
-                          bool presentWait) {
+                          bool presentWait, bool maintenance8) {
   // Timeline semaphores are a core 1.2 feature that is still opt-in
   // (VkPhysicalDeviceVulkan12Features::timelineSemaphore); features go through
   // VkPhysicalDeviceFeatures2 in pNext, so pEnabledFeatures stays null.
@@ -262,6 +279,12 @@ void chainEnabledFeatures(EnabledFeatures& chain, const PhysicalDeviceInfo& info
     chain.presentWait.presentWait = VK_TRUE;
     chain.presentId.pNext = &chain.presentWait;
     chain.features12.pNext = &chain.presentId;
+  }
+  // Inserted right after features12: without it the chain is what it always was.
+  if (maintenance8) {
+    chain.maintenance8.maintenance8 = VK_TRUE;
+    chain.maintenance8.pNext = chain.features12.pNext;
+    chain.features12.pNext = &chain.maintenance8;
   }
 }
 
@@ -361,7 +384,9 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   const std::string who = "The Vulkan device '" + info.name + "'";
   requireVulkan12Device(who, info);
   const bool presentWait = options.swapchain && info.presentWait;
-  const std::vector<const char*> extensions = enabledDeviceExtensions(who, info, options, presentWait);
+  const bool maintenance8 = options.maintenance8 && info.maintenance8;
+  const std::vector<const char*> extensions =
+      enabledDeviceExtensions(who, info, options, presentWait, maintenance8);
   const std::vector<VkQueueFamilyProperties> families = queueFamilies(info.handle);
   const uint32_t familyIndex = chooseQueueFamily(who, info, families, options.surface);
 
@@ -371,7 +396,7 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
   EnabledFeatures features;
-  chainEnabledFeatures(features, info, options, presentWait);
+  chainEnabledFeatures(features, info, options, presentWait, maintenance8);
 
   VkDeviceCreateInfo createInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   createInfo.pNext = &features.features;
@@ -383,11 +408,16 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   Device device;
   device.physical = info.handle;
   device.info = info;
+  // The validation layer's messages about an extension newer than the layer
+  // are expected from here on (renderer/vulkan_instance.cpp): vkCreateDevice
+  // already reports one.
+  if (maintenance8) expectNewerExtensionMessages(true);
   VK_CHECK(vkCreateDevice(info.handle, &createInfo, nullptr, &device.device));
   // volk keeps one global device table: the process drives one device at a time.
   volkLoadDevice(device.device);
   device.queueFamily = familyIndex;
   device.presentWait = presentWait;
+  device.maintenance8 = maintenance8;
   vkGetDeviceQueue(device.device, familyIndex, 0, &device.queue);
   createCommandPool(device);
   recordDeviceLimits(device, families, options);
@@ -397,6 +427,7 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
 void destroyDevice(Device& device) {
   if (device.commandPool != VK_NULL_HANDLE) vkDestroyCommandPool(device.device, device.commandPool, nullptr);
   if (device.device != VK_NULL_HANDLE) vkDestroyDevice(device.device, nullptr);
+  if (device.maintenance8) expectNewerExtensionMessages(false);
   device = Device{};
 }
 

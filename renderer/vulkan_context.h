@@ -20,6 +20,13 @@ struct ValidationCounts {
 };
 ValidationCounts& validationCounts();
 
+// Set by createDevice while a device with VK_KHR_maintenance8 enabled exists
+// (cleared by destroyDevice): the messages that a validation layer older than
+// that extension reports about it are then expected, and neither printed nor
+// counted. renderer/vulkan_instance.cpp lists them, each by its exact message
+// ID and text; without the extension nothing of that list is suppressed.
+void expectNewerExtensionMessages(bool expected);
+
 struct InstanceOptions {
   bool validation = false;                   // VK_LAYER_KHRONOS_validation + messenger
   // With validation: also the layer's synchronization validation, asked for
@@ -88,6 +95,10 @@ struct PhysicalDeviceInfo {
   // window's presents can then be waited for until they reach the display
   // (renderer/render_targets.h, pollPresentDisplayed).
   bool presentWait = false;
+  // VK_KHR_maintenance8 listed and its feature maintenance8 on: ownership
+  // transfers to and from VK_QUEUE_FAMILY_EXTERNAL can then use narrow stages
+  // (renderer/external_transfer_stages.h).
+  bool maintenance8 = false;
 };
 
 // Every physical device, described. Never throws for a device that lacks
@@ -114,6 +125,9 @@ struct DeviceOptions {
   // VK_NVX_binary_import and the bufferDeviceAddress feature (the cuda-nvx
   // backend only: nothing else turns them on).
   bool cudaKernelLaunch = false;
+  // VK_KHR_maintenance8 with its feature, when the device offers both (the
+  // app turns it off with VKSIM_DISABLE_MAINTENANCE8=1, for an A/B of its cost).
+  bool maintenance8 = true;
 };
 
 struct Device {
@@ -130,12 +144,16 @@ struct Device {
   bool hostQueryReset = false;        // enabled when the device has it (renderer/gpu_timer.h uses it)
   bool calibratedTimestamps = false;  // VK_EXT_calibrated_timestamps enabled (see PhysicalDeviceInfo)
   bool presentWait = false;  // VK_KHR_present_id + VK_KHR_present_wait enabled (swapchain devices only)
+  // VK_KHR_maintenance8 and its feature enabled: the transfers to and from
+  // VK_QUEUE_FAMILY_EXTERNAL use narrow stages (renderer/external_transfer_stages.h).
+  bool maintenance8 = false;
 };
 
 // Creates the logical device with timeline semaphores enabled and the
 // extensions asked for; also enables, when the device offers them, the
-// hostQueryReset feature and VK_EXT_calibrated_timestamps (for GPU timers), and with a swapchain
-// VK_KHR_present_id + VK_KHR_present_wait (display times for captures). Throws EnvironmentError if the
+// hostQueryReset feature and VK_EXT_calibrated_timestamps (for GPU timers), with a swapchain
+// VK_KHR_present_id + VK_KHR_present_wait (display times for captures), and, unless options.maintenance8 is
+// false, VK_KHR_maintenance8 with its feature (narrow ownership transfers). Throws EnvironmentError if the
 // device lacks them (or Vulkan 1.2, or a graphics + compute family that can present to surface). Loads the
 // device's entry points with volkLoadDevice: volk keeps one global table, so a process drives one Device at a
 // time (create the next one after destroying the previous).

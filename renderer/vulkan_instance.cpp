@@ -1,10 +1,13 @@
 // The Vulkan instance: the loader, the validation layer and its messenger.
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "renderer/vk_newer_definitions.h"
 #include "renderer/vk_check.h"
 #include "renderer/vulkan_context.h"
 #include "renderer/vulkan_names.h"
@@ -30,18 +33,78 @@ constexpr const char* kSuppressedMessageIds[] = {
     "UNASSIGNED-VkFence-state-timeout",
 };
 
-bool isSuppressed(const char* messageIdName) {
+// Expected only while a device with VK_KHR_maintenance8 enabled exists
+// (expectNewerExtensionMessages), from a layer older than the extension:
+// Debian 12's 1.3.239, the only one here and the one carried to the H200
+// (Vulkan-ValidationLayers at tag v1.3.239 is where each text comes from).
+// Each is matched by its exact ID and by a text its message must contain.
+struct NewerExtensionMessage {
+  const char* id;
+  const char* text;
+};
+constexpr NewerExtensionMessage kMaintenance8Messages[] = {
+    // layers/generated/chassis.cpp, DeviceExtensionWhitelist: a warning at
+    // vkCreateDevice for every device extension missing from the layer's
+    // own list, which predates VK_KHR_maintenance8 (the message has no VUID:
+    // kVUIDUndefined).
+    {"VUID_Undefined", "Device Extension VK_KHR_maintenance8 is not supported by this layer"},
+    // layers/generated/parameter_validation.cpp, vkCmdPipelineBarrier: the
+    // layer's AllVkDependencyFlagBits predates bit 5,
+    // VK_DEPENDENCY_QUEUE_FAMILY_OWNERSHIP_TRANSFER_USE_ALL_STAGES_BIT_KHR,
+    // which every ownership transfer to or from EXTERNAL then carries
+    // (renderer/external_transfer_stages.h is the only place that sets a flag).
+    {"VUID-vkCmdPipelineBarrier-dependencyFlags-parameter",
+     "value of dependencyFlags contains flag bits that are not recognized members of VkDependencyFlagBits"},
+};
+// Not listed on purpose: VUID-VkDeviceCreateInfo-pNext-pNext for the unknown
+// structure 1000574000 (that layer does not check vkGetPhysicalDeviceFeatures2's
+// chain). declareNewerStructuresToLayer keeps it from being reported (seen
+// here: chained on lavapipe in a scratch build, the error came without the
+// declaration and not with it); should it appear, the layer has dropped the
+// feature structure on its way to the driver, and the run must say so.
+
+std::atomic<bool>& newerExtensionMessagesExpected() {
+  static std::atomic<bool> expected{false};
+  return expected;
+}
+
+bool isSuppressed(const char* messageIdName, const char* message) {
   if (!messageIdName) return false;
   for (const char* id : kSuppressedMessageIds)
     if (std::strcmp(id, messageIdName) == 0) return true;
+  if (newerExtensionMessagesExpected().load())
+    for (const NewerExtensionMessage& expected : kMaintenance8Messages)
+      if (std::strcmp(expected.id, messageIdName) == 0 && message && std::strstr(message, expected.text))
+        return true;
   return false;
+}
+
+// Debian 12's validation layer (1.3.239) copies VkDeviceCreateInfo before
+// passing it down and leaves out of the copy every pNext structure whose
+// sType it does not know (layers/generated/vk_safe_struct.cpp, SafePnextCopy):
+// the driver would get VK_KHR_maintenance8 without its feature structure,
+// and the layer would report the structure as unknown in vkCreateDevice.
+// Its setting custom_stype_list, read from
+// VK_LAYER_CUSTOM_STYPE_LIST at vkCreateInstance as "sType:size" pairs
+// (layers/layer_options.cpp), makes it copy such a structure byte for byte
+// and leave it unchecked. Declared before every instance, whoever enabled
+// the layer (VKSIM_VALIDATION or VK_INSTANCE_LAYERS): a structure the program
+// never chains changes nothing, and without the layer nobody reads it.
+void declareNewerStructuresToLayer() {
+  constexpr const char* kVariable = "VK_LAYER_CUSTOM_STYPE_LIST";
+  const std::string entry = std::to_string(int(VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_8_FEATURES_KHR)) +
+                            ":" + std::to_string(sizeof(VkPhysicalDeviceMaintenance8FeaturesKHR));
+  const char* current = std::getenv(kVariable);
+  const std::string value = current ? current : "";
+  if (value.find(entry) != std::string::npos) return;
+  setenv(kVariable, (value.empty() ? entry : value + ":" + entry).c_str(), 1);
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL debugMessengerCallback(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                       VkDebugUtilsMessageTypeFlagsEXT /*types*/,
                                                       const VkDebugUtilsMessengerCallbackDataEXT* data,
                                                       void* /*userData*/) {
-  if (isSuppressed(data->pMessageIdName)) return VK_FALSE;
+  if (isSuppressed(data->pMessageIdName, data->pMessage)) return VK_FALSE;
   const bool error = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) != 0;
   if (error)
     ++validationCounts().errors;
@@ -158,6 +221,8 @@ ValidationCounts& validationCounts() {
   return counts;
 }
 
+void expectNewerExtensionMessages(bool expected) { newerExtensionMessagesExpected() = expected; }
+
 Instance createInstance(const InstanceOptions& options) {
   const uint32_t loaderVersion = loadVulkanLoader();
   const std::vector<const char*> layers = enabledLayers(options);
@@ -190,6 +255,7 @@ Instance createInstance(const InstanceOptions& options) {
   createInfo.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   createInfo.ppEnabledExtensionNames = extensions.data();
 
+  declareNewerStructuresToLayer();
   Instance instance;
   const VkResult result = vkCreateInstance(&createInfo, nullptr, &instance.instance);
   if (result == VK_ERROR_INCOMPATIBLE_DRIVER)

@@ -15,6 +15,7 @@
 #include "app/capture/progress.h"
 #include "app/capture/switch_probe.h"
 #include "app/frame_loop.h"
+#include "renderer/external_transfer_stages.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {
@@ -357,6 +358,9 @@ void writeBenchJson(const App& app, const Options& options, const SwitchProbe& p
   settings["warmupFrames"] = bench.warmupFrames;
   settings["presentPoint"] = "end of the frame's vkQueueSubmit (headless)";
   settings["gpuTimeBase"] = describe(app.timing.timeBase);
+  // Which form the ownership transfers to and from EXTERNAL took (rules M21
+  // and M22): the A/B of VK_KHR_maintenance8 is two bench runs that differ here.
+  settings["transferStages"] = transferStagesName(app.device.maintenance8);
   AtomicFile file;
   if (Result<> opened = file.open(bench.jsonPath, "bench table"); !opened)
     throw RuntimeFailure(opened.error().message);
@@ -400,9 +404,10 @@ int runBenchmark(const Options& options, const volatile std::sig_atomic_t& inter
                  outcome.results.size(), matrix.size());
     fmt::print("{}", formatBenchTable(outcome.results));
     if (!bench.jsonPath.empty()) writeBenchJson(app, options, probe, outcome);
-    fmt::print("vkcuda-sim: bench configurations={} {} validation_warnings={} validation_errors={}\n",
-               outcome.results.size(), describeValidation(app.instance), validationCounts().warnings.load(),
-               validationCounts().errors.load());
+    fmt::print("vkcuda-sim: bench configurations={} transfer_stages={} {} validation_warnings={} "
+               "validation_errors={}\n",
+               outcome.results.size(), transferStagesName(app.device.maintenance8), describeValidation(app.instance),
+               validationCounts().warnings.load(), validationCounts().errors.load());
   });
   std::fflush(stdout);
   return exitCode;

@@ -66,6 +66,9 @@ std::string stageMaskName(VkPipelineStageFlags stages) {
     const char* name;
   } kNames[] = {{VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, "TOP_OF_PIPE"},
                 {VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, "VERTEX_INPUT"},
+                // With VK_KHR_maintenance8 the render's wait also covers the
+                // texture's acquire, for the fragment shader.
+                {VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, "FRAGMENT_SHADER"},
                 {VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, "COLOR_ATTACHMENT_OUTPUT"},
                 {VK_PIPELINE_STAGE_TRANSFER_BIT, "TRANSFER"},
                 {VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, "BOTTOM_OF_PIPE"},

@@ -291,7 +291,9 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
         << "      backends in the render queue: vulkan " << yesNo(canRender(device)) << ", cuda-nvx "
         << yesNo(canRender(device) && device.nvxBinaryImport && device.bufferDeviceAddress)
         << (device.nvxBinaryImport ? "" : " (no VK_NVX_binary_import)") << "\n"
-        << "      VK_NV_external_compute_queue (CUDA in Graphics): " << yesNo(device.externalComputeQueue) << "\n";
+        << "      VK_NV_external_compute_queue (CUDA in Graphics): " << yesNo(device.externalComputeQueue) << "\n"
+        << "      VK_KHR_maintenance8 (ownership transfers in narrow stages): " << yesNo(device.maintenance8)
+        << "\n";
   }
   out << "CUDA devices:\n";
   if (cuda.devices.empty()) out << "  (none: " << cuda.unavailableReason << ")\n";

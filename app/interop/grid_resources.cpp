@@ -24,6 +24,22 @@ VkBufferMemoryBarrier externalOwnershipBarrier(const GridResources& grid, uint32
   return barrier;
 }
 
+// The stages that an external texture is acquired for: the frame's, and the
+// fragment shader that samples it.
+VkPipelineStageFlags textureConsumerStages(VkPipelineStageFlags dstStage) {
+  return dstStage | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+}
+
+// The texture's release in the frame. Its first scope has always been
+// ALL_COMMANDS (one function served the frame and the creation's release,
+// which follows a layout transition), and without maintenance8 it stays so;
+// with it, the frame's only access to the texture: the fragment shader's
+// sampling.
+ExternalTransferStages textureReleaseStages(bool maintenance8) {
+  return externalReleaseStages(maintenance8, maintenance8 ? VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT
+                                                          : VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+}
+
 }  // namespace
 
 const char* toString(InteropPath path) {
@@ -82,43 +98,59 @@ std::vector<uint8_t> readSharedVertices(const Device& device, const GridResource
   return readBuffer(device, grid.vertices.buffer, grid.vertices.size);
 }
 
-// The synchronization chapter's note on queue family ownership transfers:
-// the transfer itself runs in no defined pipeline stage, so the semaphore
-// wait that orders it after the other API's signal must wait at
-// VK_PIPELINE_STAGE_ALL_COMMANDS_BIT (kExternalAcquireWaitStage), and this
-// barrier's srcStageMask must overlap that wait's second scope to chain with
-// it: ALL_COMMANDS as well (TOP_OF_PIPE in a source mask is an empty first
-// scope and would chain with nothing). srcAccessMask is 0: the other API's
-// writes are made available by its own signal, not by Vulkan.
+VkPipelineStageFlags externalAcquireWaitStage(const GridResources& grid, VkPipelineStageFlags dstStage,
+                                              bool maintenance8) {
+  VkPipelineStageFlags stage = externalAcquireStages(maintenance8, dstStage).semaphoreWaitStage;
+  if (grid.texture.writer == TextureWriter::external)
+    stage |= externalAcquireStages(maintenance8, textureConsumerStages(dstStage)).semaphoreWaitStage;
+  return stage;
+}
+
+// The synchronization chapter's note on queue family ownership transfers
+// (rule M21, docs/interop-reference.md): the transfer itself runs in
+// no defined pipeline stage, so the semaphore wait that orders it after the
+// other API's signal must wait at VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, and
+// this barrier's srcStageMask must overlap that wait's second scope to chain
+// with it: ALL_COMMANDS as well (TOP_OF_PIPE in a source mask is an empty
+// first scope and would chain with nothing). With VK_KHR_maintenance8 (rule
+// M22) the barrier's flag puts the acquire in its first scope, and the
+// wait and both masks are the consumer's stage. externalAcquireStages
+// decides both. srcAccessMask is 0: the other API's writes are made
+// available by its own signal, not by Vulkan.
 void recordAcquireFromExternal(const GridResources& grid, uint32_t queueFamily, VkCommandBuffer commandBuffer,
-                               VkPipelineStageFlags dstStage, VkAccessFlags dstAccess) {
+                               VkPipelineStageFlags dstStage, VkAccessFlags dstAccess, bool maintenance8) {
+  const ExternalTransferStages stages = externalAcquireStages(maintenance8, dstStage);
   VkBufferMemoryBarrier barrier = externalOwnershipBarrier(grid, queueFamily, true);
   barrier.srcAccessMask = 0;
   barrier.dstAccessMask = dstAccess;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, dstStage, 0, 0, nullptr, 1,
-                       &barrier, 0, nullptr);
+  vkCmdPipelineBarrier(commandBuffer, stages.srcStageMask, stages.dstStageMask, stages.dependencyFlags, 0, nullptr,
+                       1, &barrier, 0, nullptr);
   // The texture CUDA wrote in the same turn, under the same wait: sampled by
   // the fragment shader (and, for the drain's acquire, whatever follows).
   if (grid.texture.writer == TextureWriter::external)
-    recordTextureAcquire(commandBuffer, grid.texture, queueFamily, dstStage | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+    recordTextureAcquire(commandBuffer, grid.texture, queueFamily,
+                         externalAcquireStages(maintenance8, textureConsumerStages(dstStage)),
                          VK_ACCESS_SHADER_READ_BIT |
                              (dstAccess & (VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT)));
 }
 
 // The first scope is the stage that accessed the buffer (VERTEX_INPUT; reads
-// need no availability operation, so srcAccessMask is 0). A release's
-// destination masks play no part on the other side; what orders the other
-// API's writes after it is the semaphore signal later in the same
-// submission, whose first scope is every command of the batch
-// (ALL_COMMANDS), the release included.
-void recordReleaseToExternal(const GridResources& grid, uint32_t queueFamily, VkCommandBuffer commandBuffer) {
+// need no availability operation, so srcAccessMask is 0). Without
+// VK_KHR_maintenance8 a release's destination stage plays no part (it is
+// BOTTOM_OF_PIPE); what orders the other API's writes after it is the
+// semaphore signal later in the same submission, whose first scope is every
+// command of the batch (ALL_COMMANDS), the release included. With it the
+// destination stage is the source stage (externalReleaseStages).
+void recordReleaseToExternal(const GridResources& grid, uint32_t queueFamily, VkCommandBuffer commandBuffer,
+                             bool maintenance8) {
+  const ExternalTransferStages stages = externalReleaseStages(maintenance8, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT);
   VkBufferMemoryBarrier barrier = externalOwnershipBarrier(grid, queueFamily, false);
   barrier.srcAccessMask = 0;
   barrier.dstAccessMask = 0;
-  vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
-                       VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 1, &barrier, 0, nullptr);
+  vkCmdPipelineBarrier(commandBuffer, stages.srcStageMask, stages.dstStageMask, stages.dependencyFlags, 0, nullptr,
+                       1, &barrier, 0, nullptr);
   if (grid.texture.writer == TextureWriter::external)
-    recordTextureRelease(commandBuffer, grid.texture, queueFamily);
+    recordTextureRelease(commandBuffer, grid.texture, queueFamily, textureReleaseStages(maintenance8));
 }
 
 }  // namespace vksim

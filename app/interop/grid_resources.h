@@ -168,25 +168,30 @@ std::vector<uint8_t> readSharedTexture(const Device& device, const GridResources
 // the height colour is drawn).
 bool textureDrawn(const GridResources& grid);
 
-// Every semaphore wait that orders an acquire from VK_QUEUE_FAMILY_EXTERNAL
-// waits at this stage: ownership transfers belong to no pipeline stage, so
-// no narrower stage is guaranteed to come before them.
-// VK_KHR_maintenance8's VK_DEPENDENCY_QUEUE_FAMILY_OWNERSHIP_TRANSFER_USE_ALL_STAGES_BIT_KHR
-// would say the same on the barrier, but Debian 12's headers (1.3.239) lack it.
-inline constexpr VkPipelineStageFlags kExternalAcquireWaitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+// The stage at which every semaphore wait that orders
+// recordAcquireFromExternal(grid, ..., dstStage, ..., maintenance8) must
+// wait: ALL_COMMANDS without VK_KHR_maintenance8 (ownership transfers belong
+// to no pipeline stage, so no narrower stage is sure to come before them);
+// with it, dstStage, and the fragment shader too when an external texture is
+// acquired with the buffer (externalAcquireStages,
+// renderer/external_transfer_stages.h).
+VkPipelineStageFlags externalAcquireWaitStage(const GridResources& grid, VkPipelineStageFlags dstStage,
+                                              bool maintenance8);
 
 // Records the acquire of grid.vertices from VK_QUEUE_FAMILY_EXTERNAL into
 // `queueFamily`, for Vulkan accesses at dstStage/dstAccess, and of an
-// external grid.texture with it (for the fragment shader's reads as well).
+// external grid.texture with it (for the fragment shader's reads as well);
+// maintenance8: the device has VK_KHR_maintenance8 enabled (Device::maintenance8).
 // The submission's semaphore wait on the other API's signal must be at
-// kExternalAcquireWaitStage.
+// externalAcquireWaitStage(grid, dstStage, maintenance8).
 void recordAcquireFromExternal(const GridResources& grid, uint32_t queueFamily, VkCommandBuffer commandBuffer,
-                               VkPipelineStageFlags dstStage, VkAccessFlags dstAccess);
+                               VkPipelineStageFlags dstStage, VkAccessFlags dstAccess, bool maintenance8);
 
 // Records the release of grid.vertices from `queueFamily` to
 // VK_QUEUE_FAMILY_EXTERNAL after the frame's vertex reads, and of an external
 // grid.texture after its fragment reads; the submission's signal (later in
 // the same batch) hands both to the other API.
-void recordReleaseToExternal(const GridResources& grid, uint32_t queueFamily, VkCommandBuffer commandBuffer);
+void recordReleaseToExternal(const GridResources& grid, uint32_t queueFamily, VkCommandBuffer commandBuffer,
+                             bool maintenance8);
 
 }  // namespace vksim

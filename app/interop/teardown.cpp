@@ -54,15 +54,19 @@ void drainSchedule(const Device& device, FrameResources& frame, GridResources& g
   if (grid.simulation) finishFrameTagStep(grid.frameTags, *grid.simulation);
   std::array<SemaphoreWait, 2> waits{};
   uint32_t waitCount = 0;
-  // The waits are at ALL_COMMANDS: the acquire behind them runs in no defined
-  // stage (recordAcquireFromExternal), and whatever Vulkan does after the
-  // drain (read-backs, teardown) comes after the simulation's writes. A
-  // semaphore wait's second scope also covers batches submitted later.
+  // The waits are at ALL_COMMANDS: whatever Vulkan does after the drain
+  // (read-backs, teardown) comes after the simulation's writes, and without
+  // VK_KHR_maintenance8 the acquire behind them runs in no defined stage
+  // (rule M21); with it the acquire's stages are ALL_COMMANDS too
+  // (externalAcquireWaitStage). A semaphore wait's second scope also covers
+  // batches submitted later.
+  const VkPipelineStageFlags simWaitStage =
+      externalAcquireWaitStage(grid, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, device.maintenance8);
   if (plan.simSignal) {
     if (plan.simSignal->mode == SyncMode::timeline)
-      waits[waitCount++] = {grid.semaphores.timeline, plan.simSignal->value, kExternalAcquireWaitStage};
+      waits[waitCount++] = {grid.semaphores.timeline, plan.simSignal->value, simWaitStage};
     else
-      waits[waitCount++] = {grid.semaphores.simDone, 0, kExternalAcquireWaitStage};
+      waits[waitCount++] = {grid.semaphores.simDone, 0, simWaitStage};
   }
   // A binary wait consumes the one renderDone signal, which was submitted
   // earlier (VUID-vkQueueSubmit-pWaitSemaphores-03238): none is left pending.
@@ -77,7 +81,7 @@ void drainSchedule(const Device& device, FrameResources& frame, GridResources& g
     // Whatever comes next (a transfer read-back, a future render) may read
     // or write it: every stage and access is in the second scope.
     recordAcquireFromExternal(grid, device.queueFamily, commandBuffer, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                              VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT);
+                              VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT, device.maintenance8);
     VK_CHECK(vkEndCommandBuffer(commandBuffer));
   }
   VK_CHECK(vkResetFences(device.device, 1, &frame.inFlight));

@@ -56,13 +56,14 @@ namespace {
 void recordZeroCopyRender(FrameContext& frame, bool acquires, bool releases) {
   GridResources& grid = frame.grid;
   const uint32_t queueFamily = frame.device.queueFamily;
+  const bool maintenance8 = frame.device.maintenance8;  // narrow stages (rule M22)
   VkCommandBuffer commandBuffer = beginFrameCommands(frame);
   if (acquires)
     recordAcquireFromExternal(grid, queueFamily, commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
-                              VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
+                              VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT, maintenance8);
   if (grid.hostWrites.recordBeforeDraw) grid.hostWrites.recordBeforeDraw(commandBuffer, frame.schedule.totalFrames);
   recordScenePass(frame, commandBuffer);
-  if (releases) recordReleaseToExternal(grid, queueFamily, commandBuffer);
+  if (releases) recordReleaseToExternal(grid, queueFamily, commandBuffer, maintenance8);
   endFrameCommands(frame, commandBuffer);
 }
 
@@ -81,12 +82,13 @@ void runZeroCopyFrame(FrameContext& frame) {
   recordZeroCopyRender(frame, acquires, releases);
   RenderSync render = nextRenderSync(schedule);  // waits 2k (or simDone), signals 2k+1 (or renderDone)
   render.signals = !renderLeavesOutSignal(frame.faults, schedule);
-  // With an acquire behind the wait: ALL_COMMANDS, the only stage sure to
-  // come before an ownership transfer (kExternalAcquireWaitStage). Without
-  // one (the CPU host's mapped writes, made visible by the submission
-  // itself): the first stage that reads the vertices, and any the host path adds.
+  // With an acquire behind the wait: externalAcquireWaitStage (ALL_COMMANDS,
+  // or with VK_KHR_maintenance8 the acquire's own stages: rules M21, M22).
+  // Without one (the CPU host's mapped writes, made visible by the submission
+  // itself): the vertex input, and any stage the host path adds.
   const VkPipelineStageFlags waitStage =
-      (acquires ? kExternalAcquireWaitStage : VkPipelineStageFlags{VK_PIPELINE_STAGE_VERTEX_INPUT_BIT}) |
+      (acquires ? externalAcquireWaitStage(grid, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, frame.device.maintenance8)
+                : VkPipelineStageFlags{VK_PIPELINE_STAGE_VERTEX_INPUT_BIT}) |
       grid.hostWrites.waitStages;
   const RenderBatch batch = scheduleRenderBatch(frame, render, waitStage);
   // Poll: only now does the host wait for sim k-1, and hands the render's

@@ -15,6 +15,7 @@ namespace vksim::testing {
 
 struct RecordedBarrier {
   VkPipelineStageFlags srcStage = 0, dstStage = 0;
+  VkDependencyFlags dependencyFlags = 0;
   std::vector<VkBufferMemoryBarrier> buffers;
   std::vector<VkImageMemoryBarrier> images;
 };
@@ -42,7 +43,7 @@ class BarrierRecorder {
     for (const RecordedBarrier& barrier : barriers)
       for (const VkBufferMemoryBarrier& b : barrier.buffers)
         if (b.buffer == buffer && b.srcQueueFamilyIndex == srcFamily && b.dstQueueFamilyIndex == dstFamily)
-          found.push_back({barrier.srcStage, barrier.dstStage, {b}, {}});
+          found.push_back({barrier.srcStage, barrier.dstStage, barrier.dependencyFlags, {b}, {}});
     return found;
   }
 
@@ -52,7 +53,7 @@ class BarrierRecorder {
     for (const RecordedBarrier& barrier : barriers)
       for (const VkImageMemoryBarrier& b : barrier.images)
         if (b.image == image && b.srcQueueFamilyIndex == srcFamily && b.dstQueueFamilyIndex == dstFamily)
-          found.push_back({barrier.srcStage, barrier.dstStage, {}, {b}});
+          found.push_back({barrier.srcStage, barrier.dstStage, barrier.dependencyFlags, {}, {b}});
     return found;
   }
 
@@ -68,7 +69,8 @@ class BarrierRecorder {
                                            uint32_t bufferCount, const VkBufferMemoryBarrier* buffers,
                                            uint32_t imageCount, const VkImageMemoryBarrier* images) {
     BarrierRecorder* self = active();
-    self->barriers.push_back({srcStage, dstStage, std::vector<VkBufferMemoryBarrier>(buffers, buffers + bufferCount),
+    self->barriers.push_back({srcStage, dstStage, flags,
+                              std::vector<VkBufferMemoryBarrier>(buffers, buffers + bufferCount),
                               std::vector<VkImageMemoryBarrier>(images, images + imageCount)});
     if (self->forward_)
       self->previous_(commandBuffer, srcStage, dstStage, flags, memoryCount, memory, bufferCount, buffers, imageCount,

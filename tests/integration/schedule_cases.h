@@ -41,9 +41,10 @@ inline std::string scheduleCaseName(const ::testing::TestParamInfo<ScheduleCase>
 // that it switched at least 99 times each way (so the rule was checked across
 // the switches, not only within one mode).
 inline void expectSwitchingEveryFrameFollowsTheRule(const nlohmann::json& trace, const char* startMode,
-                                                    bool acquiresFromExternal = false) {
+                                                    bool acquiresFromExternal = false,
+                                                    bool narrowTransferStages = false) {
   const std::vector<std::string> failures =
-      checkSchedule(trace, ScheduleRun{200, startMode, 1, acquiresFromExternal});
+      checkSchedule(trace, ScheduleRun{200, startMode, 1, acquiresFromExternal, narrowTransferStages});
   EXPECT_TRUE(failures.empty()) << joinLines(failures);
   const SwitchCounts switches = countSwitches(trace);
   EXPECT_GE(switches.toBinary, 99u);

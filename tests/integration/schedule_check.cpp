@@ -134,7 +134,7 @@ std::vector<std::string> checkSchedule(const Json& trace, const ScheduleRun& run
       if (stage.find("VERTEX_INPUT") == std::string::npos && stage.find("ALL_COMMANDS") == std::string::npos)
         found.add(at + "render's wait on " + semaphore + " at stage '" + stage +
                   "' does not cover the vertex input");
-      if (run.acquiresFromExternal && stage.find("ALL_COMMANDS") == std::string::npos)
+      if (run.acquiresFromExternal && !run.narrowTransferStages && stage.find("ALL_COMMANDS") == std::string::npos)
         found.add(at + "render's wait on " + semaphore + " at stage '" + stage +
                   "' orders an acquire from EXTERNAL and must be at ALL_COMMANDS");
     }

@@ -28,6 +28,10 @@ struct ScheduleRun {
   // CUDA zero-copy path): its wait on the simulation's signal must then be at
   // ALL_COMMANDS, since an ownership transfer happens in no pipeline stage.
   bool acquiresFromExternal = false;
+  // The run reported transfer_stages=narrow (VK_KHR_maintenance8): the wait
+  // that orders an acquire is then at the acquire's own stages, which cover
+  // the vertex input, and ALL_COMMANDS is not required (rule M22).
+  bool narrowTransferStages = false;
 };
 
 // The mode of frame `frame`: the start mode, flipped after every switchEvery frames.

@@ -138,6 +138,16 @@ TEST_P(DrainOwnership, EveryRenderAcquiresFromExternalAndReleasesBack) {
     EXPECT_EQ(acquires.size(), 13u) << "12 renders and the drain acquire the buffer from EXTERNAL";
     EXPECT_EQ(releases.size(), 12u) << "each render releases the buffer to EXTERNAL";
     for (const auto& acquire : acquires) EXPECT_EQ(acquire.srcStage, VkPipelineStageFlags(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT));
+    // lavapipe offers no VK_KHR_maintenance8: the transfers take their
+    // all-commands form, with no dependency flag (rule M21); the
+    // renders' releases keep VERTEX_INPUT -> BOTTOM_OF_PIPE.
+    ASSERT_FALSE(app.device.maintenance8);
+    for (const auto& acquire : acquires) EXPECT_EQ(acquire.dependencyFlags, 0u);
+    for (const auto& release : releases) {
+      EXPECT_EQ(release.srcStage, VkPipelineStageFlags(VK_PIPELINE_STAGE_VERTEX_INPUT_BIT));
+      EXPECT_EQ(release.dstStage, VkPipelineStageFlags(VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT));
+      EXPECT_EQ(release.dependencyFlags, 0u);
+    }
     EXPECT_TRUE(recorder.transfersOf(vertices, family, family).empty()) << "a transfer within one family is none";
   }
   destroyApp(app);

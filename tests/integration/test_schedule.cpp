@@ -93,6 +93,10 @@ TEST(ScheduleAsSubmitted, TheCheckerRejectsAWrongValueAndAMissingWait) {
   ScheduleRun external = run;
   external.acquiresFromExternal = true;
   EXPECT_FALSE(checkSchedule(trace, external).empty());
+  // With VK_KHR_maintenance8 (transfer_stages=narrow) a wait at the vertex
+  // input is what the acquire's stages ask for (rule M22).
+  external.narrowTransferStages = true;
+  EXPECT_TRUE(checkSchedule(trace, external).empty()) << joinLines(checkSchedule(trace, external));
 }
 
 class FrameTags : public ::testing::TestWithParam<const char*> {};

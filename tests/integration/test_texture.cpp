@@ -216,8 +216,8 @@ TEST(SurfaceTexture, ExternalTexturesTransfersNameExternalAndEveryLevel) {
   const uint32_t family = 3;
   testing::BarrierRecorder recorder(/*forward=*/false);
   recordAcquireFromExternal(shared, family, VK_NULL_HANDLE, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
-                            VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
-  recordReleaseToExternal(shared, family, VK_NULL_HANDLE);
+                            VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT, /*maintenance8=*/false);
+  recordReleaseToExternal(shared, family, VK_NULL_HANDLE, /*maintenance8=*/false);
 
   const auto acquires = recorder.transfersOf(shared.texture.image, VK_QUEUE_FAMILY_EXTERNAL, family);
   const auto releases = recorder.transfersOf(shared.texture.image, family, VK_QUEUE_FAMILY_EXTERNAL);
@@ -238,6 +238,54 @@ TEST(SurfaceTexture, ExternalTexturesTransfersNameExternalAndEveryLevel) {
   EXPECT_EQ(acquires[0].srcStage, VkPipelineStageFlags(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT));
   EXPECT_NE(acquires[0].dstStage & VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0u);
   EXPECT_NE(acquires[0].images[0].dstAccessMask & VK_ACCESS_SHADER_READ_BIT, 0u);
+  // Without VK_KHR_maintenance8: no flag, and the texture's release keeps its
+  // ALL_COMMANDS -> BOTTOM_OF_PIPE (rule M21).
+  EXPECT_EQ(acquires[0].dependencyFlags, 0u);
+  EXPECT_EQ(releases[0].srcStage, VkPipelineStageFlags(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT));
+  EXPECT_EQ(releases[0].dstStage, VkPipelineStageFlags(VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT));
+  EXPECT_EQ(releases[0].dependencyFlags, 0u);
+}
+
+// The same barriers with VK_KHR_maintenance8 (rule M22), recorded into no
+// command buffer (lavapipe does not offer the extension, and no driver sees
+// them): every transfer carries
+// VK_DEPENDENCY_QUEUE_FAMILY_OWNERSHIP_TRANSFER_USE_ALL_STAGES_BIT_KHR (0x20)
+// and the narrow stages, and the render's wait moves from ALL_COMMANDS to
+// the stages the two acquires name.
+TEST(SurfaceTexture, WithMaintenance8EveryTransferCarriesTheFlagAndNarrowStages) {
+  GridResources shared;
+  shared.vertices.buffer = reinterpret_cast<VkBuffer>(uintptr_t(0x1000));
+  shared.texture.image = reinterpret_cast<VkImage>(uintptr_t(0x2000));
+  shared.texture.writer = TextureWriter::external;
+  shared.texture.levels = 1;
+  const uint32_t family = 3;
+  constexpr VkPipelineStageFlags kVertexInput = VK_PIPELINE_STAGE_VERTEX_INPUT_BIT;
+  constexpr VkPipelineStageFlags kFragment = VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT;
+  testing::BarrierRecorder recorder(/*forward=*/false);
+  recordAcquireFromExternal(shared, family, VK_NULL_HANDLE, kVertexInput, VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT,
+                            /*maintenance8=*/true);
+  recordReleaseToExternal(shared, family, VK_NULL_HANDLE, /*maintenance8=*/true);
+  const auto bufferAcquires = recorder.transfersOf(shared.vertices.buffer, VK_QUEUE_FAMILY_EXTERNAL, family);
+  const auto bufferReleases = recorder.transfersOf(shared.vertices.buffer, family, VK_QUEUE_FAMILY_EXTERNAL);
+  const auto imageAcquires = recorder.transfersOf(shared.texture.image, VK_QUEUE_FAMILY_EXTERNAL, family);
+  const auto imageReleases = recorder.transfersOf(shared.texture.image, family, VK_QUEUE_FAMILY_EXTERNAL);
+  ASSERT_EQ(bufferAcquires.size(), 1u);
+  ASSERT_EQ(bufferReleases.size(), 1u);
+  ASSERT_EQ(imageAcquires.size(), 1u);
+  ASSERT_EQ(imageReleases.size(), 1u);
+  for (const auto* barrier : {&bufferAcquires[0], &bufferReleases[0], &imageAcquires[0], &imageReleases[0]})
+    EXPECT_EQ(barrier->dependencyFlags, VkDependencyFlags(0x20));
+  EXPECT_EQ(bufferAcquires[0].srcStage, kVertexInput);
+  EXPECT_EQ(bufferAcquires[0].dstStage, kVertexInput);
+  EXPECT_EQ(bufferReleases[0].srcStage, kVertexInput);
+  EXPECT_EQ(bufferReleases[0].dstStage, kVertexInput);
+  EXPECT_EQ(imageAcquires[0].srcStage, kVertexInput | kFragment);
+  EXPECT_EQ(imageAcquires[0].dstStage, kVertexInput | kFragment);
+  EXPECT_EQ(imageReleases[0].srcStage, kFragment);
+  EXPECT_EQ(imageReleases[0].dstStage, kFragment);
+  EXPECT_EQ(externalAcquireWaitStage(shared, kVertexInput, true), kVertexInput | kFragment);
+  EXPECT_EQ(externalAcquireWaitStage(shared, kVertexInput, false),
+            VkPipelineStageFlags(VK_PIPELINE_STAGE_ALL_COMMANDS_BIT));
 }
 
 }  // namespace
