@@ -187,7 +187,7 @@ Result<> CaptureWriter::finish(const CaptureEnvironment& environment) {
   stats.warmupFramesExcluded = warmup;
 
   if (options_.format == CaptureFormat::mangohud)
-    writeMangoHudLog(csv_.stream(), readMangoHudSystemInfo(environment), mangoHudFrames_);
+    writeMangoHudLog(csv_.stream(), readMangoHudSystemInfo(environment.gpu, environment.driver), mangoHudFrames_);
   if (Result<> result = csv_.close(); !result) return result;
   const std::string summaryPath = summaryPathFor(options_.csvPath);
   AtomicFile summary;

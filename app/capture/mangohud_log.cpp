@@ -2,9 +2,9 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <fstream>
 
-#include "app/capture/capture_writer.h"
 #include "app/capture/csv_row.h"
 
 namespace vksim {
@@ -61,14 +61,14 @@ std::string mangoHudField(std::string_view text, bool dropParenthesised) {
   return out;
 }
 
-MangoHudSystemInfo readMangoHudSystemInfo(const CaptureEnvironment& environment) {
+MangoHudSystemInfo readMangoHudSystemInfo(std::string_view gpu, std::string_view driver) {
   MangoHudSystemInfo info;
   info.os = mangoHudField(lastValueAfter("/etc/os-release", "PRETTY_NAME="), false);
   info.cpu = mangoHudField(cpuModelName(), true);
-  info.gpu = mangoHudField(environment.gpu, true);
+  info.gpu = mangoHudField(gpu, true);
   info.ram = memoryTotalKb();
   if (utsname names{}; uname(&names) == 0) info.kernel = mangoHudField(names.release, false);
-  info.driver = mangoHudField(environment.driver, true);
+  info.driver = mangoHudField(driver, true);
   // Empty where the kernel has no cpufreq (a VM), as in MangoHud's log.
   info.cpuScheduler = mangoHudField(firstLine("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"), false);
   return info;

@@ -14,8 +14,6 @@
 
 namespace vksim {
 
-struct CaptureEnvironment;
-
 // MangoHud's first line, in its order.
 inline constexpr std::string_view kMangoHudSystemColumns[] = {"os",     "cpu",    "gpu",         "ram",
                                                               "kernel", "driver", "cpuscheduler"};
@@ -29,14 +27,14 @@ inline constexpr std::string_view kMangoHudColumns[] = {
 
 // The values of MangoHud's first line, each read where MangoHud 0.6.8 reads
 // it (os-release, /proc/cpuinfo, /proc/meminfo, uname, cpufreq), except gpu
-// and driver, which come from the capture's environment (the Vulkan device
+// and driver, which are the capture's (its environment's Vulkan device name
 // and driver) where MangoHud asks pci.ids and glxinfo. Each goes through
 // mangoHudField (MangoHud's line is not quoted). A value that cannot be read
 // is empty, as in MangoHud's log.
 struct MangoHudSystemInfo {
   std::string os, cpu, gpu, ram, kernel, driver, cpuScheduler;
 };
-MangoHudSystemInfo readMangoHudSystemInfo(const CaptureEnvironment& environment);
+MangoHudSystemInfo readMangoHudSystemInfo(std::string_view gpu, std::string_view driver);
 
 // One row: the frame time (present to present, MangoHud's frametime) and
 // when the frame was presented, both in nanoseconds; the latter counts from
