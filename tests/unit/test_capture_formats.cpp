@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -237,6 +239,41 @@ TEST(CaptureFormats, CapFrameXReadsEveryLayout) {
   const CapFrameXReading presentMon = readAsCapFrameX(golden);
   EXPECT_FALSE(presentMon.headerCheckPassed);
   EXPECT_EQ(presentMon.headerCheckMissing, "Dropped TimeInSeconds");
+}
+
+// Every layout goes through the atomic writer (app/files.h): nothing at the
+// path and no temporary file until finish(), and nothing left by a writer
+// dropped before it.
+TEST(CaptureFormats, EveryLayoutAppearsOnlyComplete) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("vksim-formats-atomic-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (const auto& [format, columns] : {std::pair{CaptureFormat::presentmon, CaptureColumns::v2},
+                                        std::pair{CaptureFormat::mangohud, CaptureColumns::v1}}) {
+    CaptureOptions options;
+    options.csvPath = (dir / "run.csv").string();
+    options.format = format;
+    options.columns = columns;
+    {
+      CaptureWriter dropped;
+      ASSERT_TRUE(dropped.open(options).has_value());
+      for (int i = 0; i < kFrames; ++i) dropped.addFrame(syntheticFrame(i));
+      EXPECT_FALSE(std::filesystem::exists(options.csvPath));
+    }
+    EXPECT_TRUE(std::filesystem::is_empty(dir)) << "a dropped writer left a file";
+    CaptureWriter writer;
+    ASSERT_TRUE(writer.open(options).has_value());
+    for (int i = 0; i < kFrames; ++i) writer.addFrame(syntheticFrame(i));
+    ASSERT_TRUE(writer.finish(CaptureEnvironment{}).has_value());
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename());
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"run.csv", "run.summary.json"}));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
