@@ -44,6 +44,10 @@ const std::map<std::string, TransferMode> kTransferChoices =
     choicesOf({TransferMode::zeroCopy, TransferMode::copy});
 const std::map<std::string, WaitStrategy> kWaitStrategyChoices =
     choicesOf({WaitStrategy::poll, WaitStrategy::enqueue});
+const std::map<std::string, CaptureFormat> kCaptureFormatChoices =
+    choicesOf({CaptureFormat::presentmon, CaptureFormat::mangohud});
+const std::map<std::string, CaptureColumns> kCaptureColumnChoices =
+    choicesOf({CaptureColumns::v1, CaptureColumns::v2});
 
 // One of a fixed set of names (case-insensitive), mapped to its value. The
 // help shows the names, and a bad value is one plain sentence, unlike
@@ -341,6 +345,27 @@ void addCaptureOptions(CLI::App& app, Options& options) {
   app.add_option("--warmup", options.warmupFrames,
                  "First frames left out of the capture's statistics (still in its CSV)")
       ->check(wholeNumber(0, kMaxFrames));
+  app.add_option("--capture-format", options.captureFormat,
+                 "The capture's layout: presentmon (PresentMon's CSV columns) or mangohud (the frame log of "
+                 "MangoHud 0.6.8, for CapFrameX and MangoHud's viewers) (docs/captures.md)")
+      ->transform(oneOf(kCaptureFormatChoices));
+  app.add_option("--capture-columns", options.captureColumns,
+                 "PresentMon's column names: v1 (PresentMon 1.x's, which CapFrameX's file check takes) or v2 "
+                 "(PresentMon 2.x's default set) (docs/captures.md)")
+      ->transform(oneOf(kCaptureColumnChoices));
+}
+
+// --capture-format and --capture-columns shape the --capture file: without
+// one, or in combinations that mean nothing, they are refused rather than
+// quietly ignored.
+Result<> checkCaptureLayout(const CLI::App& app, const Options& options) {
+  const bool formatGiven = app.count("--capture-format") > 0, columnsGiven = app.count("--capture-columns") > 0;
+  if ((formatGiven || columnsGiven) && options.capturePath.empty())
+    return fail(std::string(formatGiven ? "--capture-format" : "--capture-columns") +
+                " shapes the --capture file: give --capture PATH.csv too");
+  if (columnsGiven && options.captureFormat == CaptureFormat::mangohud)
+    return fail("--capture-columns names PresentMon's columns: it does not apply to --capture-format mangohud");
+  return {};
 }
 
 // Test facilities, and --memory-owner between them.
@@ -379,7 +404,8 @@ Result<> applyBenchCommand(const CLI::App& app, const BenchOptions& bench, Optio
   // The run's output options, given before `bench`, parse (they belong to
   // the main command) but bench writes none of them: refused rather than
   // accepted and quietly left unwritten.
-  for (const char* output : {"--screenshot", "--dump-vertices", "--capture", "--trace", "--input-script"})
+  for (const char* output :
+       {"--screenshot", "--dump-vertices", "--capture", "--capture-format", "--capture-columns", "--trace", "--input-script"})
     if (app.count(output))
       return usageError(std::string("bench writes its table and --json only: ") + output + " does not apply");
   return {};
@@ -506,6 +532,7 @@ Result<> finishOptions(const CLI::App& app, const CLI::App& benchCommand, const 
     if (Result<> loaded = loadInputScriptOption(options); !loaded) return loaded;
   if (const std::string refused = refuseSharedNames(options, text.scene); !refused.empty())
     return usageError(refused);
+  if (Result<> checked = checkCaptureLayout(app, options); !checked) return usageError(checked.error().message);
   return {};
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/capture/frame_record.h"
 #include "app/ui/camera.h"
 #include "app/ui/input_script.h"
 #include "base/config.h"
@@ -53,6 +54,8 @@ struct Options {
   std::string capturePath;                         // --capture, .csv (the summary goes beside it)
   std::string tracePath;                           // --trace, .json
   uint32_t warmupFrames = kDefaultWarmupFrames;    // --warmup: of the capture's statistics
+  CaptureFormat captureFormat = CaptureFormat::presentmon;  // --capture-format
+  CaptureColumns captureColumns = CaptureColumns::v1;       // --capture-columns
   std::optional<BenchOptions> bench;               // the bench subcommand was given
   FaultPlan faults;                                // --inject-fault (a test facility, docs/testing.md)
   MemoryOwner memoryOwner = MemoryOwner::vulkan;  // --memory-owner

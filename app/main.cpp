@@ -154,7 +154,8 @@ void announceRun(const App& app, const Options& options, int64_t frames) {
 void startRequestedCapture(App& app, const Options& options) {
   if (options.capturePath.empty() && options.tracePath.empty()) return;
   // The whole run, warm-up rows included (the summary leaves them out).
-  const CaptureRequest request{options.capturePath, options.tracePath, options.warmupFrames, 0};
+  const CaptureRequest request{options.capturePath, options.tracePath, options.warmupFrames, 0,
+                               options.captureFormat, options.captureColumns};
   if (const Result<> started = startCapture(app.capture, request, app.schedule.totalFrames,
                                             backendName(app.devices)); !started)
     throw RuntimeFailure(started.error().message);

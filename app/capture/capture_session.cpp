@@ -33,7 +33,29 @@ std::optional<double> gpuBusyMs(const FrameTiming& timing, bool simulationOnGpu)
   return timing.renderGpu->milliseconds() + timing.simWork->milliseconds() - *gpuOverlapMs(timing);
 }
 
+std::optional<TimeSpan> gpuWorkSpan(const FrameTiming& timing, bool simulationOnGpu) {
+  if (!timing.renderGpu) return std::nullopt;
+  if (!simulationOnGpu) return *timing.renderGpu;
+  if (!timing.simWork) return std::nullopt;
+  return TimeSpan{std::min(timing.renderGpu->beginNs, timing.simWork->beginNs),
+                  std::max(timing.renderGpu->endNs, timing.simWork->endNs)};
+}
+
 namespace {
+
+// PresentMon 2.x's CPU start, GPU latency and GPU time, and whether the
+// present may tear (FIFO never does; headless nothing is shown; MAILBOX and
+// IMMEDIATE both have sync interval 0, and only IMMEDIATE tears, which the
+// frame record does not tell apart).
+void addPresentMonV2Times(FrameRecord& row, const CaptureSession& session, const FrameTiming& timing,
+                          int64_t cpuStartNs) {
+  row.cpuStartSeconds = double(cpuStartNs - session.startNs) * 1.0e-9;
+  if (const std::optional<TimeSpan> gpu = gpuWorkSpan(timing, session.backend != "cpu")) {
+    row.msGpuLatency = double(gpu->beginNs - cpuStartNs) * 1.0e-6;
+    row.msGpuTime = gpu->milliseconds();
+  }
+  if (timing.swapchainHandle == 0 || timing.syncInterval == 1) row.allowsTearing = false;
+}
 
 FrameRecord csvRow(const CaptureSession& session, const FrameTiming& timing) {
   FrameRecord row;
@@ -65,6 +87,7 @@ FrameRecord csvRow(const CaptureSession& session, const FrameTiming& timing) {
       timing.previousPresentEndNs != 0 ? timing.previousPresentEndNs : timing.hostFrame.beginNs;
   row.msCpuBusy = double(timing.present.beginNs - previousEnd) * 1.0e-6;
   row.msGpuBusy = gpuBusyMs(timing, session.backend != "cpu");
+  addPresentMonV2Times(row, session, timing, previousEnd);
   // Display times exist only for FIFO presents (app/capture/present_timing.h),
   // and FIFO shows every present: a frame seen on the display was not dropped.
   if (timing.displayedNs) {
@@ -152,6 +175,8 @@ Result<> startCapture(CaptureSession& session, const CaptureRequest& request, ui
     options.warmupFrames = request.warmupFrames;
     options.processId = uint32_t(getpid());
     options.expectedFrames = request.frames;
+    options.format = request.format;
+    options.columns = request.columns;
     if (Result<> opened = session.csv.open(options); !opened) return opened;
   }
   if (!request.tracePath.empty()) {

@@ -32,6 +32,8 @@ struct CaptureRequest {
   std::string tracePath;  // empty: no trace
   std::size_t warmupFrames = kDefaultWarmupFrames;
   uint64_t frames = 0;  // frames to record, then the capture finishes by itself; 0 = until stopCapture
+  CaptureFormat format = CaptureFormat::presentmon;  // the CSV's layout (frame_record.h)
+  CaptureColumns columns = CaptureColumns::v1;       // PresentMon's column set
 };
 
 struct CaptureProgress {
@@ -64,6 +66,11 @@ struct CaptureSession {
 // with simulationOnGpu (every backend but the CPU's) the union of it and the
 // simulation step's work span. Empty while a needed span is missing.
 std::optional<double> gpuBusyMs(const FrameTiming& timing, bool simulationOnGpu);
+
+// The frame's GPU work from the first start to the last end on the host
+// clock: the render's span, joined (with simulationOnGpu) with the
+// simulation step's work span. Empty while a needed span is missing.
+std::optional<TimeSpan> gpuWorkSpan(const FrameTiming& timing, bool simulationOnGpu);
 
 // How long a frame's render and simulation step ran at the same time, ms
 // (both spans on the host clock): the copy path's step may run while the

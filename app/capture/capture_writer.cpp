@@ -2,89 +2,18 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "app/capture/csv_row.h"
+
 namespace vksim {
 namespace {
 namespace fs = std::filesystem;
-
-// Appends CSV fields to a row buffer. The buffer is the writer's and keeps
-// its capacity from row to row (fmt::memory_buffer: 500 bytes inline, grown
-// only by an unusually long text field and kept grown), so that a row costs no
-// allocation once the first rows are written.
-class RowBuilder {
- public:
-  explicit RowBuilder(fmt::memory_buffer& row) : row_(row) { row_.clear(); }
-
-  // Ends the row; the next field starts a new one.
-  void end() {
-    row_.push_back('\n');
-    first_ = true;
-  }
-
-  void text(std::string_view value) {
-    startField();
-    // RFC 4180 quoting, only when needed: the usual values are bare words.
-    if (value.find_first_of(",\"\r\n") == std::string_view::npos) {
-      append(value);
-      return;
-    }
-    row_.push_back('"');
-    for (char c : value) {
-      if (c == '"') row_.push_back('"');
-      row_.push_back(c);
-    }
-    row_.push_back('"');
-  }
-
-  void unsignedInteger(uint64_t value) { format("{}", value); }
-  void signedInteger(int64_t value) { format("{}", value); }
-  void notAvailable() { word("NA"); }
-
-  // Fixed notation (PresentMon's style); NA for a value that is not finite,
-  // so that no "nan" or "inf" reaches a parser.
-  void fixed(double value, int decimals) {
-    if (std::isfinite(value))
-      format("{:.{}f}", value, decimals);
-    else
-      notAvailable();
-  }
-  void fixed(const std::optional<double>& value, int decimals) {
-    if (value)
-      fixed(*value, decimals);
-    else
-      notAvailable();
-  }
-
-  void hex16(uint64_t value) { format("0x{:016X}", value); }
-
-  // A field whose text needs neither quoting nor formatting.
-  void word(std::string_view value) {
-    startField();
-    append(value);
-  }
-
- private:
-  void startField() {
-    if (!first_) row_.push_back(',');
-    first_ = false;
-  }
-
-  void append(std::string_view value) { row_.append(value.data(), value.data() + value.size()); }
-
-  template <typename... Args>
-  void format(fmt::format_string<Args...> pattern, Args&&... args) {
-    startField();
-    fmt::format_to(std::back_inserter(row_), pattern, std::forward<Args>(args)...);
-  }
-
-  fmt::memory_buffer& row_;
-  bool first_ = true;
-};
 
 // JSON has no NaN or infinity, and an empty string means "not reported".
 nlohmann::ordered_json textOrNull(const std::string& value) {
@@ -117,7 +46,11 @@ nlohmann::ordered_json makeSummary(const CaptureOptions& options, const CaptureE
       {"waitStrategy", textOrNull(environment.waitStrategy)},
       {"memoryOwner", textOrNull(environment.memoryOwner)},
   };
-  summary["frameTimeColumn"] = "MsBetweenPresents";
+  summary["format"] = options.format == CaptureFormat::mangohud ? std::string("mangohud")
+                                                                : std::string("presentmon-") + toString(options.columns);
+  // The statistics are in ms whatever the format; MangoHud's column holds
+  // the same frame times in whole microseconds.
+  summary["frameTimeColumn"] = options.format == CaptureFormat::mangohud ? "frametime" : "MsBetweenPresents";
   summary["rows"] = rows;
   summary["warmupFramesExcluded"] = stats.warmupFramesExcluded;
   summary["frames"] = stats.frameCount;
@@ -138,6 +71,14 @@ nlohmann::ordered_json makeSummary(const CaptureOptions& options, const CaptureE
 }
 }  // namespace
 
+const char* toString(CaptureFormat format) {
+  return format == CaptureFormat::mangohud ? "mangohud" : "presentmon";
+}
+
+const char* toString(CaptureColumns columns) {
+  return columns == CaptureColumns::v2 ? "v2" : "v1";
+}
+
 std::string summaryPathFor(const std::string& csvPath) {
   constexpr std::string_view kCsv = ".csv";
   if (csvPath.size() > kCsv.size() && csvPath.ends_with(kCsv))
@@ -157,16 +98,40 @@ Result<> CaptureWriter::open(const CaptureOptions& options) {
   stats_ = {};
   frameTimesMs_.clear();
   frameTimesMs_.reserve(options_.expectedFrames);
+  mangoHudFrames_.clear();
+  presentMonV2_ = {};
+  if (options_.format == CaptureFormat::mangohud) mangoHudFrames_.reserve(options_.expectedFrames);
   if (Result<> result = csv_.open(options_.csvPath, "capture"); !result) return result;
+  if (options_.format == CaptureFormat::mangohud) return {};  // written whole by finish()
   RowBuilder row(row_);
-  for (std::string_view column : kCaptureColumns) row.word(column);
-  row.end();
+  if (options_.columns == CaptureColumns::v2) {
+    appendPresentMonV2Header(row);
+  } else {
+    for (std::string_view column : kCaptureColumns) row.word(column);
+    row.end();
+  }
   writeRow();
   return {};
 }
 
 void CaptureWriter::addFrame(const FrameRecord& frame) {
   if (!csv_.isOpen()) return;
+  if (options_.format == CaptureFormat::mangohud) {
+    // MangoHud's frame time is present to present, as MsBetweenPresents.
+    mangoHudFrames_.push_back({int64_t(std::llround(frame.msBetweenPresents * 1.0e6)),
+                               int64_t(std::llround(frame.timeInSeconds * 1.0e9))});
+  } else if (options_.columns == CaptureColumns::v2) {
+    RowBuilder row(row_);
+    appendPresentMonV2Row(row, frame, options_.application, options_.processId, presentMonV2_);
+    writeRow();
+  } else {
+    addPresentMonV1Row(frame);
+  }
+  frameTimesMs_.push_back(frame.msBetweenPresents);
+  ++rowCount_;
+}
+
+void CaptureWriter::addPresentMonV1Row(const FrameRecord& frame) {
   // Column order must match kCaptureColumns.
   RowBuilder row(row_);
   row.text(options_.application);
@@ -202,8 +167,6 @@ void CaptureWriter::addFrame(const FrameRecord& frame) {
   row.fixed(frame.msGpuBusy, 4);
   row.end();
   writeRow();
-  frameTimesMs_.push_back(frame.msBetweenPresents);
-  ++rowCount_;
 }
 
 void CaptureWriter::writeRow() {
@@ -223,6 +186,8 @@ Result<> CaptureWriter::finish(const CaptureEnvironment& environment) {
   FrameStats stats = computeFrameStats(measured);
   stats.warmupFramesExcluded = warmup;
 
+  if (options_.format == CaptureFormat::mangohud)
+    writeMangoHudLog(csv_.stream(), readMangoHudSystemInfo(environment.gpu, environment.driver), mangoHudFrames_);
   if (Result<> result = csv_.close(); !result) return result;
   const std::string summaryPath = summaryPathFor(options_.csvPath);
   AtomicFile summary;

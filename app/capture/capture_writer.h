@@ -16,6 +16,9 @@
 #include <vector>
 
 #include "app/capture/capture_stats.h"
+#include "app/capture/frame_record.h"
+#include "app/capture/mangohud_log.h"
+#include "app/capture/presentmon_v2.h"
 #include "app/files.h"
 
 namespace vksim {
@@ -45,38 +48,9 @@ struct CaptureEnvironment {
   std::string memoryOwner;   // who allocated the shared vertex memory: "vulkan" or "cuda" ("none" on the copy path)
 };
 
-// One frame, as the frame loop measured it. Times in milliseconds unless the
-// name says otherwise; an empty optional is written as NA. The string views
-// must point at storage that outlives the addFrame() call (string literals or
-// toString() results are fine); nothing is kept after the call.
-struct FrameRecord {
-  uint64_t frame = 0;              // Frame: index since the run started
-  uint64_t swapchainHandle = 0;    // SwapChainAddress: VkSwapchainKHR as integer; 0 headless
-  int32_t syncInterval = 0;        // SyncInterval: 1 for FIFO (vsync), 0 otherwise
-  uint32_t presentFlags = 0;       // PresentFlags: always 0 for Vulkan
-  std::optional<bool> dropped;     // Dropped: the frame was never shown, when known
-  double timeInSeconds = 0.0;      // TimeInSeconds: this present (or frame end, headless) since capture start
-  double msBetweenPresents = 0.0;  // MsBetweenPresents: since the previous present; the frame time
-  std::optional<double> msBetweenDisplayChange;  // MsBetweenDisplayChange: unknown without display timing
-  double msInPresentApi = 0.0;                   // MsInPresentAPI: inside vkQueuePresentKHR; 0 headless
-  std::optional<double> msUntilRenderComplete;   // MsUntilRenderComplete: present call to GPU done
-  std::string_view syncMode;                     // SyncMode: "timeline" or "binary"
-  std::string_view backend;                      // Backend: "cuda" or "cpu"
-  std::string_view model;                        // Model: "sinewave" or "ripple"
-  uint32_t grid = 0;                             // Grid: vertices per side
-  double msCpuFrame = 0.0;                       // MsCpuFrame: host time of the frame loop body
-  std::optional<double> msRenderGpu;             // MsRenderGpu: render commands on the GPU (timestamps)
-  std::optional<double> msSimGpu;                // MsSimGpu: simulation step on the GPU (or CPU backend)
-  std::optional<double> msSimWait;               // MsSimWait: the simulation's wait on the external semaphore
-  std::optional<uint64_t> timelineValue;         // TimelineValue: counter after the frame; NA in binary mode
-  // PresentMon 2.x's names, after this app's columns so that earlier columns keep their positions.
-  std::optional<double> msUntilDisplayed;  // MsUntilDisplayed: present call to the frame seen on the display
-  double msCpuBusy = 0.0;                  // MsCPUBusy: previous present call's return to this present call
-  std::optional<double> msGpuBusy;         // MsGPUBusy: the frame's GPU work (render + GPU simulation step)
-};
-
-// The CSV header, in column order (PresentMon's names first, then this app's,
-// then the PresentMon 2.x names added later).
+// The CSV header of the v1 column set, in column order (PresentMon's names
+// first, then this app's, then the PresentMon 2.x names added later). The v2
+// set is in presentmon_v2.h, MangoHud's in mangohud_log.h.
 // clang-format off
 inline constexpr std::string_view kCaptureColumns[] = {
     "Application",   "ProcessID",     "SwapChainAddress",       "Runtime",        "SyncInterval",
@@ -92,12 +66,16 @@ struct CaptureOptions {
   std::string application = "vkcuda-sim";  // Application column
   uint32_t processId = 0;                  // ProcessID column; 0 means this process
   std::size_t expectedFrames = 0;          // reserves memory for this many frame times up front
+  CaptureFormat format = CaptureFormat::presentmon;  // --capture-format
+  CaptureColumns columns = CaptureColumns::v1;       // --capture-columns (PresentMon's format only)
 };
 
 // Streams rows into PATH.csv.tmp-<pid> as frames arrive and keeps only the
 // frame times (MsBetweenPresents) in memory; finish() computes the statistics,
 // writes the summary and renames both files into place. Destroying an
-// unfinished writer removes its temporary files.
+// unfinished writer removes its temporary files. In MangoHud's format the
+// log's first line needs the run's environment (the GPU and driver), so its
+// rows stay in memory (16 bytes a frame) and finish() writes the whole file.
 class CaptureWriter {
  public:
   // Creates the temporary CSV and writes the header. On failure nothing is
@@ -124,10 +102,13 @@ class CaptureWriter {
 
  private:
   void writeRow();  // row_ to the CSV
+  void addPresentMonV1Row(const FrameRecord& frame);
 
   CaptureOptions options_;
   AtomicFile csv_;
   std::vector<double> frameTimesMs_;
+  std::vector<MangoHudFrame> mangoHudFrames_;  // MangoHud's format: the rows until finish()
+  PresentMonV2State presentMonV2_;             // --capture-columns v2: what a row needs from the ones before
   std::size_t rowCount_ = 0;
   FrameStats stats_;
   fmt::memory_buffer row_;  // the row being formatted; its capacity stays from row to row

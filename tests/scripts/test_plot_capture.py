@@ -97,6 +97,21 @@ def main():
             rows = table_rows(result.stdout)
             check(rows.get("c.csv", [None])[0] == "105", f"--warmup 0 should count 105 frames: {result.stdout}")
 
+        # PresentMon 2.x's names (--capture-columns v2): time in TimeInMs.
+        with open(f"{work}/v2.csv", "w") as file:
+            file.write("Application,TimeInMs,MsBetweenPresents\n")
+            time = 0.0
+            for ms in a:
+                time += ms
+                file.write(f"vkcuda-sim,{time:.4f},{ms:.4f}\n")
+        result = subprocess.run([SCRIPT, f"{work}/a.csv", f"{work}/v2.csv", "-o", f"{work}/v2.png"],
+                                capture_output=True, text=True, timeout=120)
+        check(result.returncode == 0, f"plot-capture on a v2 file exited {result.returncode}: {result.stderr}")
+        if result.returncode == 0:
+            rows = table_rows(result.stdout)
+            check(rows.get("v2.csv") == ["100", "50.500", "99.010", "10.10", "1.000", "1.000", "1.000"],
+                  f"a v2 file of a's frames reads as a: {result.stdout}")
+
     for failure in failures:
         print(f"FAIL: {failure}", file=sys.stderr)
     print("test_plot_capture: " + ("passed" if not failures else f"{len(failures)} failure(s)"))

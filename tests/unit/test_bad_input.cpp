@@ -70,6 +70,8 @@ std::vector<OptionSpec> optionTable() {
       {false, "--capture", Kind::output, 0, 0, ".csv"},
       {false, "--trace", Kind::output, 0, 0, ".json"},
       {false, "--warmup", Kind::number, 0, kMaxFrames},
+      {false, "--capture-format", Kind::choice},
+      {false, "--capture-columns", Kind::choice},
       {false, "--inject-fault", Kind::fault},
       {true, "--grids", Kind::number, kMinGrid, kMaxGrid},
       {true, "--sync", Kind::choice},

@@ -72,6 +72,52 @@ TEST(CliCapture, BadValuesAreUsageErrors) {
   }
 }
 
+// --capture-format and --capture-columns (docs/captures.md): PresentMon's
+// 1.x names stay the default, each value is one word in any case, and a bad
+// value or a combination that means nothing is one line and exit 2.
+TEST(CliCapture, CaptureLayoutDefaultsToPresentMonV1) {
+  const Result<Options> outcome = parse({"--capture", tempPath("c.csv")});
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+  EXPECT_EQ(outcome->captureFormat, CaptureFormat::presentmon);
+  EXPECT_EQ(outcome->captureColumns, CaptureColumns::v1);
+}
+
+TEST(CliCapture, CaptureLayoutOptionsParse) {
+  Result<Options> outcome = parse({"--capture", tempPath("c.csv"), "--capture-format", "MangoHud"});
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+  EXPECT_EQ(outcome->captureFormat, CaptureFormat::mangohud);
+  outcome = parse({"--capture", tempPath("c.csv"), "--capture-columns", "v2", "--capture-format", "presentmon"});
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+  EXPECT_EQ(outcome->captureFormat, CaptureFormat::presentmon);
+  EXPECT_EQ(outcome->captureColumns, CaptureColumns::v2);
+  EXPECT_FALSE(std::filesystem::exists(tempPath("c.csv")));
+}
+
+TEST(CliCapture, BadCaptureLayoutIsOneLineAndExitTwo) {
+  const std::string csv = tempPath("c.csv");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--capture", csv, "--capture-format", "ocat"},
+        std::vector<std::string>{"--capture", csv, "--capture-format", ""},
+        std::vector<std::string>{"--capture", csv, "--capture-columns", "v3"},
+        std::vector<std::string>{"--capture", csv, "--capture-columns", "2"},
+        std::vector<std::string>{"--capture-format", "mangohud"},
+        std::vector<std::string>{"--capture-columns", "v2"},
+        std::vector<std::string>{"--capture", csv, "--capture-format", "mangohud", "--capture-columns", "v1"},
+        std::vector<std::string>{"--capture-format", "mangohud", "bench"}}) {
+    const Result<Options> outcome = parse(args);
+    std::string joined;
+    for (const std::string& arg : args) joined += arg + " ";
+    if (outcome) {
+      ADD_FAILURE() << joined << "was accepted";
+      continue;
+    }
+    EXPECT_EQ(outcome.error().exitCode, kExitUsage) << joined;
+    const std::string& message = outcome.error().message;
+    EXPECT_EQ(message.find('\n'), message.size() - 1) << joined << ": " << message;
+    EXPECT_EQ(message.rfind("vkcuda-sim: ", 0), 0u) << message;
+  }
+}
+
 TEST(CliBench, DefaultsRunTheWholeMatrixHeadless) {
   const Result<Options> outcome = parse({"bench"});
   ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
