@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "app/capture/csv_row.h"
+#include "app/capture/presentmon_v2.h"
 
 namespace vksim {
 namespace {
@@ -149,19 +150,7 @@ void CaptureWriter::addPresentMonV1Row(const FrameRecord& frame) {
   row.fixed(frame.msBetweenDisplayChange, 4);
   row.fixed(frame.msInPresentApi, 4);
   row.fixed(frame.msUntilRenderComplete, 4);
-  row.unsignedInteger(frame.frame);
-  row.text(frame.syncMode);
-  row.text(frame.backend);
-  row.text(frame.model);
-  row.unsignedInteger(frame.grid);
-  row.fixed(frame.msCpuFrame, 4);
-  row.fixed(frame.msRenderGpu, 4);
-  row.fixed(frame.msSimGpu, 4);
-  row.fixed(frame.msSimWait, 4);
-  if (frame.timelineValue)
-    row.unsignedInteger(*frame.timelineValue);
-  else
-    row.notAvailable();
+  appendAppColumns(row, frame);
   row.fixed(frame.msUntilDisplayed, 4);
   row.fixed(frame.msCpuBusy, 4);
   row.fixed(frame.msGpuBusy, 4);

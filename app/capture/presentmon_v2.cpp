@@ -71,6 +71,8 @@ void appendWorkColumns(RowBuilder& row, const FrameRecord& frame, PresentMonV2St
   row.notAvailable();  // MsInstrumentedLatency: needs PresentMon's app markers
 }
 
+}  // namespace
+
 void appendAppColumns(RowBuilder& row, const FrameRecord& frame) {
   row.unsignedInteger(frame.frame);
   row.text(frame.syncMode);
@@ -86,8 +88,6 @@ void appendAppColumns(RowBuilder& row, const FrameRecord& frame) {
   else
     row.notAvailable();
 }
-
-}  // namespace
 
 void appendPresentMonV2Row(RowBuilder& row, const FrameRecord& frame, std::string_view application,
                            uint32_t processId, PresentMonV2State& state) {

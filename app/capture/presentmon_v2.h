@@ -42,6 +42,10 @@ struct PresentMonV2State {
   std::optional<double> previousCpuStartMs;
 };
 
+// Appends this program's own columns of `frame` (kAppColumns' order): the
+// same values in a v1 and a v2 row.
+void appendAppColumns(RowBuilder& row, const FrameRecord& frame);
+
 // Appends the header (kPresentMonV2Columns, then kAppColumns) as one row.
 void appendPresentMonV2Header(RowBuilder& row);
 
