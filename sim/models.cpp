@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "sim/host_float_mode.h"
+
 namespace vksim {
 
 ModelParams clampModelParams(const ModelParams& params) {
@@ -103,32 +105,79 @@ RippleModel::RippleModel(const ModelParams& params) : params_(clampModelParams(p
 }
 
 void RippleModel::reset() {
+  const FlushSubnormalsScope flush;
   const size_t cells = static_cast<size_t>(params_.grid) * params_.grid;
   previous_.assign(cells, 0.0f);
   current_.assign(cells, 0.0f);
   queued_.clear();
   stepCount_ = 0;
+  prepared_.rowsDone = 0;
   applyDrop(initialDrop(params_));
+  prepareNextDrop();
 }
 
 void RippleModel::setParams(const ModelParams& params) {
   params_ = changeParams(params_, params);
 }
 
-void RippleModel::applyDrop(const Drop& drop) {
+namespace {
+
+bool sameDrop(const Drop& a, const Drop& b) {
+  return a.x == b.x && a.z == b.z && a.radius == b.radius && a.amplitude == b.amplitude;
+}
+
+// The drop's value at every interior cell of rows [firstRow, endRow).
+void writeDropRows(const Drop& drop, uint32_t grid, uint32_t firstRow, uint32_t endRow, float* heights) {
   const DropShape shape = makeDropShape(drop);
+  for (uint32_t j = std::max(firstRow, 1u); j < endRow && j + 1 < grid; ++j) {
+    const float z = gridCoordinate(j, grid);
+    for (uint32_t i = 1; i + 1 < grid; ++i) heights[j * grid + i] = dropHeight(shape, gridCoordinate(i, grid), z);
+  }
+}
+
+}  // namespace
+
+void RippleModel::applyDrop(const Drop& drop) {
   const uint32_t n = params_.grid;
+  // A prepared drop holds exactly what dropHeight gives here: any drop equal
+  // to it, automatic or queued, may take its values.
+  const bool prepared = prepared_.rowsDone == n && sameDrop(prepared_.drop, drop);
+  const DropShape shape = makeDropShape(drop);
   for (uint32_t j = 1; j + 1 < n; ++j) {
     const float z = gridCoordinate(j, n);
     for (uint32_t i = 1; i + 1 < n; ++i) {
-      const float height = dropHeight(shape, gridCoordinate(i, n), z);
+      const float height = prepared ? prepared_.heights[j * n + i] : dropHeight(shape, gridCoordinate(i, n), z);
       current_[j * n + i] += height;
       previous_[j * n + i] += height;
     }
   }
 }
 
+void RippleModel::prepareNextDrop() {
+  const uint32_t interval = params_.dropInterval;
+  if (interval == 0) return;
+  const uint32_t n = params_.grid;
+  // The next step that applies an automatic drop, and the preparations left
+  // before it: this one and one at the end of each step in between.
+  const uint64_t dropStep = (stepCount_ / interval + 1) * interval;
+  const uint64_t callsLeft = dropStep - stepCount_;
+  const Drop next = automaticDrop(params_, dropStep / interval);
+  // Allocated once: the edges stay 0 and every drop rewrites the interior.
+  if (prepared_.heights.size() != size_t(n) * n) {
+    prepared_.heights.assign(size_t(n) * n, 0.0f);
+    prepared_.rowsDone = 0;
+  }
+  if (!sameDrop(prepared_.drop, next)) {
+    prepared_.drop = next;
+    prepared_.rowsDone = 0;
+  }
+  const uint32_t rows = uint32_t((n - prepared_.rowsDone + callsLeft - 1) / callsLeft);
+  writeDropRows(next, n, prepared_.rowsDone, prepared_.rowsDone + rows, prepared_.heights.data());
+  prepared_.rowsDone += rows;
+}
+
 void RippleModel::step() {
+  const FlushSubnormalsScope flush;
   for (const Drop& drop : stepDrops(params_, stepCount_ + 1, queued_)) applyDrop(drop);
   queued_.clear();
   const RippleCoefficients coefficients = rippleCoefficients(params_);
@@ -140,9 +189,11 @@ void RippleModel::step() {
     }
   std::swap(previous_, current_);
   ++stepCount_;
+  prepareNextDrop();
 }
 
 void RippleModel::writeVertices(Vertex* vertices) const {
+  const FlushSubnormalsScope flush;
   const uint32_t n = params_.grid;
   for (uint32_t j = 0; j < n; ++j)
     for (uint32_t i = 0; i < n; ++i) vertices[j * n + i] = heightFieldVertex(current_.data(), n, i, j);

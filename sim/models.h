@@ -76,6 +76,10 @@ void writeSinewaveVertices(const ModelParams& params, uint64_t step, Vertex* ver
 //      height, written over previous in place;
 //   3. the roles of the two fields swap (the new heights become current), and
 //      the queue is emptied.
+// The host evaluates all of it with subnormals flushed (host_float_mode.h).
+// The next automatic drop's Gaussian is computed ahead, a band of rows at the
+// end of each step before it, and added from there on its step: the same
+// values in the same order, but no step pays for a whole grid of expf.
 class RippleModel {
  public:
   explicit RippleModel(const ModelParams& params);  // starts in reset()'s state
@@ -91,15 +95,29 @@ class RippleModel {
   void step();
   // Vertices from the current field (grid*grid, row-major).
   void writeVertices(Vertex* vertices) const;
+  // Rows of the next automatic drop computed ahead so far (0..grid).
+  uint32_t preparedDropRows() const { return prepared_.rowsDone; }
 
   const std::vector<float>& current() const { return current_; }
   const std::vector<float>& previous() const { return previous_; }
   uint64_t stepCount() const { return stepCount_; }
 
  private:
+  // A drop's heights, computed ahead for the drop `drop` (interior cells of
+  // rows [0, rowsDone); edges stay 0).
+  struct PreparedDrop {
+    Drop drop;
+    uint32_t rowsDone = 0;
+    std::vector<float> heights;
+  };
+
   void applyDrop(const Drop& drop);
+  // One band of the next automatic drop's rows, sized so that the band of
+  // its own step's eve completes it.
+  void prepareNextDrop();
 
   ModelParams params_;
+  PreparedDrop prepared_;
   std::vector<float> previous_, current_;
   std::vector<Drop> queued_;
   uint64_t stepCount_ = 0;
