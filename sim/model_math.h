@@ -186,7 +186,7 @@ VKSIM_HOST_DEVICE inline Vertex heightFieldVertex(const float* heights, uint32_t
 
 // Colour of the texel of a vertex, from its height and normal: a water colour
 // that brightens with height, mixed towards white (foam) where the surface is
-// steep. Only +, -, *, fminf, fmaxf and a float-to-integer conversion, all
+// steep. Only +, -, *, a clamp to [0, 1] and a float-to-integer conversion, all
 // exact or IEEE-rounded on both compilers: the same vertex gives the same
 // bytes on the host and in a kernel. What CUDA's texels may differ by from
 // the CPU backend's is therefore only what their vertices differ by, times
@@ -199,14 +199,27 @@ struct Texel {
   uint8_t r, g, b, a;
 };
 
+// fminf(fmaxf(value, 0), 1). On the host the comparisons give the same value
+// for every result of arithmetic (NaN -> 0; a zero's sign is lost in every
+// use below) but compile to two instructions: GCC calls libm for fminf and
+// fmaxf, which made them most of the CPU backend's texture time
+// (docs/benchmarks.md, "Steady frames").
+VKSIM_HOST_DEVICE inline float clampToUnit(float value) {
+#if defined(__CUDA_ARCH__)
+  return fminf(fmaxf(value, 0.0f), 1.0f);
+#else
+  return value > 0.0f ? (value < 1.0f ? value : 1.0f) : 0.0f;
+#endif
+}
+
 // [0, 1] -> 0..255, rounded to nearest (values outside are clamped first).
 VKSIM_HOST_DEVICE inline uint8_t unitToByte(float value) {
-  return static_cast<uint8_t>(fminf(fmaxf(value, 0.0f), 1.0f) * 255.0f + 0.5f);
+  return static_cast<uint8_t>(clampToUnit(value) * 255.0f + 0.5f);
 }
 
 VKSIM_HOST_DEVICE inline Texel surfaceTexel(const Vertex& vertex) {
-  const float depth = fminf(fmaxf(vertex.position.y * kTextureHeightScale + 0.5f, 0.0f), 1.0f);
-  const float foam = fminf(fmaxf((1.0f - vertex.normal.y) * kTextureFoamScale, 0.0f), 1.0f);
+  const float depth = clampToUnit(vertex.position.y * kTextureHeightScale + 0.5f);
+  const float foam = clampToUnit((1.0f - vertex.normal.y) * kTextureFoamScale);
   const float red = 0.05f + 0.30f * depth;
   const float green = 0.22f + 0.53f * depth;
   const float blue = 0.45f + 0.50f * depth;

@@ -2,6 +2,10 @@
 // vertex at known points, and the box filter's rounding.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "sim/model_math.h"
@@ -36,6 +40,36 @@ TEST(SurfaceTexel, FlatAndSteepVertices) {
   // High: depth clamps to 1.
   const Texel high = surfaceTexel({{0, 1.0f, 0, 1}, {0, 1, 0, 0}});
   EXPECT_EQ(high.r, 89);  // 0.35 * 255 = 89.25
+}
+
+// The host's clampToUnit is fminf(fmaxf(v, 0), 1) with comparisons (what the
+// kernels still call): the same bytes for every input class, NaN, infinities,
+// signed zeros and subnormals included, and for one float in 4093 of the
+// whole range. Signaling NaNs are left out: glibc's fmaxf turns one into a
+// quiet NaN (so the pair clamps it to 1), but every value clamped here is the
+// result of arithmetic, which never gives a signaling NaN.
+TEST(SurfaceTexel, HostClampGivesTheLibmBytes) {
+  const auto reference = [](float value) {
+    return static_cast<uint8_t>(fminf(fmaxf(value, 0.0f), 1.0f) * 255.0f + 0.5f);
+  };
+  std::vector<float> values{std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
+                            std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                            0.0f, -0.0f, 1.0f, 1.0f + 0x1p-23f, 1.0f - 0x1p-24f, 0x1p-149f, -0x1p-149f};
+  for (uint64_t bits = 0; bits <= 0xFFFFFFFFull; bits += 4093) {
+    const uint32_t pattern = uint32_t(bits);
+    float value;
+    std::memcpy(&value, &pattern, sizeof value);
+    const bool signalingNan = std::isnan(value) && (pattern & 0x00400000u) == 0;
+    if (!signalingNan) values.push_back(value);
+  }
+  size_t mismatches = 0;
+  for (float value : values) {
+    mismatches += unitToByte(value) != reference(value) ? 1 : 0;
+    // As surfaceTexel uses it: a clamped value scaled into a colour.
+    const float clamped = clampToUnit(value), libm = fminf(fmaxf(value, 0.0f), 1.0f);
+    mismatches += (0.05f + 0.30f * clamped) != (0.05f + 0.30f * libm) ? 1 : 0;
+  }
+  EXPECT_EQ(mismatches, 0u) << "of " << values.size() << " values";
 }
 
 TEST(SurfaceTexel, BoxFilterRoundsToNearest) {
