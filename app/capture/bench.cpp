@@ -11,6 +11,7 @@
 
 #include "app/app.h"
 #include "app/capture/capture_stats.h"
+#include "app/capture/frame_budget.h"
 #include "app/capture/frame_timing.h"
 #include "app/capture/progress.h"
 #include "app/capture/switch_probe.h"
@@ -64,15 +65,24 @@ std::string labelOf(const BenchConfiguration& configuration) {
          (configuration.levelOfDetail ? "on" : "off");
 }
 
-void addSample(BenchSamples& samples, const FrameTiming& timing) {
-  // MsBetweenPresents, as in a capture: present point to present point.
-  if (timing.previousPresentNs != 0)
-    samples.frameMs.push_back(double(timing.present.beginNs - timing.previousPresentNs) * 1.0e-6);
-  samples.cpuFrameMs.push_back(timing.hostFrame.milliseconds());
-  if (timing.renderGpu) samples.renderGpuMs.push_back(timing.renderGpu->milliseconds());
-  if (timing.simWork) samples.simGpuMs.push_back(timing.simWork->milliseconds());
-  if (timing.simWait) samples.simWaitMs.push_back(timing.simWait->milliseconds());
-  if (const std::optional<double> overlap = gpuOverlapMs(timing)) samples.overlapMs.push_back(*overlap);
+// The measured frames' samples. Frame times, host times and waits are the
+// frame's own; the render, step and overlap times are those inside the
+// frame's interval (app/capture/frame_budget.h), so that they add up to it.
+BenchSamples samplesOf(const std::vector<FrameTiming>& timings, uint64_t firstMeasured) {
+  BenchSamples samples;
+  for (const FrameTiming& timing : timings) {
+    if (timing.frame < firstMeasured) continue;
+    samples.cpuFrameMs.push_back(timing.hostFrame.milliseconds());
+    if (timing.simWait) samples.simWaitMs.push_back(timing.simWait->milliseconds());
+  }
+  for (const IntervalBudget& budget : intervalBudgets(timings, firstMeasured)) {
+    // MsBetweenPresents, as in a capture: present point to present point.
+    samples.frameMs.push_back(budget.frameMs);
+    if (budget.renderMs) samples.renderGpuMs.push_back(*budget.renderMs);
+    if (budget.simMs) samples.simGpuMs.push_back(*budget.simMs);
+    if (budget.overlapMs) samples.overlapMs.push_back(*budget.overlapMs);
+  }
+  return samples;
 }
 
 // Points the app at the configuration: fresh grid resources built for its
@@ -101,12 +111,14 @@ void applyConfiguration(App& app, const BenchConfiguration& configuration, bool 
 std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& bench, Progress& progress,
                                                  size_t index, const std::string& label,
                                                  const volatile std::sig_atomic_t& interrupted) {
-  BenchSamples samples;
+  // Every frame, the warm-up's included: their spans may reach into the first
+  // measured frame's interval.
+  std::vector<FrameTiming> timings;
   bool abandoned = false;
   const uint64_t firstMeasured = app.schedule.totalFrames + bench.warmupFrames;
   const auto takeFinished = [&](bool flush) {
     while (std::optional<FrameTiming> timing = takeFinishedFrame(app.timing, flush))
-      if (timing->frame >= firstMeasured) addSample(samples, *timing);
+      timings.push_back(std::move(*timing));
   };
   for (uint64_t frame = 0; frame < uint64_t(bench.warmupFrames) + bench.frames; ++frame) {
     if (interrupted != 0) {
@@ -123,7 +135,7 @@ std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& b
   settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));
   takeFinished(true);
   if (abandoned) return std::nullopt;
-  return samples;
+  return samplesOf(timings, firstMeasured);
 }
 
 nlohmann::ordered_json machineDescription(const App& app) {
@@ -186,7 +198,8 @@ BenchResult summarizeBench(const BenchConfiguration& configuration, const std::s
   // mostly the two GPU context switches between Vulkan and CUDA, plus
   // submission and host work on the critical path. Time the two sides ran at
   // once (the copy path's step beside the render) is counted once, so the
-  // parts add up to the frame.
+  // parts add up to the frame; and each part is counted inside the frames'
+  // intervals, so the rest is never negative.
   result.unexplainedMs = result.meanMs - result.renderGpuMs.value_or(0.0) - result.simGpuMs.value_or(0.0) +
                          result.overlapMs.value_or(0.0);
   return result;

@@ -44,10 +44,14 @@ struct BenchResult {
   double meanMs = 0.0;  // mean frame time: present point to present point (MsBetweenPresents)
   double p50Ms = 0.0;   // its median (capture_stats.h's interpolation)
   double p99Ms = 0.0;   // its 99th percentile
-  std::optional<double> simGpuMs, renderGpuMs, simWaitMs;  // means of the frames that have them
+  // The step's and the render's time inside each measured frame's interval,
+  // averaged (app/capture/frame_budget.h); the step's wait: the mean of the
+  // frames that have one.
+  std::optional<double> simGpuMs, renderGpuMs, simWaitMs;
   double cpuFrameMs = 0.0;                                 // mean host time of runFrame's body
-  // How long the render and the step ran at once (the copy path's step runs
-  // beside the render); counted once in the budget. Null without both spans.
+  // How long the render and the step ran at once inside the intervals (the
+  // copy path's step runs beside the render); counted once in the budget.
+  // Null without both spans.
   std::optional<double> overlapMs;
   // The rest of the frame: meanMs - renderGpuMs - simGpuMs + overlapMs, so
   // that render + sim - overlap + unexplained = meanMs (docs/benchmarks.md).
@@ -67,7 +71,8 @@ struct BenchResult {
   uint64_t trianglesDrawn = 0, gridTriangles = 0;
 };
 
-// The frame times and GPU spans of one configuration's measured frames.
+// The measured frames: their frame times and host times, and per frame the
+// render, step and overlap time inside its interval (samplesOf, bench.cpp).
 struct BenchSamples {
   std::vector<double> frameMs, cpuFrameMs, renderGpuMs, simGpuMs, simWaitMs, overlapMs;
 };
