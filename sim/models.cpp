@@ -81,23 +81,28 @@ SinewaveFrame sinewaveFrame(const ModelParams& params, uint64_t step) {
   return {params.amplitude, params.waveNumberX, params.waveNumberZ, time, params.grid};
 }
 
-void writeSinewaveVertices(const ModelParams& params, uint64_t step, Vertex* vertices) {
-  const SinewaveFrame frame = sinewaveFrame(params, step);
-  const uint32_t n = params.grid;
+SinewaveRows::SinewaveRows(const ModelParams& params, uint64_t step)
+    : frame_(sinewaveFrame(params, step)), factorX_(params.grid), factorZ_(params.grid) {
   // The factors per column and per row: 2n sin/cos instead of 6 per vertex,
   // the same values as the kernel's (the same function of the same argument).
-  std::vector<float> factorX(n), factorZ(n);
-  for (uint32_t i = 0; i < n; ++i) factorX[i] = sinewaveFactorX(frame, i);
-  for (uint32_t j = 0; j < n; ++j) factorZ[j] = sinewaveFactorZ(frame, j);
-  for (uint32_t j = 0; j < n; ++j) {
-    const NeighbourPair alongZ = slopeNeighbours(j, n);
-    const AxisFactors z{factorZ[alongZ.lower], factorZ[j], factorZ[alongZ.upper]};
-    for (uint32_t i = 0; i < n; ++i) {
-      const NeighbourPair alongX = slopeNeighbours(i, n);
-      const AxisFactors x{factorX[alongX.lower], factorX[i], factorX[alongX.upper]};
-      vertices[j * n + i] = sinewaveVertex(frame, i, j, x, z);
-    }
+  for (uint32_t i = 0; i < params.grid; ++i) factorX_[i] = sinewaveFactorX(frame_, i);
+  for (uint32_t j = 0; j < params.grid; ++j) factorZ_[j] = sinewaveFactorZ(frame_, j);
+}
+
+void SinewaveRows::write(uint32_t j, Vertex* row) const {
+  const uint32_t n = uint32_t(factorX_.size());
+  const NeighbourPair alongZ = slopeNeighbours(j, n);
+  const AxisFactors z{factorZ_[alongZ.lower], factorZ_[j], factorZ_[alongZ.upper]};
+  for (uint32_t i = 0; i < n; ++i) {
+    const NeighbourPair alongX = slopeNeighbours(i, n);
+    const AxisFactors x{factorX_[alongX.lower], factorX_[i], factorX_[alongX.upper]};
+    row[i] = sinewaveVertex(frame_, i, j, x, z);
   }
+}
+
+void writeSinewaveVertices(const ModelParams& params, uint64_t step, Vertex* vertices) {
+  const SinewaveRows rows(params, step);
+  for (uint32_t j = 0; j < params.grid; ++j) rows.write(j, vertices + size_t(j) * params.grid);
 }
 
 RippleModel::RippleModel(const ModelParams& params) : params_(clampModelParams(params)) {
@@ -193,10 +198,13 @@ void RippleModel::step() {
 }
 
 void RippleModel::writeVertices(Vertex* vertices) const {
+  for (uint32_t j = 0; j < params_.grid; ++j) writeVertexRow(j, vertices + size_t(j) * params_.grid);
+}
+
+void RippleModel::writeVertexRow(uint32_t j, Vertex* row) const {
   const FlushSubnormalsScope flush;
   const uint32_t n = params_.grid;
-  for (uint32_t j = 0; j < n; ++j)
-    for (uint32_t i = 0; i < n; ++i) vertices[j * n + i] = heightFieldVertex(current_.data(), n, i, j);
+  for (uint32_t i = 0; i < n; ++i) row[i] = heightFieldVertex(current_.data(), n, i, j);
 }
 
 }  // namespace vksim

@@ -65,6 +65,18 @@ SinewaveFrame sinewaveFrame(const ModelParams& params, uint64_t step);
 // Writes the sinewave at step `step` into vertices (grid*grid, row-major).
 void writeSinewaveVertices(const ModelParams& params, uint64_t step, Vertex* vertices);
 
+// The same a row at a time: the factors per column and per row computed once
+// for the step (2n sin/cos), then any row j's grid vertices.
+class SinewaveRows {
+ public:
+  SinewaveRows(const ModelParams& params, uint64_t step);
+  void write(uint32_t j, Vertex* row) const;
+
+ private:
+  SinewaveFrame frame_;
+  std::vector<float> factorX_, factorZ_;
+};
+
 // The ripple model's state: two height fields, `previous` and `current`
 // (grid*grid floats each, row-major, edges always exactly 0).
 //
@@ -95,6 +107,8 @@ class RippleModel {
   void step();
   // Vertices from the current field (grid*grid, row-major).
   void writeVertices(Vertex* vertices) const;
+  // Row j of them (grid vertices).
+  void writeVertexRow(uint32_t j, Vertex* row) const;
   // Rows of the next automatic drop computed ahead so far (0..grid).
   uint32_t preparedDropRows() const { return prepared_.rowsDone; }
 

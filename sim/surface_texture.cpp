@@ -27,9 +27,12 @@ uint64_t surfaceTextureBytes(uint32_t grid) {
   return surfaceTextureLevel(grid, last).offset + kSurfaceTexelBytes;  // the last level is 1x1
 }
 
-void writeSurfaceTexture(const Vertex* vertices, uint32_t grid, uint8_t* texels) {
-  auto* level0 = reinterpret_cast<Texel*>(texels);
-  for (size_t cell = 0; cell < size_t(grid) * grid; ++cell) level0[cell] = surfaceTexel(vertices[cell]);
+void writeSurfaceTexelRow(const Vertex* row, uint32_t grid, uint32_t j, uint8_t* texels) {
+  auto* level0 = reinterpret_cast<Texel*>(texels) + size_t(j) * grid;
+  for (uint32_t i = 0; i < grid; ++i) level0[i] = surfaceTexel(row[i]);
+}
+
+void writeSurfaceTextureMips(uint32_t grid, uint8_t* texels) {
   const uint32_t levels = surfaceTextureLevelCount(grid);
   for (uint32_t level = 1; level < levels; ++level) {
     const SurfaceTextureLevel above = surfaceTextureLevel(grid, level - 1);
@@ -44,6 +47,11 @@ void writeSurfaceTexture(const Vertex* vertices, uint32_t grid, uint8_t* texels)
         target[size_t(y) * here.width + x] =
             downsampleTexel(at(2 * x, 2 * y), at(2 * x + 1, 2 * y), at(2 * x, 2 * y + 1), at(2 * x + 1, 2 * y + 1));
   }
+}
+
+void writeSurfaceTexture(const Vertex* vertices, uint32_t grid, uint8_t* texels) {
+  for (uint32_t j = 0; j < grid; ++j) writeSurfaceTexelRow(vertices + size_t(j) * grid, grid, j, texels);
+  writeSurfaceTextureMips(grid, texels);
 }
 
 }  // namespace vksim

@@ -37,4 +37,10 @@ uint64_t surfaceTextureBytes(uint32_t grid);
 // the packed layout). Texel (x, y) of level 0 is vertex (i = x, j = y).
 void writeSurfaceTexture(const Vertex* vertices, uint32_t grid, uint8_t* texels);
 
+// The same in parts, for a writer that has one row of vertices at a time:
+// level 0's row j from that row's `grid` vertices, then, once every row is
+// written, the levels below from level 0.
+void writeSurfaceTexelRow(const Vertex* row, uint32_t grid, uint32_t j, uint8_t* texels);
+void writeSurfaceTextureMips(uint32_t grid, uint8_t* texels);
+
 }  // namespace vksim

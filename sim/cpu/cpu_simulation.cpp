@@ -140,18 +140,33 @@ class CpuSimulation final : public Simulation {
       writeModelVertices(vertices_);
       return;
     }
-    // With the texture, the texels are computed from the vertices, which
-    // must then be read back. Reading the shared memory itself can be very
-    // slow (on a discrete GPU it is device memory mapped uncached or
-    // write-combined: on the H200 it made a 512² step take seconds), so the
-    // vertices are written into host memory first, the texels computed from
-    // there, and the shared memory only written, in one pass. The texels
-    // follow the same turn of the schedule as the vertices (after the wait,
-    // before the signal).
-    scratch_.resize(size_t(params_.grid) * params_.grid);
-    writeModelVertices(scratch_.data());
-    writeSurfaceTexture(scratch_.data(), params_.grid, texels_);
-    std::memcpy(static_cast<void*>(vertices_), scratch_.data(), scratch_.size() * sizeof(Vertex));
+    if (ripple_) {
+      writeRowsWithTexels([this](uint32_t j, Vertex* row) { ripple_->writeVertexRow(j, row); });
+    } else {
+      const SinewaveRows rows(params_, stepCount_);
+      writeRowsWithTexels([&rows](uint32_t j, Vertex* row) { rows.write(j, row); });
+    }
+  }
+
+  // With the texture, the texels are computed from the vertices, which must
+  // then be read back. Reading the shared memory itself can be very slow (on
+  // a discrete GPU it is device memory mapped uncached or write-combined; see
+  // docs/benchmarks.md), so each row of vertices is written into a row of
+  // host memory first, its texels computed from there, and the row then
+  // copied into the shared memory, which is only ever written. A row, not the
+  // grid: it stays in the cache, so the step touches the grid's vertices
+  // once (docs/benchmarks.md, "Steady frames"). The texels follow the same
+  // turn of the schedule as the vertices (after the wait, before the signal).
+  template <typename WriteRow>
+  void writeRowsWithTexels(const WriteRow& writeRow) {
+    const uint32_t n = params_.grid;
+    rowScratch_.resize(n);
+    for (uint32_t j = 0; j < n; ++j) {
+      writeRow(j, rowScratch_.data());
+      writeSurfaceTexelRow(rowScratch_.data(), n, j, texels_);
+      std::memcpy(static_cast<void*>(vertices_ + size_t(j) * n), rowScratch_.data(), n * sizeof(Vertex));
+    }
+    writeSurfaceTextureMips(n, texels_);
   }
 
   void writeModelVertices(Vertex* vertices) {
@@ -165,7 +180,7 @@ class CpuSimulation final : public Simulation {
   Vertex* vertices_;
   HostSemaphoreOps* hostOps_;          // null on the copy path
   uint8_t* texels_;                    // the surface texture's packed levels, or null (no texture)
-  std::vector<Vertex> scratch_;        // with the texture: this step's vertices on the host
+  std::vector<Vertex> rowScratch_;     // with the texture: one row of this step's vertices on the host
   std::vector<Vertex> ownVertices_;    // the copy path's vertices
   std::optional<RippleModel> ripple_;  // ripple only
   uint64_t stepCount_ = 0;
