@@ -5,6 +5,7 @@
 // path it writes into a host array of its own and takes no part in the
 // schedule: the frame loop copies that array to Vulkan itself.
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <deque>
 #include <memory>
@@ -12,6 +13,10 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 #include "base/host_clock.h"
 #include "sim/models.h"
@@ -164,9 +169,38 @@ class CpuSimulation final : public Simulation {
     for (uint32_t j = 0; j < n; ++j) {
       writeRow(j, rowScratch_.data());
       writeSurfaceTexelRow(rowScratch_.data(), n, j, texels_);
-      std::memcpy(static_cast<void*>(vertices_ + size_t(j) * n), rowScratch_.data(), n * sizeof(Vertex));
+      streamRow(vertices_ + size_t(j) * n, rowScratch_.data(), n);
     }
+    fenceStreamedRows();  // ordered before the signal (streamRow)
     writeSurfaceTextureMips(n, texels_);
+  }
+
+  // The row into the shared memory with non-temporal stores: nothing reads
+  // it back on the host, so it need not be fetched into the cache first nor
+  // push the height fields out of it. Streaming stores are weakly ordered,
+  // and the host write ordering guarantee of vkQueueSubmit and
+  // vkSignalSemaphore (the render's read is ordered after the host's writes)
+  // only covers stores that are globally visible when the call is made:
+  // writeRowsWithTexels fences them before anything can signal the render.
+  // A mapping is aligned far beyond 16 bytes (minMemoryMapAlignment), and a
+  // vertex is 32; anything else falls back to memcpy.
+  static void streamRow(Vertex* target, const Vertex* source, uint32_t count) {
+    static_assert(sizeof(Vertex) == 32, "two 16-byte stores a vertex");
+#if defined(__SSE2__)
+    if (reinterpret_cast<uintptr_t>(target) % 16 == 0) {
+      auto* out = reinterpret_cast<float*>(target);
+      const auto* in = reinterpret_cast<const float*>(source);
+      for (size_t k = 0; k < size_t(count) * 8; k += 4) _mm_stream_ps(out + k, _mm_loadu_ps(in + k));
+      return;
+    }
+#endif
+    std::memcpy(static_cast<void*>(target), source, size_t(count) * sizeof(Vertex));
+  }
+
+  static void fenceStreamedRows() {
+#if defined(__SSE2__)
+    _mm_sfence();
+#endif
   }
 
   void writeModelVertices(Vertex* vertices) {
