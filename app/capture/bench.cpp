@@ -120,11 +120,13 @@ std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& b
     while (std::optional<FrameTiming> timing = takeFinishedFrame(app.timing, flush))
       timings.push_back(std::move(*timing));
   };
+  HostLoadSnapshot loadBefore;
   for (uint64_t frame = 0; frame < uint64_t(bench.warmupFrames) + bench.frames; ++frame) {
     if (interrupted != 0) {
       abandoned = true;
       break;
     }
+    if (frame == bench.warmupFrames) loadBefore = takeHostLoadSnapshot();
     runFrame(app);  // headless: always rendered
     takeFinished(false);
     progress.frameDone(index, label);
@@ -135,7 +137,9 @@ std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& b
   settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));
   takeFinished(true);
   if (abandoned) return std::nullopt;
-  return samplesOf(timings, firstMeasured);
+  BenchSamples samples = samplesOf(timings, firstMeasured);
+  samples.hostLoad = hostLoadBetween(loadBefore, takeHostLoadSnapshot());
+  return samples;
 }
 
 nlohmann::ordered_json machineDescription(const App& app) {
@@ -194,6 +198,8 @@ BenchResult summarizeBench(const BenchConfiguration& configuration, const std::s
   result.simWaitMs = meanOf(samples.simWaitMs);
   result.cpuFrameMs = meanOf(samples.cpuFrameMs).value_or(0.0);
   result.overlapMs = meanOf(samples.overlapMs);
+  result.hostStealMs = samples.hostLoad.stealMs;
+  result.involuntarySwitches = samples.hostLoad.involuntarySwitches;
   // The frame time that neither side's GPU work accounts for: on the H200
   // mostly the two GPU context switches between Vulkan and CUDA, plus
   // submission and host work on the critical path. Time the two sides ran at
@@ -262,6 +268,8 @@ nlohmann::ordered_json benchJson(const nlohmann::ordered_json& machine,
                                       : nlohmann::ordered_json();
     row["trianglesDrawn"] = result.trianglesDrawn;
     row["gridTriangles"] = result.gridTriangles;
+    row["hostStealMs"] = numberOrNull(result.hostStealMs);
+    row["involuntarySwitches"] = result.involuntarySwitches;
     if (!result.stagingMemory.empty()) row["stagingMemory"] = result.stagingMemory;
     rows.push_back(row);
   }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/capture/host_load.h"
 #include "app/cli.h"
 
 namespace vksim {
@@ -69,12 +70,18 @@ struct BenchResult {
   // The mesh's triangles drawn in the last measured frame, and the whole
   // grid's (equal with --lod off).
   uint64_t trianglesDrawn = 0, gridTriangles = 0;
+  // While the measured frames ran (app/capture/host_load.h): the machine's
+  // steal time over every CPU, ms (null without steal accounting), and the
+  // frame loop thread's involuntary context switches.
+  std::optional<double> hostStealMs;
+  uint64_t involuntarySwitches = 0;
 };
 
 // The measured frames: their frame times and host times, and per frame the
 // render, step and overlap time inside its interval (samplesOf, bench.cpp).
 struct BenchSamples {
   std::vector<double> frameMs, cpuFrameMs, renderGpuMs, simGpuMs, simWaitMs, overlapMs;
+  HostLoad hostLoad;  // over the measured frames
 };
 BenchResult summarizeBench(const BenchConfiguration& configuration, const std::string& backend,
                            const BenchSamples& samples);
