@@ -28,8 +28,12 @@ class FlushSubnormalsScope {
 #if defined(__SSE2__)
   // MXCSR bit 15 is flush-to-zero, bit 6 denormals-are-zero.
   static constexpr unsigned kFlushBits = 0x8040u;
-  FlushSubnormalsScope() : saved_(_mm_getcsr()) { _mm_setcsr(saved_ | kFlushBits); }
-  ~FlushSubnormalsScope() { _mm_setcsr(saved_); }
+  FlushSubnormalsScope() : saved_(_mm_getcsr()) {
+    _mm_setcsr(saved_ | kFlushBits);
+  }
+  ~FlushSubnormalsScope() {
+    _mm_setcsr(saved_);
+  }
 #else
   FlushSubnormalsScope() = default;
 #endif

@@ -5,7 +5,8 @@
 namespace vksim {
 
 std::vector<TimeSpan> unionOfSpans(std::vector<TimeSpan> spans) {
-  std::sort(spans.begin(), spans.end(), [](const TimeSpan& a, const TimeSpan& b) { return a.beginNs < b.beginNs; });
+  std::sort(spans.begin(), spans.end(),
+            [](const TimeSpan& a, const TimeSpan& b) { return a.beginNs < b.beginNs; });
   std::vector<TimeSpan> merged;
   for (const TimeSpan& span : spans) {
     if (span.endNs <= span.beginNs) continue;

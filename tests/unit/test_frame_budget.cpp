@@ -40,7 +40,7 @@ TEST(FrameBudget, AStepRecordedWithOneFrameIsCountedInTheIntervalItRanIn) {
     timing.frame = frame;
     timing.previousPresentNs = previousPresent;
     timing.renderGpu = TimeSpan{now, now + 1 * kMs};  // starts at submission, runs past the present
-    now += kMs / 2;                                     // host work until the present
+    now += kMs / 2;                                   // host work until the present
     timing.present = TimeSpan{now, now};
     previousPresent = now;
     now += kMs;  // the rest of the render, which the step waits for
@@ -58,7 +58,8 @@ TEST(FrameBudget, AStepRecordedWithOneFrameIsCountedInTheIntervalItRanIn) {
       perRecord.simGpuMs.push_back(timing.simWork->milliseconds());
     }
   const BenchConfiguration configuration{64, TransferMode::zeroCopy, SyncMode::timeline, WaitStrategy::poll};
-  EXPECT_LT(summarizeBench(configuration, "cpu", perRecord).unexplainedMs, 0.0) << "the pairing this replaces";
+  EXPECT_LT(summarizeBench(configuration, "cpu", perRecord).unexplainedMs, 0.0)
+      << "the pairing this replaces";
 
   const std::vector<IntervalBudget> budgets = intervalBudgets(timings, firstMeasured);
   ASSERT_EQ(budgets.size(), 3u);
@@ -76,7 +77,8 @@ TEST(FrameBudget, AStepRecordedWithOneFrameIsCountedInTheIntervalItRanIn) {
   }
   const BenchResult result = summarizeBench(configuration, "cpu", inside);
   EXPECT_NEAR(result.unexplainedMs, 0.75, 1e-9);
-  EXPECT_NEAR(*result.renderGpuMs + *result.simGpuMs - *result.overlapMs + result.unexplainedMs, result.meanMs, 1e-9);
+  EXPECT_NEAR(*result.renderGpuMs + *result.simGpuMs - *result.overlapMs + result.unexplainedMs,
+              result.meanMs, 1e-9);
 }
 
 // Two renders in flight whose timestamps overlap are counted once, so the

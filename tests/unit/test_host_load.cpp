@@ -9,10 +9,11 @@ namespace vksim {
 namespace {
 
 TEST(HostLoad, StealIsTheEighthFieldOfTheAggregateCpuLine) {
-  EXPECT_EQ(parseStealTicks("cpu  2565104 114629 409437 6106490 9238 0 1842 18214 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n"),
-            18214u);
+  EXPECT_EQ(
+      parseStealTicks("cpu  2565104 114629 409437 6106490 9238 0 1842 18214 0 0\ncpu0 1 2 3 4 5 6 7 8 0 0\n"),
+      18214u);
   EXPECT_FALSE(parseStealTicks("cpu0 1 2 3 4 5 6 7 8 0 0\n"));  // no aggregate line first
-  EXPECT_FALSE(parseStealTicks("cpu  1 2 3 4 5 6 7\n"));          // a kernel without the steal field
+  EXPECT_FALSE(parseStealTicks("cpu  1 2 3 4 5 6 7\n"));        // a kernel without the steal field
   EXPECT_FALSE(parseStealTicks(""));
 }
 

@@ -4,8 +4,8 @@
 // by timing.
 #include <gtest/gtest.h>
 
-#include <cfloat>
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <vector>
 
