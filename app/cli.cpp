@@ -10,28 +10,12 @@
 #include <map>
 
 #include "app/capture/capture_writer.h"
+#include "app/cli_checks.h"
 #include "app/files.h"
 #include "app/scene.h"
 
 namespace vksim {
 namespace {
-
-// Each enumerator's command-line name is its toString (the same word the
-// summary line and captures print), so the choices are built from there and
-// never spelt twice.
-template <typename T>
-std::map<std::string, T> choicesOf(std::initializer_list<T> values) {
-  std::map<std::string, T> choices;
-  for (T value : values) choices.emplace(toString(value), value);
-  return choices;
-}
-
-template <typename T, size_t N>
-std::map<std::string, T> choicesOf(const NamedValue<T> (&table)[N]) {
-  std::map<std::string, T> choices;
-  for (const NamedValue<T>& entry : table) choices.emplace(entry.name, entry.value);
-  return choices;
-}
 
 const std::map<std::string, ModelKind> kModelChoices = choicesOf(kModelNames);
 const std::map<std::string, SyncMode> kSyncChoices = choicesOf(kSyncModeNames);
@@ -48,168 +32,6 @@ const std::map<std::string, CaptureFormat> kCaptureFormatChoices =
     choicesOf({CaptureFormat::presentmon, CaptureFormat::mangohud});
 const std::map<std::string, CaptureColumns> kCaptureColumnChoices =
     choicesOf({CaptureColumns::v1, CaptureColumns::v2});
-
-// One of a fixed set of names (case-insensitive), mapped to its value. The
-// help shows the names, and a bad value is one plain sentence, unlike
-// CLI::CheckedTransformer's "value in {binary->1,timeline->0} OR {1,0}".
-template <typename T>
-CLI::Validator oneOf(const std::map<std::string, T>& choices) {
-  std::string names;
-  for (const auto& [name, value] : choices) names += (names.empty() ? "" : "|") + name;
-  return CLI::Validator(
-      [choices, names](std::string& text) -> std::string {
-        std::string lower = text;
-        for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
-        const auto found = choices.find(lower);
-        if (found == choices.end()) return "'" + text + "' is not one of " + names;
-        text = std::to_string(static_cast<long long>(found->second));  // CLI11 reads enums as integers
-        return {};
-      },
-      names);
-}
-
-// A whole number from `low` to `high`, in plain decimal digits. Checked on
-// the text, before CLI11 converts it: CLI11 would accept "-1" for an unsigned
-// option and wrap it, and a value past the type's range must name the range
-// instead of running with whatever the conversion made of it.
-CLI::Validator wholeNumber(uint64_t low, uint64_t high) {
-  const std::string range = std::to_string(low) + " to " + std::to_string(high);
-  return CLI::Validator(
-      [low, high, range](std::string& text) -> std::string {
-        uint64_t value = 0;
-        const char* end = text.data() + text.size();
-        const auto parsed = std::from_chars(text.data(), end, value);
-        const bool digitsOnly = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
-          return std::isdigit(static_cast<unsigned char>(c));
-        });
-        if (!digitsOnly || parsed.ptr != end || parsed.ec != std::errc() || value < low || value > high)
-          return "must be a whole number from " + range + " (got '" + text + "')";
-        return {};
-      },
-      "N in " + range);
-}
-
-// --device: an index into the Vulkan list, or a device UUID of 32 hex digits
-// (dashes anywhere, as --list-devices prints them). Whether such a device
-// exists is the machine's answer (exit 3), not the command line's.
-CLI::Validator deviceSelector() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        const bool digitsOnly =
-            !text.empty() && text.size() <= 9 && std::all_of(text.begin(), text.end(), [](char c) {
-              return std::isdigit(static_cast<unsigned char>(c));
-            });
-        if (digitsOnly) return {};
-        size_t hexDigits = 0;
-        for (char c : text) {
-          if (std::isxdigit(static_cast<unsigned char>(c)))
-            ++hexDigits;
-          else if (c != '-')
-            return "must be a device index or a UUID of 32 hex digits (got '" + text + "')";
-        }
-        if (hexDigits != 32) return "must be a device index or a UUID of 32 hex digits (got '" + text + "')";
-        return {};
-      },
-      "INDEX|UUID");
-}
-
-// Writing happens during or at the end of a run; a path that cannot be
-// written must be refused before any frame, so that the run fails fast and
-// leaves no file. Past the name's own checks this is checkWritable, the one
-// writability check (app/files.h), which leaves nothing behind.
-Result<> checkOutputPath(const std::string& path, const std::string& requiredExtension) {
-  const std::filesystem::path p(path);
-  if (!requiredExtension.empty() && p.extension() != requiredExtension)
-    return fail("must end in " + requiredExtension);
-  if (p.filename().empty()) return fail("names a directory, not a file");
-  return checkWritable(path);
-}
-
-// `withSummary`: a capture, whose summary beside the CSV must be writable too.
-CLI::Validator outputFile(const std::string& extension, bool withSummary = false) {
-  return CLI::Validator(
-      [extension, withSummary](std::string& value) {
-        Result<> checked = checkOutputPath(value, extension);
-        if (checked && withSummary) checked = checkCapturePath(value);
-        return checked ? std::string() : checked.error().message;
-      },
-      "FILE" + extension, "writable output file");
-}
-
-// One file the run reads or writes, and the option that names it.
-struct NamedFile {
-  std::string option;  // "--screenshot", "--capture's summary", ...
-  std::string path;
-  bool output = true;  // false: an input that an output must not replace
-};
-
-// Every file a run will write, and the input files it read: each output is
-// written through AtomicFile (rename over the target), so two outputs naming
-// one file leave only the later one, and an output naming an input replaces
-// the user's scene or script. Refused before any frame, with the two names.
-std::string refuseSharedNames(const Options& options, const std::string& scene) {
-  std::vector<NamedFile> files;
-  const auto add = [&](std::string option, const std::string& path, bool output = true) {
-    if (!path.empty()) files.push_back({std::move(option), path, output});
-  };
-  add("--screenshot", options.screenshotPath);
-  add("--dump-vertices", options.dumpVerticesPath);
-  add("--capture", options.capturePath);
-  if (!options.capturePath.empty()) add("--capture's summary", summaryPathFor(options.capturePath));
-  add("--trace", options.tracePath);
-  if (options.bench) add("bench --json", options.bench->jsonPath);
-  // Screenshots of one script may share a name on purpose (a later one
-  // replaces an earlier one); each is still checked against the rest.
-  for (const ScriptCommand& command : options.inputScript.commands)
-    if (command.action == ScriptAction::screenshot)
-      add("--input-script's screenshot (line " + std::to_string(command.line) + ")", command.text);
-  add("--input-script", options.inputScriptPath, /*output=*/false);
-  if (!scene.empty() && std::filesystem::is_regular_file(scene)) add("--scene", scene, /*output=*/false);
-  std::vector<std::string> identities;
-  for (const NamedFile& file : files) identities.push_back(fileIdentity(file.path));
-  for (size_t second = 1; second < files.size(); ++second)
-    for (size_t first = 0; first < second; ++first) {
-      const bool bothScriptShots = files[first].option.starts_with("--input-script's") &&
-                                   files[second].option.starts_with("--input-script's");
-      if (bothScriptShots || (!files[first].output && !files[second].output)) continue;
-      if (identities[first].empty() || identities[first] != identities[second]) continue;
-      return files[first].option + " " + files[first].path + " and " + files[second].option + " " +
-             files[second].path + " name the same file" +
-             (files[first].output && files[second].output ? ": one would overwrite the other"
-                                                          : ": the output would replace the input");
-    }
-  return "";
-}
-
-CLI::Validator sizeValidator() {
-  return CLI::Validator(
-      [](std::string& value) {
-        unsigned w = 0, h = 0;
-        char x = 0, extra = 0;
-        if (std::sscanf(value.c_str(), "%u%c%u%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
-          return std::string("must be WIDTHxHEIGHT, e.g. 1280x720");
-        if (w < 16 || h < 16 || w > 8192 || h > 8192) return std::string("each side must be from 16 to 8192");
-        return std::string();
-      },
-      "WxH");
-}
-
-// "both" (every value, in the order `values` holds by default) or one value of
-// `choices`, as the list of values that a bench dimension runs.
-template <typename T>
-CLI::Option* addDimension(CLI::App& command, const std::string& name, std::vector<T>& values,
-                          const std::map<std::string, T>& choices, const std::string& description) {
-  std::vector<std::string> names{"both"};
-  for (const auto& [choice, value] : choices) names.push_back(choice);
-  return command
-      .add_option_function<std::string>(
-          name,
-          [&values, choices, all = values](const std::string& given) {
-            values = given == "both" ? all : std::vector<T>{choices.at(given)};
-          },
-          description)
-      ->check(CLI::IsMember(names, CLI::ignore_case));
-}
 
 // `vkcuda-sim bench`: the options of the benchmark matrix (docs/benchmarks.md).
 CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, std::string& size) {
