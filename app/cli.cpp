@@ -10,9 +10,9 @@
 #include <map>
 
 #include "app/capture/capture_writer.h"
-#include "app/cli_checks.h"
 #include "app/files.h"
 #include "app/scene.h"
+#include "app/ui/cli_checks.h"
 
 namespace vksim {
 namespace {
@@ -32,6 +32,51 @@ const std::map<std::string, CaptureFormat> kCaptureFormatChoices =
     choicesOf({CaptureFormat::presentmon, CaptureFormat::mangohud});
 const std::map<std::string, CaptureColumns> kCaptureColumnChoices =
     choicesOf({CaptureColumns::v1, CaptureColumns::v2});
+
+// One file the run reads or writes, and the option that names it.
+struct NamedFile {
+  std::string option;  // "--screenshot", "--capture's summary", ...
+  std::string path;
+  bool output = true;  // false: an input that an output must not replace
+};
+
+// Every file a run will write, and the input files it read: each output is
+// written through AtomicFile (rename over the target), so two outputs naming
+// one file leave only the later one, and an output naming an input replaces
+// the user's scene or script. Refused before any frame, with the two names.
+std::string refuseSharedNames(const Options& options, const std::string& scene) {
+  std::vector<NamedFile> files;
+  const auto add = [&](std::string option, const std::string& path, bool output = true) {
+    if (!path.empty()) files.push_back({std::move(option), path, output});
+  };
+  add("--screenshot", options.screenshotPath);
+  add("--dump-vertices", options.dumpVerticesPath);
+  add("--capture", options.capturePath);
+  if (!options.capturePath.empty()) add("--capture's summary", summaryPathFor(options.capturePath));
+  add("--trace", options.tracePath);
+  if (options.bench) add("bench --json", options.bench->jsonPath);
+  // Screenshots of one script may share a name on purpose (a later one
+  // replaces an earlier one); each is still checked against the rest.
+  for (const ScriptCommand& command : options.inputScript.commands)
+    if (command.action == ScriptAction::screenshot)
+      add("--input-script's screenshot (line " + std::to_string(command.line) + ")", command.text);
+  add("--input-script", options.inputScriptPath, /*output=*/false);
+  if (!scene.empty() && std::filesystem::is_regular_file(scene)) add("--scene", scene, /*output=*/false);
+  std::vector<std::string> identities;
+  for (const NamedFile& file : files) identities.push_back(fileIdentity(file.path));
+  for (size_t second = 1; second < files.size(); ++second)
+    for (size_t first = 0; first < second; ++first) {
+      const bool bothScriptShots = files[first].option.starts_with("--input-script's") &&
+                                   files[second].option.starts_with("--input-script's");
+      if (bothScriptShots || (!files[first].output && !files[second].output)) continue;
+      if (identities[first].empty() || identities[first] != identities[second]) continue;
+      return files[first].option + " " + files[first].path + " and " + files[second].option + " " +
+             files[second].path + " name the same file" +
+             (files[first].output && files[second].output ? ": one would overwrite the other"
+                                                          : ": the output would replace the input");
+    }
+  return "";
+}
 
 // `vkcuda-sim bench`: the options of the benchmark matrix (docs/benchmarks.md).
 CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, std::string& size) {

@@ -1,7 +1,6 @@
-// The command line's checks of single values (CLI11 validators), the
-// output-path check that runs before any frame, and the refusal of two
-// options naming one file. Split from app/cli.cpp, which builds the options
-// from these.
+// The command line's checks of single values (CLI11 validators) and the
+// output-path check that runs before any frame. Split from app/cli.cpp,
+// which builds the options from these.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cctype>
@@ -11,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "app/cli.h"
 #include "base/result.h"
+#include "sim/sim_types.h"
 
 namespace vksim {
 
@@ -67,10 +66,6 @@ CLI::Validator outputFile(const std::string& extension, bool withSummary = false
 
 // --size: WIDTHxHEIGHT, each side 16 to 8192.
 CLI::Validator sizeValidator();
-
-// Two options that name one file (an output over another, or over an
-// input): the sentence that refuses them, or "" when every name is distinct.
-std::string refuseSharedNames(const Options& options, const std::string& scene);
 
 // "both" (every value, in the order `values` holds by default) or one value of
 // `choices`, as the list of values that a bench dimension runs.
