@@ -91,7 +91,8 @@ class SinewaveRows {
 // The host evaluates all of it with subnormals flushed (host_float_mode.h).
 // The next automatic drop's Gaussian is computed ahead, a band of rows at the
 // end of each step before it, and added from there on its step: the same
-// values in the same order, but no step pays for a whole grid of expf.
+// values in the same order, but no step pays for a whole grid of expf. It
+// costs one more grid of floats while automatic drops are on.
 class RippleModel {
  public:
   explicit RippleModel(const ModelParams& params);  // starts in reset()'s state
