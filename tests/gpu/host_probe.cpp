@@ -1,6 +1,6 @@
 // The host's own steadiness, measured beside the CPU backend's work (docs/
 // benchmarks.md, "Steady frames"). Not a test. Each round runs, one after
-// the other on this thread, four pieces of work of about the same length:
+// the other on this thread, four pieces of work (and a fifth beside one) of about the same length:
 //   sim    the CPU backend's step as the app runs it (ripple with the
 //          texture, createCpuSimulation), into host memory instead of Vulkan's;
 //   core   vector multiply-adds over 4 KiB: the core's throughput alone, which
@@ -8,7 +8,9 @@
 //   cache  reads over 4 MiB, past a core's own caches and inside a shared
 //          last-level cache, which the machine's other work also fills;
 //   dram   reads that always miss every cache: the memory system, which the
-//          other tenants of the machine share.
+//          other tenants of the machine share;
+//   core2  the core probe again, at the same moment, on a thread pinned to
+//          another CPU: whether a slow phase is the one core's or every core's.
 // The program cannot make core, cache or dram steadier: if they jitter as
 // much as sim does, sim's P99 is the host's, not the program's. Printed:
 // each piece's mean, P50, P99, P99/mean and max; how sim's time follows the
@@ -17,6 +19,7 @@
 // CPUs the thread ran on and the cgroup's CPU throttling over the run.
 //   host_probe [grid (512)] [rounds (600)]
 #include <fmt/core.h>
+#include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -26,8 +29,11 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <semaphore>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app/capture/capture_stats.h"
@@ -55,7 +61,7 @@ volatile float gSink = 0;  // keeps the probes' results alive
 // `count` passes of multiply-adds over 1,024 floats (4 KiB, in L1): 256
 // independent vector operations a pass, so throughput, not latency, bounds it.
 void coreWork(uint64_t count) {
-  static float values[1024] = {};
+  thread_local float values[1024] = {};  // each thread its own (OtherCpu)
   for (uint64_t pass = 0; pass < count; ++pass)
     for (float& v : values) v = v * 0.999f + 0.001f;
   gSink = values[count % 1024];
@@ -118,6 +124,45 @@ double correlation(const std::vector<double>& a, const std::vector<double>& b) {
   return saa > 0 && sbb > 0 ? sab / std::sqrt(saa * sbb) : 0.0;
 }
 
+// The core probe at the same moment on another CPU, on a thread of its own:
+// if the two slow down together, the host slows every core (its clock);
+// if not, something shares the one core (an SMT sibling, another guest).
+class OtherCpu {
+ public:
+  explicit OtherCpu(int cpu) : thread_([this, cpu] { loop(cpu); }) {}
+  ~OtherCpu() {
+    count_ = 0;
+    go_.release();
+    thread_.join();
+  }
+  void start(uint64_t count) {
+    count_ = count;
+    go_.release();
+  }
+  double waitMs() {
+    done_.acquire();
+    return ms_;
+  }
+
+ private:
+  void loop(int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    for (;;) {
+      go_.acquire();
+      if (count_ == 0) return;
+      ms_ = timedMs([this] { coreWork(count_); });
+      done_.release();
+    }
+  }
+  std::binary_semaphore go_{0}, done_{0};
+  uint64_t count_ = 0;  // 0: stop (handed over by the semaphores)
+  double ms_ = 0;
+  std::thread thread_;
+};
+
 struct Probe {
   const char* name;
   std::function<void(uint64_t)> work;  // `count` units of it
@@ -160,19 +205,29 @@ uint64_t countFor(const Probe& probe, uint64_t trial, double targetMs) {
 
 // The rounds, with what the host did meanwhile.
 void measure(std::vector<Probe>& probes, size_t rounds) {
+  const int cpuCount = int(std::thread::hardware_concurrency());
+  std::optional<OtherCpu> other;
+  if (cpuCount > 1) other.emplace((sched_getcpu() + cpuCount / 2) % cpuCount);
+  Probe otherCore{"core2", nullptr};
   std::set<int> cpus;
   const HostLoadSnapshot before = takeHostLoadSnapshot();
   const Throttling throttleBefore = readThrottling();
   for (size_t r = 0; r < rounds; ++r) {
-    for (Probe& probe : probes) probe.ms.push_back(timedMs([&] { probe.work(probe.count); }));
+    for (Probe& probe : probes) {
+      if (other && &probe == &probes[1]) other->start(probe.count);  // core, on both CPUs at once
+      probe.ms.push_back(timedMs([&] { probe.work(probe.count); }));
+      if (other && &probe == &probes[1]) otherCore.ms.push_back(other->waitMs());
+    }
     cpus.insert(sched_getcpu());
   }
+  if (other) probes.push_back(std::move(otherCore));
   const HostLoad load = hostLoadBetween(before, takeHostLoadSnapshot());
   const Throttling throttleAfter = readThrottling();
   for (const Probe& probe : probes) printStats(probe);
   fmt::print("correlation with sim, round by round:");
   for (size_t k = 1; k < probes.size(); ++k)
     fmt::print(" {} {:.2f}", probes[k].name, correlation(probes[0].ms, probes[k].ms));
+  if (other) fmt::print("; core with core2 {:.2f}", correlation(probes[1].ms, probes.back().ms));
   fmt::print("\n");
   printBlocks(probes);
   fmt::print(
@@ -221,6 +276,6 @@ int run(uint32_t grid, size_t rounds) {
 int main(int argc, char** argv) {
   const uint32_t grid = argc > 1 ? uint32_t(std::strtoul(argv[1], nullptr, 10)) : 512;
   const size_t rounds = argc > 2 ? size_t(std::strtoul(argv[2], nullptr, 10)) : 600;
-  if (rounds < 50) return fmt::print(stderr, "host_probe: at least 50 rounds\n"), 2;
+  if (rounds < 20) return fmt::print(stderr, "host_probe: at least 20 rounds\n"), 2;
   return vksim::run(grid, rounds);
 }
