@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <iterator>
 #include <string>
 
 #include "app/capture/capture_session.h"
@@ -38,12 +39,17 @@ struct SharingText {
 };
 SharingText sharingText(const App& app) {
   switch (app.grid.path) {
-    case InteropPath::renderQueue: return {"render queue only (one vkQueueSubmit): not exported", "device-local"};
-    case InteropPath::openCl: return {"exported to OpenCL as opaque fds", "exported to OpenCL"};
-    case InteropPath::cudaOwnedMemory: return {"exported to CUDA as opaque fds", "CUDA's memory, imported by Vulkan"};
-    case InteropPath::zeroCopy: return {"exported to CUDA as opaque fds", "exported to CUDA"};
+    case InteropPath::renderQueue:
+      return {"render queue only (one vkQueueSubmit): not exported", "device-local"};
+    case InteropPath::openCl:
+      return {"exported to OpenCL as opaque fds", "exported to OpenCL"};
+    case InteropPath::cudaOwnedMemory:
+      return {"exported to CUDA as opaque fds", "CUDA's memory, imported by Vulkan"};
+    case InteropPath::zeroCopy:
+      return {"exported to CUDA as opaque fds", "exported to CUDA"};
     case InteropPath::cpuHost:
-    case InteropPath::copy: break;
+    case InteropPath::copy:
+      break;
   }
   return {"CPU backend: the host waits and signals through Vulkan", "host-visible"};
 }
@@ -266,6 +272,19 @@ void drawStatisticsSection(App& app) {
   }
 }
 
+// The file layouts the Record section offers, as --capture-format and
+// --capture-columns name them (docs/captures.md), in the combo's order.
+struct RecordLayout {
+  const char* label;
+  CaptureFormat format;
+  CaptureColumns columns;
+};
+constexpr RecordLayout kRecordLayouts[] = {
+    {"PresentMon 1.x columns", CaptureFormat::presentmon, CaptureColumns::v1},
+    {"PresentMon 2.x columns", CaptureFormat::presentmon, CaptureColumns::v2},
+    {"MangoHud log", CaptureFormat::mangohud, CaptureColumns::v1},
+};
+
 // A capture from the overlay: the same calls as --capture (app/capture/capture_session.h),
 // made here at the frame boundary.
 void drawRecordSection(App& app) {
@@ -283,14 +302,23 @@ void drawRecordSection(App& app) {
   ImGui::InputInt("frames", &app.overlay.recordFrames);
   app.overlay.recordFrames = std::clamp(app.overlay.recordFrames, 1, 1'000'000);
   ImGui::InputText("file (.csv)", app.overlay.recordPath, sizeof app.overlay.recordPath);
+  int& layout = app.overlay.recordLayout;
+  layout = std::clamp(layout, 0, int(std::size(kRecordLayouts)) - 1);
+  if (ImGui::BeginCombo("format", kRecordLayouts[layout].label)) {
+    for (int k = 0; k < int(std::size(kRecordLayouts)); ++k)
+      if (ImGui::Selectable(kRecordLayouts[k].label, k == layout)) layout = k;
+    ImGui::EndCombo();
+  }
   if (ImGui::Button("Start recording")) {  // not "Record": the header has that ID
     CaptureRequest request;
+    request.format = kRecordLayouts[layout].format;
+    request.columns = kRecordLayouts[layout].columns;
     request.csvPath = app.overlay.recordPath;
     if (request.csvPath.empty())
       request.csvPath = fmt::format("capture-{:%Y%m%d-%H%M%S}.csv", fmt::localtime(std::time(nullptr)));
     request.frames = uint64_t(app.overlay.recordFrames);
-    if (const Result<> started = startCapture(app.capture, request, app.schedule.totalFrames,
-                                              backendName(app.devices));
+    if (const Result<> started =
+            startCapture(app.capture, request, app.schedule.totalFrames, backendName(app.devices));
         !started)
       app.capture.lastResult = started.error().message;
   }

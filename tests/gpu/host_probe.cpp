@@ -1,6 +1,7 @@
 // The host's own steadiness, measured beside the CPU backend's work (docs/
 // benchmarks.md, "Steady frames"). Not a test. Each round runs, one after
-// the other on this thread, four pieces of work (and a fifth beside one) of about the same length:
+// the other on this thread, four pieces of work of about the same length
+// (and a fifth beside one of them):
 //   sim    the CPU backend's step as the app runs it (ripple with the
 //          texture, createCpuSimulation), into host memory instead of Vulkan's;
 //   core   vector multiply-adds over 4 KiB: the core's throughput alone, which

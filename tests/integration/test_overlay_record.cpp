@@ -4,7 +4,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <string>
+#include <vector>
 
 #include "app_runner.h"
 
@@ -16,7 +18,7 @@ TEST(OverlayRecord, TheRecordButtonWritesACaptureOfTheFramesAfterTheClick) {
   // Positions in the default 1280x720 layout: the "Record" header, then the
   // "Start recording" button it reveals (docs/interactive.md, input scripts).
   const std::string script = dir + "/record.txt";
-  std::ofstream(script) << "at 3 click 60 607\nat 8 click 60 678\n";
+  std::ofstream(script) << "at 3 click 60 607\nat 8 click 60 701\n";
   const AppResult result = runApp({"--headless", "--overlay", "--backend", "cpu", "--frames", "40", "--grid",
                                    "64", "--input-script", script},
                                   {"VKSIM_VALIDATION=1"}, 120, "", dir);
@@ -40,6 +42,65 @@ TEST(OverlayRecord, TheRecordButtonWritesACaptureOfTheFramesAfterTheClick) {
   EXPECT_EQ(rows, 30);
   EXPECT_TRUE(fileExists(csv.substr(0, csv.size() - 4) + ".summary.json"));
 }
+
+// The file a capture from the overlay wrote into `dir`, or "".
+std::string csvIn(const std::string& dir) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.path().extension() == ".csv") return entry.path().string();
+  return "";
+}
+
+// The first `count` lines of a file.
+std::vector<std::string> headLines(const std::string& path, size_t count) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; lines.size() < count && std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+struct LayoutCase {
+  const char* name;
+  int itemY;                       // the combo item's row in the open list (above the combo)
+  std::vector<std::string> flags;  // the same layout on the command line
+  size_t headerLines;              // lines before the first frame's row
+};
+
+void PrintTo(const LayoutCase& layout, std::ostream* out) { *out << layout.name; }
+
+class OverlayRecordLayout : public ::testing::TestWithParam<LayoutCase> {};
+
+// The format combo picks the file's layout: the header it writes is the one
+// --capture writes with the same --capture-format / --capture-columns.
+TEST_P(OverlayRecordLayout, TheFormatComboGivesTheCommandLinesLayout) {
+  const LayoutCase& layout = GetParam();
+  const std::string dir = makeTempDir("record-layout");
+  const std::string script = dir + "/record.txt";
+  // The header, the combo (its list opens above it), the item, the button.
+  std::ofstream(script) << "at 3 click 60 607\nat 6 click 100 678\nat 9 click 60 " << layout.itemY
+                        << "\nat 12 click 60 701\n";
+  const AppResult result = runApp({"--headless", "--overlay", "--backend", "cpu", "--frames", "30", "--grid",
+                                   "64", "--input-script", script},
+                                  {"VKSIM_VALIDATION=1"}, 120, "", dir);
+  ASSERT_EQ(result.exitCode, 0) << result.out << result.err;
+  EXPECT_EQ(summaryField(result.out, "validation_errors"), "0");
+  const std::string csv = csvIn(dir);
+  ASSERT_FALSE(csv.empty()) << "no capture written: " << result.out;
+
+  const std::string referenceDir = makeTempDir("record-layout-cli");
+  std::vector<std::string> args = {"--headless", "--backend", "cpu",
+                                   "--frames",   "5",         "--grid",
+                                   "64",         "--capture", referenceDir + "/cli.csv"};
+  args.insert(args.end(), layout.flags.begin(), layout.flags.end());
+  const AppResult reference = runApp(args, {}, 120, "", referenceDir);
+  ASSERT_EQ(reference.exitCode, 0) << reference.out << reference.err;
+  EXPECT_EQ(headLines(csv, layout.headerLines), headLines(referenceDir + "/cli.csv", layout.headerLines))
+      << layout.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, OverlayRecordLayout,
+                         ::testing::Values(LayoutCase{"presentmon_v2", 637, {"--capture-columns", "v2"}, 1},
+                                           LayoutCase{"mangohud", 654, {"--capture-format", "mangohud"}, 3}),
+                         [](const auto& testInfo) { return std::string(testInfo.param.name); });
 
 }  // namespace
 }  // namespace vksim::testing
