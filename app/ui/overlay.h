@@ -63,12 +63,12 @@ struct OverlayTarget {
 };
 
 // Creates the ImGui context and both backends for `target`, a descriptor
-// pool of its own, and uploads the font texture (blocking, on device.queue). `cuda` is the run's CUDA device
-// list (the Devices section shows its driver and runtime versions, or why there is none). `startScene` is the
-// --scene the run began with (empty if none): the Scenes section then offers "<name>-copy" as the name to
-// save under. Writes no imgui.ini. Throws RuntimeFailure when a backend does not initialise.
-void createOverlay(Overlay& overlay, const Instance& instance, const Device& device,
-                   const OverlayTarget& target, const CudaDeviceList& cuda, const std::string& startScene);
+// pool of its own, and uploads the font texture (blocking, on device.queue). `cuda` is the run's CUDA device list (the Devices section shows
+// its driver and runtime versions, or why there is none). `startScene` is the --scene the run began with (empty if none):
+// the Scenes section then offers "<name>-copy" as the name to save under.
+// Writes no imgui.ini. Throws RuntimeFailure when a backend does not initialise.
+void createOverlay(Overlay& overlay, const Instance& instance, const Device& device, const OverlayTarget& target,
+                   const CudaDeviceList& cuda, const std::string& startScene);
 
 // After the device has finished every frame that drew the overlay. Safe on an
 // overlay that was never (or only partly) created.

@@ -39,17 +39,12 @@ struct SharingText {
 };
 SharingText sharingText(const App& app) {
   switch (app.grid.path) {
-    case InteropPath::renderQueue:
-      return {"render queue only (one vkQueueSubmit): not exported", "device-local"};
-    case InteropPath::openCl:
-      return {"exported to OpenCL as opaque fds", "exported to OpenCL"};
-    case InteropPath::cudaOwnedMemory:
-      return {"exported to CUDA as opaque fds", "CUDA's memory, imported by Vulkan"};
-    case InteropPath::zeroCopy:
-      return {"exported to CUDA as opaque fds", "exported to CUDA"};
+    case InteropPath::renderQueue: return {"render queue only (one vkQueueSubmit): not exported", "device-local"};
+    case InteropPath::openCl: return {"exported to OpenCL as opaque fds", "exported to OpenCL"};
+    case InteropPath::cudaOwnedMemory: return {"exported to CUDA as opaque fds", "CUDA's memory, imported by Vulkan"};
+    case InteropPath::zeroCopy: return {"exported to CUDA as opaque fds", "exported to CUDA"};
     case InteropPath::cpuHost:
-    case InteropPath::copy:
-      break;
+    case InteropPath::copy: break;
   }
   return {"CPU backend: the host waits and signals through Vulkan", "host-visible"};
 }
@@ -317,8 +312,8 @@ void drawRecordSection(App& app) {
     if (request.csvPath.empty())
       request.csvPath = fmt::format("capture-{:%Y%m%d-%H%M%S}.csv", fmt::localtime(std::time(nullptr)));
     request.frames = uint64_t(app.overlay.recordFrames);
-    if (const Result<> started =
-            startCapture(app.capture, request, app.schedule.totalFrames, backendName(app.devices));
+    if (const Result<> started = startCapture(app.capture, request, app.schedule.totalFrames,
+                                              backendName(app.devices));
         !started)
       app.capture.lastResult = started.error().message;
   }
