@@ -53,6 +53,8 @@ std::string refuseSharedNames(const Options& options, const std::string& scene) 
   add("--dump-vertices", options.dumpVerticesPath);
   add("--capture", options.capturePath);
   if (!options.capturePath.empty()) add("--capture's summary", summaryPathFor(options.capturePath));
+  if (!options.capturePath.empty() && options.captureFormat == CaptureFormat::mangohud)
+    add("--capture's MangoHud summary", mangoHudSummaryPathFor(options.capturePath));
   add("--trace", options.tracePath);
   if (options.bench) add("bench --json", options.bench->jsonPath);
   // Screenshots of one script may share a name on purpose (a later one

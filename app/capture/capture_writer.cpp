@@ -80,11 +80,23 @@ const char* toString(CaptureColumns columns) {
   return columns == CaptureColumns::v2 ? "v2" : "v1";
 }
 
-std::string summaryPathFor(const std::string& csvPath) {
+namespace {
+
+// PATH.csv -> PATH + suffix; a path not ending in ".csv" gets the suffix appended.
+std::string besideCsv(const std::string& csvPath, std::string_view suffix) {
   constexpr std::string_view kCsv = ".csv";
-  if (csvPath.size() > kCsv.size() && csvPath.ends_with(kCsv))
-    return csvPath.substr(0, csvPath.size() - kCsv.size()) + ".summary.json";
-  return csvPath + ".summary.json";
+  const bool csv = csvPath.size() > kCsv.size() && csvPath.ends_with(kCsv);
+  return csvPath.substr(0, csvPath.size() - (csv ? kCsv.size() : 0)) + std::string(suffix);
+}
+
+}  // namespace
+
+std::string summaryPathFor(const std::string& csvPath) {
+  return besideCsv(csvPath, ".summary.json");
+}
+
+std::string mangoHudSummaryPathFor(const std::string& csvPath) {
+  return besideCsv(csvPath, "_summary.csv");
 }
 
 Result<> checkCapturePath(const std::string& csvPath) {
@@ -101,7 +113,11 @@ Result<> CaptureWriter::open(const CaptureOptions& options) {
   frameTimesMs_.reserve(options_.expectedFrames);
   mangoHudFrames_.clear();
   presentMonV2_ = {};
-  if (options_.format == CaptureFormat::mangohud) mangoHudFrames_.reserve(options_.expectedFrames);
+  if (options_.format == CaptureFormat::mangohud) {
+    mangoHudFrames_.reserve(options_.expectedFrames);
+    // Refused now, not after the run: finish() writes it beside the log.
+    if (Result<> result = checkWritable(mangoHudSummaryPathFor(options_.csvPath)); !result) return result;
+  }
   if (Result<> result = csv_.open(options_.csvPath, "capture"); !result) return result;
   if (options_.format == CaptureFormat::mangohud) return {};  // written whole by finish()
   RowBuilder row(row_);
@@ -162,6 +178,25 @@ void CaptureWriter::writeRow() {
   csv_.stream().write(row_.data(), std::streamsize(row_.size()));
 }
 
+// The summary, and with MangoHud's layout MangoHud's own summary too, each
+// written and closed (complete on disk) but not yet renamed into place.
+Result<> CaptureWriter::writeSummaries(const CaptureEnvironment& environment, const FrameStats& stats,
+                                       AtomicFile& summary, AtomicFile& mangoHudSummary) const {
+  if (Result<> result = summary.open(summaryPathFor(options_.csvPath), "capture summary", 64 * 1024); !result)
+    return result;
+  summary.stream() << makeSummary(options_, environment, stats, rowCount_).dump(2) << '\n';
+  if (Result<> result = summary.close(); !result) return result;
+  if (options_.format != CaptureFormat::mangohud) return {};
+  std::vector<float> fps;
+  fps.reserve(mangoHudFrames_.size());
+  for (const MangoHudFrame& frame : mangoHudFrames_)
+    fps.push_back(mangoHudFps(mangoHudFrameTimeUs(frame.frameTimeNs)));
+  const std::string mangoHudPath = mangoHudSummaryPathFor(options_.csvPath);
+  if (Result<> result = mangoHudSummary.open(mangoHudPath, "MangoHud summary", 4096); !result) return result;
+  writeMangoHudSummary(mangoHudSummary.stream(), summarizeMangoHudFps(fps));
+  return mangoHudSummary.close();
+}
+
 Result<> CaptureWriter::finish(const CaptureEnvironment& environment) {
   if (!csv_.isOpen()) return fail("cannot write capture " + options_.csvPath + ": not open", kExitRuntime);
 
@@ -178,25 +213,23 @@ Result<> CaptureWriter::finish(const CaptureEnvironment& environment) {
   if (options_.format == CaptureFormat::mangohud)
     writeMangoHudLog(csv_.stream(), readMangoHudSystemInfo(environment.gpu, environment.driver), mangoHudFrames_);
   if (Result<> result = csv_.close(); !result) return result;
-  const std::string summaryPath = summaryPathFor(options_.csvPath);
-  AtomicFile summary;
-  if (Result<> result = summary.open(summaryPath, "capture summary", 64 * 1024); !result) {
+  AtomicFile summary, mangoHudSummary;
+  if (Result<> result = writeSummaries(environment, stats, summary, mangoHudSummary); !result) {
     csv_.discard();
     return result;
   }
-  summary.stream() << makeSummary(options_, environment, stats, rowCount_).dump(2) << '\n';
-  if (Result<> result = summary.close(); !result) {
-    csv_.discard();
+  // Every file is complete on disk before any is renamed, so a failure up to
+  // here leaves none; a rename failure after the CSV's keeps the complete
+  // CSV and says so (the destructors remove what was not renamed).
+  if (Result<> result = csv_.commit(); !result) return result;
+  const auto commitBeside = [](AtomicFile& file) {
+    Result<> result = file.commit();
+    if (!result) result.error().message += " (the capture CSV was written)";
     return result;
-  }
-  // Both files are complete on disk before either is renamed, so a failure up
-  // to here leaves neither; a rename failure of the summary after the CSV's
-  // keeps the complete CSV and says so.
-  if (Result<> result = csv_.commit(); !result) return result;  // summary's destructor removes its temp
-  if (Result<> result = summary.commit(); !result) {
-    result.error().message += " (the capture CSV was written)";
-    return result;
-  }
+  };
+  if (Result<> result = commitBeside(summary); !result) return result;
+  if (options_.format == CaptureFormat::mangohud)
+    if (Result<> result = commitBeside(mangoHudSummary); !result) return result;
   stats_ = stats;
   return {};
 }

@@ -27,6 +27,11 @@ namespace vksim {
 // not ending in ".csv" gets ".summary.json" appended.
 std::string summaryPathFor(const std::string& csvPath);
 
+// Where --capture-format mangohud also writes MangoHud's own summary, named
+// as MangoHud names it: PATH.csv -> PATH_summary.csv (a path not ending in
+// ".csv" gets "_summary.csv" appended).
+std::string mangoHudSummaryPathFor(const std::string& csvPath);
+
 // checkWritable for both the CSV and its summary.
 Result<> checkCapturePath(const std::string& csvPath);
 
@@ -102,6 +107,8 @@ class CaptureWriter {
 
  private:
   void writeRow();  // row_ to the CSV
+  Result<> writeSummaries(const CaptureEnvironment& environment, const FrameStats& stats, AtomicFile& summary,
+                          AtomicFile& mangoHudSummary) const;
   void addPresentMonV1Row(const FrameRecord& frame);
 
   CaptureOptions options_;

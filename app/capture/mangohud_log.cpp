@@ -2,8 +2,12 @@
 
 #include <sys/utsname.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <vector>
 
 #include "app/capture/csv_row.h"
 
@@ -90,8 +94,8 @@ void writeMangoHudLog(std::ostream& out, const MangoHudSystemInfo& system, std::
     RowBuilder values(buffer);
     // MangoHud 0.6.8 keeps the frame time in whole microseconds (truncated)
     // and computes fps from that in float arithmetic.
-    const uint64_t frameTimeUs = uint64_t(std::max<int64_t>(0, frame.frameTimeNs) / 1000);
-    values.sixDigits(double(1000.0f / (float(frameTimeUs) / 1000.0f)));
+    const uint64_t frameTimeUs = mangoHudFrameTimeUs(frame.frameTimeNs);
+    values.sixDigits(double(mangoHudFps(frameTimeUs)));
     values.unsignedInteger(frameTimeUs);
     // cpu_load ... ram_used: not measured here. MangoHud writes 0 for what
     // it did not read (its record starts zeroed), so a reader sees the same.
@@ -100,6 +104,41 @@ void writeMangoHudLog(std::ostream& out, const MangoHudSystemInfo& system, std::
     values.end();
     out.write(buffer.data(), std::streamsize(buffer.size()));
   }
+}
+
+uint64_t mangoHudFrameTimeUs(int64_t frameTimeNs) {
+  return uint64_t(std::max<int64_t>(0, frameTimeNs) / 1000);
+}
+
+float mangoHudFps(uint64_t frameTimeUs) {
+  return 1000.0f / (float(frameTimeUs) / 1000.0f);
+}
+
+MangoHudSummary summarizeMangoHudFps(std::span<const float> fps) {
+  MangoHudSummary summary;
+  if (fps.empty()) return summary;
+  std::vector<float> sorted(fps.begin(), fps.end());
+  std::sort(sorted.begin(), sorted.end());
+  // The lowest ceil(n * p) rows, with n * p in float as MangoHud computes it.
+  const auto meanOfLowest = [&sorted](float part) {
+    const size_t count = std::max<size_t>(1, size_t(std::ceil(float(sorted.size()) * part)));
+    float total = 0.0f;
+    for (size_t i = 0; i < count; ++i) total += sorted[i];
+    return total / float(count);
+  };
+  summary.minFps01 = meanOfLowest(0.001f);
+  summary.minFps1 = meanOfLowest(0.01f);
+  summary.percentile97 = sorted[size_t(std::floor(0.97 * double(sorted.size() - 1)))];
+  float total = 0.0f;
+  for (float value : sorted) total += value;
+  summary.averageFps = total / float(sorted.size());
+  return summary;
+}
+
+void writeMangoHudSummary(std::ostream& out, const MangoHudSummary& summary) {
+  out << "0.1% Min FPS,1% Min FPS,97% Percentile FPS,Average FPS,GPU Load,CPU Load\n"
+      << fmt::format("{:.1f},{:.1f},{:.1f},{:.1f},0.0,0.0", double(summary.minFps01), double(summary.minFps1),
+                     double(summary.percentile97), double(summary.averageFps));
 }
 
 }  // namespace vksim

@@ -48,6 +48,30 @@ struct MangoHudFrame {
 // one row per frame. Write errors stay in the stream's state.
 void writeMangoHudLog(std::ostream& out, const MangoHudSystemInfo& system, std::span<const MangoHudFrame> frames);
 
+// The frametime column: whole microseconds, truncated, as MangoHud 0.6.8
+// keeps them (a negative time, which a clock never gives, as 0).
+uint64_t mangoHudFrameTimeUs(int64_t frameTimeNs);
+
+// MangoHud 0.6.8's fps for a frame time in whole microseconds, in its own
+// float arithmetic (1000 / (us / 1000)): the log's fps column, and what its
+// summary is computed from.
+float mangoHudFps(uint64_t frameTimeUs);
+
+// The frame-rate figures of the `_summary.csv` MangoHud 0.6.8 writes beside
+// its log, over every row's fps (docs/captures.md gives each definition):
+// the mean of the lowest 0.1 % and 1 % (at least one row each), the fps at
+// 97 % of the way up the sorted rows, and the mean fps. Sums in float over
+// the rows in ascending order, as MangoHud sums them. All 0 without rows.
+struct MangoHudSummary {
+  float minFps01 = 0.0f, minFps1 = 0.0f, percentile97 = 0.0f, averageFps = 0.0f;
+};
+MangoHudSummary summarizeMangoHudFps(std::span<const float> fps);
+
+// The `_summary.csv` file: MangoHud 0.6.8's header row, then the values with
+// one decimal, the GPU and CPU load (not measured here) as 0.0, and no line
+// end after them, as MangoHud leaves it.
+void writeMangoHudSummary(std::ostream& out, const MangoHudSummary& summary);
+
 // A value that fits one unquoted CSV field: quotes dropped (MangoHud drops
 // them from the OS name), with dropParenthesised "(...)" parts dropped too
 // (MangoHud does that to the CPU and driver names), commas turned into

@@ -18,10 +18,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "app_runner.h"
+#include "app/capture/mangohud_log.h"
 #include "tests/support/capframex_rules.h"
 
 namespace vksim::testing {
@@ -135,6 +137,32 @@ TEST(MangoHud, OwnLogAndOursAgree) {
   EXPECT_EQ(ourReading.frameTimeColumn, theirReading.frameTimeColumn);
   EXPECT_EQ(ourReading.rowsKept, ourTimes.size());
   EXPECT_EQ(theirReading.rowsKept, theirTimes.size());
+
+  // The summary beside each log: MangoHud's own, and ours computed from
+  // MangoHud's frame times with the same figures, the same header and the
+  // same four frame-rate values (the loads are MangoHud's measurements,
+  // 0.0 in ours).
+  const std::string theirSummaryPath = theirsPath.substr(0, theirsPath.size() - 4) + "_summary.csv";
+  ASSERT_TRUE(fileExists(theirSummaryPath)) << listing(dir);
+  ASSERT_TRUE(fileExists(dir + "/app_summary.csv")) << listing(dir);
+  const std::vector<std::string> theirSummary = capframex::splitLines(readFile(theirSummaryPath));
+  ASSERT_EQ(theirSummary.size(), 2u) << readFile(theirSummaryPath);
+  const std::vector<std::string> ourSummary = capframex::splitLines(readFile(dir + "/app_summary.csv"));
+  ASSERT_EQ(ourSummary.size(), 2u);
+  EXPECT_EQ(ourSummary[0], theirSummary[0]);
+  std::vector<float> theirFps;
+  for (long us : theirTimes) theirFps.push_back(mangoHudFps(uint64_t(us)));
+  std::ostringstream recomputed;
+  writeMangoHudSummary(recomputed, summarizeMangoHudFps(theirFps));
+  const std::vector<std::string> theirValues = capframex::splitCommas(theirSummary[1]);
+  const std::vector<std::string> recomputedValues =
+      capframex::splitCommas(capframex::splitLines(recomputed.str())[1]);
+  ASSERT_EQ(theirValues.size(), 6u) << theirSummary[1];
+  ASSERT_EQ(recomputedValues.size(), 6u);
+  for (size_t field = 0; field < 4; ++field)
+    EXPECT_EQ(recomputedValues[field], theirValues[field]) << theirSummary[0] << ", field " << field;
+  std::printf("MangoHud's summary: %s\nours, from its frames: %s\n", theirSummary[1].c_str(),
+              capframex::splitLines(recomputed.str())[1].c_str());
 }
 
 }  // namespace

@@ -43,10 +43,11 @@ TEST(OverlayRecord, TheRecordButtonWritesACaptureOfTheFramesAfterTheClick) {
   EXPECT_TRUE(fileExists(csv.substr(0, csv.size() - 4) + ".summary.json"));
 }
 
-// The file a capture from the overlay wrote into `dir`, or "".
+// The capture the overlay wrote into `dir` (not MangoHud's summary beside it), or "".
 std::string csvIn(const std::string& dir) {
   for (const auto& entry : std::filesystem::directory_iterator(dir))
-    if (entry.path().extension() == ".csv") return entry.path().string();
+    if (entry.path().extension() == ".csv" && !entry.path().string().ends_with("_summary.csv"))
+      return entry.path().string();
   return "";
 }
 

@@ -201,6 +201,7 @@ std::vector<BadCase> sharedNameCases(const std::string& dir) {
       {"--capture", dir + "/same.csv", "--dump-vertices", dir + "/same.summary.json"},
       {"--capture", dir + "/same.csv", "--trace", dir + "/same.summary.json"},
       {"--capture", dir + "/same.csv", "--trace", relative + "/alias/same.summary.json"},
+      {"--capture", dir + "/same.csv", "--capture-format", "mangohud", "--dump-vertices", dir + "/same_summary.csv"},
       {"--trace", dir + "/same.json", "--dump-vertices", dir + "/same.json"},
       {"--input-script", script, "--screenshot", dir + "/alias/same.png"},
       {"--input-script", script, "--dump-vertices", dir + "/same.png"},

@@ -180,6 +180,51 @@ TEST(CaptureFormats, MangoHudLogHasMangoHudsLinesAndUnits) {
   }
 }
 
+// MangoHud 0.6.8's summary figures, over the fps 1..3000 in shuffled order.
+// 3000 rows is where MangoHud's float arithmetic and exact arithmetic part:
+// 3000 * 0.001f rounds to 3.0000002 in float, so its "0.1% Min FPS" is the
+// mean of the lowest four rows, not three.
+TEST(CaptureFormats, MangoHudSummaryFollowsMangoHudsArithmetic) {
+  std::vector<float> fps;
+  for (int k = 1; k <= 3000; ++k) fps.push_back(float((k * 1237) % 3000 + 1));  // 1237 and 3000 coprime
+  const MangoHudSummary summary = summarizeMangoHudFps(fps);
+  EXPECT_EQ(summary.minFps01, 2.5f);       // (1 + 2 + 3 + 4) / 4
+  EXPECT_EQ(summary.minFps1, 15.5f);       // ceil(30.0f) = 30 rows: (1 + ... + 30) / 30
+  EXPECT_EQ(summary.percentile97, 2910.0f);  // sorted[floor(0.97 * 2999)] = sorted[2909]
+  EXPECT_EQ(summary.averageFps, 1500.5f);
+  std::ostringstream file;
+  writeMangoHudSummary(file, summary);
+  EXPECT_EQ(file.str(),
+            "0.1% Min FPS,1% Min FPS,97% Percentile FPS,Average FPS,GPU Load,CPU Load\n"
+            "2.5,15.5,2910.0,1500.5,0.0,0.0");
+  // One row: every figure is that row.
+  const MangoHudSummary one = summarizeMangoHudFps(std::vector<float>{60.0f});
+  EXPECT_EQ(one.minFps01, 60.0f);
+  EXPECT_EQ(one.percentile97, 60.0f);
+}
+
+// --capture-format mangohud writes MangoHud's summary beside the log, named
+// as MangoHud names it; PresentMon's layouts do not.
+TEST(CaptureFormats, MangoHudSummaryIsWrittenBesideTheLogOnly) {
+  EXPECT_EQ(mangoHudSummaryPathFor("/tmp/run.csv"), "/tmp/run_summary.csv");
+  EXPECT_EQ(mangoHudSummaryPathFor("run.data"), "run.data_summary.csv");
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("vksim-formats-" + std::to_string(getpid()));
+  writeCapture(CaptureFormat::mangohud, CaptureColumns::v1, "beside.csv");
+  const std::vector<std::string> lines = capframex::splitLines(readText((dir / "beside_summary.csv").string()));
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], "0.1% Min FPS,1% Min FPS,97% Percentile FPS,Average FPS,GPU Load,CPU Load");
+  // The synthetic frames last 16,600 to 16,660 us: 60.0 to 60.2 fps.
+  const std::vector<std::string> values = capframex::splitCommas(lines[1]);
+  ASSERT_EQ(values.size(), 6u);
+  for (size_t field = 0; field < 4; ++field) {
+    EXPECT_GE(std::stod(values[field]), 60.0) << lines[1];
+    EXPECT_LE(std::stod(values[field]), 60.3) << lines[1];
+  }
+  writeCapture(CaptureFormat::presentmon, CaptureColumns::v1, "plain.csv");
+  EXPECT_FALSE(std::filesystem::exists(dir / "plain_summary.csv"));
+}
+
 // CapFrameX's rules, applied to every layout. v1 and MangoHud's pass its file
 // check; v2 fails it for the reason PresentMon 2.x's own default CSV does (no
 // Dropped and no TimeInSeconds column), which the last part shows on the
@@ -269,7 +314,9 @@ TEST(CaptureFormats, EveryLayoutAppearsOnlyComplete) {
     std::vector<std::string> names;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) names.push_back(entry.path().filename());
     std::sort(names.begin(), names.end());
-    EXPECT_EQ(names, (std::vector<std::string>{"run.csv", "run.summary.json"}));
+    std::vector<std::string> expected = {"run.csv", "run.summary.json"};
+    if (format == CaptureFormat::mangohud) expected.push_back("run_summary.csv");  // MangoHud's own summary
+    EXPECT_EQ(names, expected);
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
   }
