@@ -112,6 +112,27 @@ def main():
             check(rows.get("v2.csv") == ["100", "50.500", "99.010", "10.10", "1.000", "1.000", "1.000"],
                   f"a v2 file of a's frames reads as a: {result.stdout}")
 
+        # MangoHud logs of a's frames: 0.6.8's (frametime in whole microseconds)
+        # and a later version's (milliseconds), both read as a.
+        for name, unit in (("mangohud-us.csv", 1000.0), ("mangohud-ms.csv", 1.0)):
+            with open(f"{work}/{name}", "w") as file:
+                file.write("os,cpu,gpu,ram,kernel,driver,cpuscheduler\n"
+                           "Debian GNU/Linux 12 (bookworm),AMD EPYC,llvmpipe,24683584,6.1.0,Mesa 22.3.6,\n"
+                           "fps,frametime,cpu_load,gpu_load,cpu_temp,gpu_temp,gpu_core_clock,gpu_mem_clock,"
+                           "gpu_vram_used,gpu_power,ram_used,elapsed\n")
+                elapsed_ns = 0
+                for ms in a:
+                    elapsed_ns += int(ms * 1e6)
+                    frame_time = f"{ms * unit:g}"
+                    file.write(f"{1000.0 / ms:g},{frame_time},0,0,0,0,0,0,0,0,0,{elapsed_ns}\n")
+            result = subprocess.run([SCRIPT, f"{work}/a.csv", f"{work}/{name}", "-o", f"{work}/{name}.png"],
+                                    capture_output=True, text=True, timeout=120)
+            check(result.returncode == 0, f"plot-capture on {name} exited {result.returncode}: {result.stderr}")
+            if result.returncode == 0:
+                rows = table_rows(result.stdout)
+                check(rows.get(name) == ["100", "50.500", "99.010", "10.10", "1.000", "1.000", "1.000"],
+                      f"{name}, a's frames, reads as a: {result.stdout}")
+
     for failure in failures:
         print(f"FAIL: {failure}", file=sys.stderr)
     print("test_plot_capture: " + ("passed" if not failures else f"{len(failures)} failure(s)"))
