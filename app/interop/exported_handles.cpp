@@ -44,12 +44,6 @@ ExportedHandles::~ExportedHandles() {
   closeRemainingFds(*this);
 }
 
-void exportSemaphoreFds(const Device& device, const SyncSemaphores& semaphores, ExportedHandles& handles) {
-  handles.semaphores.timelineFd = exportSemaphoreFd(device, semaphores.timeline);
-  handles.semaphores.renderDoneFd = exportSemaphoreFd(device, semaphores.renderDone);
-  handles.semaphores.simDoneFd = exportSemaphoreFd(device, semaphores.simDone);
-}
-
 ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuffer& vertices,
                                     const SyncSemaphores& semaphores, const FaultPlan& faults,
                                     const SharedTexture* texture) {
@@ -60,7 +54,11 @@ ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuff
   handles.buffer.dedicated = vertices.dedicated;
   // A test's export-fails: `handles` closes the memory's fd on the way out.
   injectExportFailure(faults, semaphores.exportable ? "timeline semaphore" : "semaphores");
-  if (semaphores.exportable) exportSemaphoreFds(device, semaphores, handles);
+  if (semaphores.exportable) {
+    handles.semaphores.timelineFd = exportSemaphoreFd(device, semaphores.timeline);
+    handles.semaphores.renderDoneFd = exportSemaphoreFd(device, semaphores.renderDone);
+    handles.semaphores.simDoneFd = exportSemaphoreFd(device, semaphores.simDone);
+  }
   if (texture) {
     // What the importer must repeat to map it as a mipmapped array: the
     // allocation's size and dedicated flag (as for the buffer), and the

@@ -43,12 +43,6 @@ struct ExportedHandles {
   ~ExportedHandles();
 };
 
-// The three semaphores of `semaphores` (created exportable), each exported
-// into `handles` as a new opaque fd that the handles then own: the timeline,
-// renderDone and simDone, in that order. Both routes call it: the semaphores
-// always go from Vulkan to the simulation, whoever exported the memory.
-void exportSemaphoreFds(const Device& device, const SyncSemaphores& semaphores, ExportedHandles& handles);
-
 // Exports the vertex buffer's memory (which must be exportable) and, when
 // semaphores.exportable, the three semaphores: each a new opaque fd that the
 // returned handles own. If an export fails, every fd exported before it is

@@ -32,7 +32,9 @@ std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, GridReso
   Result<ExternalBuffer> exported = exportCudaVertexMemory(grid.cudaVertices);
   if (!exported) throw EnvironmentError("CUDA backend: " + exported.error().message);
   handles.buffer = *exported;
-  exportSemaphoreFds(device, grid.semaphores, handles);
+  handles.semaphores.timelineFd = exportSemaphoreFd(device, grid.semaphores.timeline);
+  handles.semaphores.renderDoneFd = exportSemaphoreFd(device, grid.semaphores.renderDone);
+  handles.semaphores.simDoneFd = exportSemaphoreFd(device, grid.semaphores.simDone);
 
   // A test's import-fails: Vulkan's import of CUDA's memory fails. The fd
   // is still ours: `handles` closes it.
