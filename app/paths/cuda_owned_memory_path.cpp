@@ -32,6 +32,9 @@ std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, GridReso
   Result<ExternalBuffer> exported = exportCudaVertexMemory(grid.cudaVertices);
   if (!exported) throw EnvironmentError("CUDA backend: " + exported.error().message);
   handles.buffer = *exported;
+  // The semaphores still go from Vulkan to CUDA, as in exportSharedHandles
+  // (app/interop/exported_handles.cpp); the three lines are repeated rather
+  // than shared so that the walkthrough's route keeps them in view.
   handles.semaphores.timelineFd = exportSemaphoreFd(device, grid.semaphores.timeline);
   handles.semaphores.renderDoneFd = exportSemaphoreFd(device, grid.semaphores.renderDone);
   handles.semaphores.simDoneFd = exportSemaphoreFd(device, grid.semaphores.simDone);
