@@ -268,8 +268,10 @@ int runApplication(const Options& options) {
     createApp(app, options);
     const InputCallbackScope inputCallbacks(app);  // windowed: GLFW's events reach `app` until the body ends
     const int64_t frames = framesToRun(options, app.headless);
-    announceRun(app, options, frames);
+    // The capture's files exist before the run says it is running: a reader
+    // of that line (a script, a test) may act on the output directory.
     startRequestedCapture(app, options);
+    announceRun(app, options, frames);
     RgbaImage screenshot;
     const double seconds = runFrames(app, options, frames, screenshot);
     settleRun(app);
