@@ -107,6 +107,9 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
       ->check(wholeNumber(1, kMaxBenchFrames));
   command->add_option("--warmup", bench.warmupFrames, "Frames run and not measured after each rebuild")
       ->check(wholeNumber(0, kMaxBenchFrames));
+  command->add_option("--warmup-ms", bench.warmupMs,
+                      "The least time the warm-up lasts after each rebuild, ms (the GPU's clocks ramp up)")
+      ->check(wholeNumber(0, kMaxWarmupMs));
   command->add_option("--json", bench.jsonPath, "Write the table as JSON (schema in docs/captures.md)")
       ->check(outputFile(".json"));
   command->add_option("--backend", options.backend,

@@ -28,6 +28,9 @@ struct BenchOptions {
   std::vector<bool> levelsOfDetail{true};  // --lod on|off|both: the mesh's level of detail (renderer/tile_lod.h)
   uint32_t frames = 300;  // measured per configuration, after the warm-up
   uint32_t warmupFrames = kDefaultWarmupFrames;
+  // --warmup-ms: the warm-up also lasts at least this long (base/config.h's
+  // kDefaultWarmupMs says why); it ends once both have passed.
+  uint32_t warmupMs = kDefaultWarmupMs;
   std::string jsonPath;  // --json, empty: table only
 };
 

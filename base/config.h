@@ -55,6 +55,16 @@ inline constexpr uint64_t kMaxBenchFrames = 1'000'000;
 // ramping up).
 inline constexpr uint32_t kDefaultWarmupFrames = 30;
 
+// The least time a benchmark configuration warms up, ms (`bench --warmup-ms`),
+// on top of its warm-up frames. After a rebuild the GPU has idled for the
+// rebuild's host work and its clocks fall; on the H200 they took 0.19-0.27 s
+// to return to 1980 MHz at 8192² (2026-12-03, captures beside nvidia-smi at
+// 20 ms), which is 40-64 frames there: 30 frames left the slow ones inside
+// the measurement and P99 at 2-2.5 x the mean (docs/benchmarks.md, "Steady
+// frames"). Twice the longest ramp seen.
+inline constexpr uint32_t kDefaultWarmupMs = 500;
+inline constexpr uint32_t kMaxWarmupMs = 60'000;
+
 // A frame's timing record waits at most this many frames for its GPU results
 // (the render's timestamps, the simulation's step timing) before it leaves the
 // queue with them missing (app/capture/frame_timing.h): they normally arrive

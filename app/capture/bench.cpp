@@ -115,21 +115,27 @@ std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& b
   // measured frame's interval.
   std::vector<FrameTiming> timings;
   bool abandoned = false;
-  const uint64_t firstMeasured = app.schedule.totalFrames + bench.warmupFrames;
   const auto takeFinished = [&](bool flush) {
     while (std::optional<FrameTiming> timing = takeFinishedFrame(app.timing, flush))
       timings.push_back(std::move(*timing));
   };
-  HostLoadSnapshot loadBefore;
-  for (uint64_t frame = 0; frame < uint64_t(bench.warmupFrames) + bench.frames; ++frame) {
-    if (interrupted != 0) {
-      abandoned = true;
-      break;
-    }
-    if (frame == bench.warmupFrames) loadBefore = takeHostLoadSnapshot();
+  const auto runOne = [&](bool counted) {
+    if (interrupted != 0) abandoned = true;
+    if (abandoned) return false;
     runFrame(app);  // headless: always rendered
     takeFinished(false);
-    progress.frameDone(index, label);
+    if (counted) progress.frameDone(index, label);
+    return true;
+  };
+  // The warm-up: its frames, and on until it has lasted warmupMs (the
+  // frames past the count are not in the progress bar's total).
+  const int64_t warmupStartNs = hostNowNs();
+  uint64_t warmupRun = 0;
+  while (!warmupFinished(bench, warmupRun, uint64_t(hostNowNs() - warmupStartNs)) && runOne(warmupRun < bench.warmupFrames))
+    ++warmupRun;
+  const uint64_t firstMeasured = app.schedule.totalFrames;
+  const HostLoadSnapshot loadBefore = takeHostLoadSnapshot();
+  for (uint32_t frame = 0; frame < bench.frames && runOne(true); ++frame) {
   }
   drainSchedule(app);
   if (!simulationOf(app.grid)->finish(kWaitTimeoutNs))
@@ -139,6 +145,7 @@ std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& b
   if (abandoned) return std::nullopt;
   BenchSamples samples = samplesOf(timings, firstMeasured);
   samples.hostLoad = hostLoadBetween(loadBefore, takeHostLoadSnapshot());
+  samples.warmupFrames = warmupRun;
   return samples;
 }
 
@@ -158,6 +165,10 @@ nlohmann::ordered_json machineDescription(const App& app) {
 }
 
 }  // namespace
+
+bool warmupFinished(const BenchOptions& bench, uint64_t framesRun, uint64_t elapsedNs) {
+  return framesRun >= bench.warmupFrames && elapsedNs >= uint64_t(bench.warmupMs) * 1'000'000;
+}
 
 std::vector<BenchConfiguration> benchMatrix(const BenchOptions& options) {
   std::vector<BenchConfiguration> matrix;
@@ -200,6 +211,7 @@ BenchResult summarizeBench(const BenchConfiguration& configuration, const std::s
   result.overlapMs = meanOf(samples.overlapMs);
   result.hostStealMs = samples.hostLoad.stealMs;
   result.involuntarySwitches = samples.hostLoad.involuntarySwitches;
+  result.warmupFrames = samples.warmupFrames;
   // The frame time that neither side's GPU work accounts for: on the H200
   // mostly the two GPU context switches between Vulkan and CUDA, plus
   // submission and host work on the critical path. Time the two sides ran at
@@ -270,6 +282,7 @@ nlohmann::ordered_json benchJson(const nlohmann::ordered_json& machine,
     row["gridTriangles"] = result.gridTriangles;
     row["hostStealMs"] = numberOrNull(result.hostStealMs);
     row["involuntarySwitches"] = result.involuntarySwitches;
+    row["warmupFrames"] = result.warmupFrames;
     if (!result.stagingMemory.empty()) row["stagingMemory"] = result.stagingMemory;
     rows.push_back(row);
   }
@@ -377,6 +390,7 @@ void writeBenchJson(const App& app, const Options& options, const SwitchProbe& p
   settings["resolution"] = {{"width", options.width}, {"height", options.height}};
   settings["framesPerConfiguration"] = bench.frames;
   settings["warmupFrames"] = bench.warmupFrames;
+  settings["warmupMs"] = bench.warmupMs;
   settings["presentPoint"] = "end of the frame's vkQueueSubmit (headless)";
   settings["gpuTimeBase"] = describe(app.timing.timeBase);
   // Which form the ownership transfers to and from EXTERNAL took (rules M21
@@ -411,9 +425,9 @@ int runBenchmark(const Options& options, const volatile std::sig_atomic_t& inter
     createApp(app, first);
     const std::string backend = backendName(app.devices);
     fmt::print(
-        "bench: {} configurations, {} frames each after {} warm-up frames, {} backend, {} model, {}x{}, "
-        "memory owner {}\n",
-        matrix.size(), bench.frames, bench.warmupFrames, backend, toString(options.model.model),
+        "bench: {} configurations, {} frames each after {} warm-up frames and at least {} ms, {} backend, "
+        "{} model, {}x{}, memory owner {}\n",
+        matrix.size(), bench.frames, bench.warmupFrames, bench.warmupMs, backend, toString(options.model.model),
         options.width, options.height, toString(options.memoryOwner));
     std::fflush(stdout);
     const SwitchProbe probe = probeContextSwitch(app, backend);

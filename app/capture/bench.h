@@ -75,13 +75,20 @@ struct BenchResult {
   // frame loop thread's involuntary context switches.
   std::optional<double> hostStealMs;
   uint64_t involuntarySwitches = 0;
+  uint64_t warmupFrames = 0;  // frames the warm-up ran before these (at least --warmup, and --warmup-ms long)
 };
+
+// Whether a configuration's warm-up is over after `framesRun` frames and
+// `elapsedNs` since its rebuild: once both bench.warmupFrames frames and
+// bench.warmupMs have passed.
+bool warmupFinished(const BenchOptions& bench, uint64_t framesRun, uint64_t elapsedNs);
 
 // The measured frames: their frame times and host times, and per frame the
 // render, step and overlap time inside its interval (samplesOf, bench.cpp).
 struct BenchSamples {
   std::vector<double> frameMs, cpuFrameMs, renderGpuMs, simGpuMs, simWaitMs, overlapMs;
   HostLoad hostLoad;  // over the measured frames
+  uint64_t warmupFrames = 0;  // frames the warm-up ran (warmupFinished)
 };
 BenchResult summarizeBench(const BenchConfiguration& configuration, const std::string& backend,
                            const BenchSamples& samples);

@@ -220,7 +220,7 @@ INSTANTIATE_TEST_SUITE_P(ModelsAndSyncModes, CopyPath,
 TEST(Bench, TinyMatrixWritesOneJsonRowPerConfiguration) {
   const std::string dir = makeTempDir("bench");
   const AppResult result = runApp({"bench", "--backend", "cpu", "--grids", "16,32", "--frames", "20",
-                                   "--warmup", "5", "--json", dir + "/bench.json"},
+                                   "--warmup", "5", "--warmup-ms", "0", "--json", dir + "/bench.json"},
                                   kValidation, 300);
   expectQuietMessengerRun(result);
   EXPECT_NE(result.out.find("unexplained ms"), std::string::npos) << result.out;
@@ -245,6 +245,7 @@ TEST(Bench, TinyMatrixWritesOneJsonRowPerConfiguration) {
     EXPECT_TRUE(row.at("renderGpuMs").is_number());
     EXPECT_TRUE(row.at("simGpuMs").is_number());
     EXPECT_EQ(row.at("vertices"), row.at("grid").get<int>() * row.at("grid").get<int>());
+    EXPECT_EQ(row.at("warmupFrames"), 5);  // --warmup-ms 0: the frame count alone
     ++configurations[row.at("sync").get<std::string>() + "/" + row.at("transfer").get<std::string>() + "/" +
                      row.at("waitStrategy").get<std::string>()];
   }
@@ -255,6 +256,24 @@ TEST(Bench, TinyMatrixWritesOneJsonRowPerConfiguration) {
                                 std::string(VKSIM_SOURCE_DIR) + "/scripts/plot-bench");
   EXPECT_EQ(plot.exitCode, 0) << plot.err;
   EXPECT_TRUE(fileExists(dir + "/bench.png"));
+}
+
+// --warmup-ms keeps warming up past --warmup's frames (bench.h's
+// warmupFinished): each row says how many frames its warm-up ran, never fewer
+// than asked, and the settings carry the time asked for.
+TEST(Bench, WarmupRunsAtLeastItsFramesAndRecordsHowManyItRan) {
+  const std::string dir = makeTempDir("bench-warmup");
+  const AppResult result = runApp({"bench", "--backend", "cpu", "--grids", "16", "--sync", "timeline", "--transfer",
+                                   "zero-copy", "--wait-strategy", "poll", "--frames", "5", "--warmup", "3",
+                                   "--warmup-ms", "200", "--json", dir + "/bench.json"},
+                                  kValidation, 300);
+  expectQuietMessengerRun(result);
+  EXPECT_NE(result.out.find("after 3 warm-up frames and at least 200 ms"), std::string::npos) << result.out;
+  const auto bench = nlohmann::json::parse(readFile(dir + "/bench.json"));
+  EXPECT_EQ(bench.at("settings").at("warmupMs"), 200);
+  ASSERT_EQ(bench.at("results").size(), 1u);
+  EXPECT_GE(bench.at("results")[0].at("warmupFrames").get<int>(), 3);
+  EXPECT_EQ(bench.at("results")[0].at("frames"), 5);
 }
 
 }  // namespace

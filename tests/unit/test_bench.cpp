@@ -55,6 +55,22 @@ TEST(BenchMatrix, LevelOfDetailIsTheInnermostDimension) {
   EXPECT_EQ(json.at("results").at(0).at("lod"), "off");
 }
 
+// The warm-up ends when both its frames and its time have passed: a fast
+// frame rate must not end it before the GPU's clocks have ramped up, nor a
+// slow one before its frames have run.
+TEST(BenchWarmup, EndsOnlyOnceBothItsFramesAndItsTimeHavePassed) {
+  BenchOptions bench;
+  bench.warmupFrames = 30;
+  bench.warmupMs = 500;
+  EXPECT_FALSE(warmupFinished(bench, 30, 499'999'999));
+  EXPECT_FALSE(warmupFinished(bench, 29, 10'000'000'000));
+  EXPECT_TRUE(warmupFinished(bench, 30, 500'000'000));
+  bench.warmupMs = 0;
+  EXPECT_TRUE(warmupFinished(bench, 30, 0));
+  bench.warmupFrames = 0;
+  EXPECT_TRUE(warmupFinished(bench, 0, 0));
+}
+
 TEST(BenchSummary, UnexplainedIsTheMeanFrameLessBothGpuSpans) {
   BenchSamples samples;
   samples.frameMs = {1.0, 2.0, 3.0, 4.0};

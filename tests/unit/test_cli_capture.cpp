@@ -134,6 +134,22 @@ TEST(CliBench, DefaultsRunTheWholeMatrixHeadless) {
   EXPECT_TRUE(outcome->levelOfDetail);
 }
 
+TEST(CliBench, WarmupLastsHalfASecondByDefaultAndTakesZeroToAMinute) {
+  const Result<Options> defaults = parse({"bench"});
+  ASSERT_TRUE(defaults.has_value()) << defaults.error().message;
+  EXPECT_EQ(defaults->bench->warmupMs, 500u);
+  for (const char* accepted : {"0", "60000"}) {
+    const Result<Options> outcome = parse({"bench", "--warmup-ms", accepted});
+    ASSERT_TRUE(outcome.has_value()) << accepted << ": " << outcome.error().message;
+    EXPECT_EQ(outcome->bench->warmupMs, uint32_t(std::stoul(accepted)));
+  }
+  for (const char* refused : {"-1", "60001", "0.5", "soon"}) {
+    const Result<Options> outcome = parse({"bench", "--warmup-ms", refused});
+    ASSERT_FALSE(outcome.has_value()) << refused;
+    EXPECT_EQ(outcome.error().exitCode, kExitUsage) << refused;
+  }
+}
+
 TEST(CliBench, LevelOfDetailIsOnOffOrBoth) {
   for (const auto& [given, expected] : std::vector<std::pair<std::string, std::vector<bool>>>{
            {"on", {true}}, {"off", {false}}, {"both", {true, false}}, {"OFF", {false}}}) {
