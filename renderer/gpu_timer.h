@@ -11,8 +11,8 @@
 // There the command buffer copies the results into a small host-visible
 // buffer of the slot (vkCmdCopyQueryPoolResults) and the host reads that
 // memory once the slot's fence has signalled: no Vulkan call. The copy adds
-// to every frame's GPU tail (measured on the H200: docs/benchmarks.md, "how
-// the render timer reads its results"), so drivers that do not block keep
+// to every frame's GPU tail (measured on the H200:
+// docs/results/2026-12-02-render-timer-ab.md), so drivers that do not block keep
 // the plain read.
 #pragma once
 #include <volk.h>

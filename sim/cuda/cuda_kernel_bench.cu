@@ -8,6 +8,7 @@
 
 #include "sim/cuda/cuda_check.h"
 #include "sim/cuda/cuda_kernels.cuh"
+#include "sim/cuda/cuda_ripple_plain.cuh"
 #include "sim/cuda/kernel_candidates.cuh"
 
 namespace vksim {
@@ -114,10 +115,17 @@ struct SinewaveCandidate {
   const char* name;
   SinewaveLaunch launch;
 };
+// The plain kernel that the lesson reads (cuda_ripple_plain.cuh): one thread
+// a vertex, timed and checked beside the tuned ones.
+void launchPlainRipple(const RippleStepArgs& step, cudaStream_t stream) {
+  ripplePlainKernel<<<ripplePlainBlocks(step.grid), ripplePlainThreads(), 0, stream>>>(
+      step.current, step.previous, step.next, step.grid, step.coefficients, step.vertices);
+}
 constexpr HeightLoads kHinted = HeightLoads::hinted;
 const RippleCandidate kRippleCandidates[] = {
     {"backend", &BackendRippleStep::launch},
     {"row", &RippleStep<RippleRow>::launch},
+    {"plain", &launchPlainRipple},
     {"tile128x8", &RippleStep<RippleTile<128, 8, false>>::launch},
     {"tile64x16", &RippleStep<RippleTile<64, 16, false>>::launch},
     {"tile256x4", &RippleStep<RippleTile<256, 4, false>>::launch},

@@ -62,7 +62,8 @@ class KernelBench {
 
   // The candidate step kernels of `model` by name (kernel_candidates.cuh):
   // "backend" first (the entry point both backends run), then "row" (the row
-  // kernel, the reference), then "tileWxR" (W columns x R rows a block) and,
+  // kernel, the reference), for ripple "plain" (the lesson's kernel, one
+  // thread a vertex: cuda_ripple_plain.cuh), then "tileWxR" (W columns x R rows a block) and,
   // for ripple, "stripWxR" (W columns walked down R rows; "stripW": the rows
   // divided among as many blocks as fill the GPU once), "warprow32x8",
   // "warpcol32xH" and "warpin32xH" (one warp a row segment or a column of

@@ -49,6 +49,29 @@ TEST(KernelVariants, EveryCandidateWritesTheRowKernelsBytesAtALargeGrid) {
   expectEveryCandidateMatches({1024u});
 }
 
+// The kernel a reader opens first (sim/cuda/cuda_ripple_plain.cuh, "plain")
+// computes what the tuned kernel the backends run ("backend") computes: both
+// write the row kernel's bytes, vertices and next heights, from both fields,
+// so they write each other's (and CudaAgainstCpu holds the backend to the
+// CPU reference). Grids that leave partial blocks and warps at the edges.
+TEST(KernelVariants, ThePlainKernelWritesTheTunedKernelsBytes) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  for (uint32_t grid : {20u, 257u, 300u, 1024u}) {
+    Result<std::unique_ptr<KernelBench>> bench = KernelBench::create(0, grid);
+    ASSERT_TRUE(bench) << bench.error().message;
+    const std::vector<std::string> names = (*bench)->variants(ModelKind::ripple);
+    ASSERT_NE(std::find(names.begin(), names.end(), "plain"), names.end()) << "the lesson's kernel is not listed";
+    for (RippleState state : {RippleState::early, RippleState::steady}) {
+      (*bench)->selectRippleState(state);
+      for (const char* name : {"plain", "backend"}) {
+        const Result<bool> same = (*bench)->variantMatchesRowKernel(ModelKind::ripple, name);
+        ASSERT_TRUE(same) << same.error().message;
+        EXPECT_TRUE(*same) << name << " at grid " << grid << " from the " << toString(state) << " field";
+      }
+    }
+  }
+}
+
 // The two fields the candidates are timed and checked from differ in what
 // matters to the division: the early one has subnormal heights, the steady
 // one (what a running app computes on) none.

@@ -90,7 +90,7 @@ TEST(FlushSubnormalsScope, FlushesInsideAndRestoresAfter) {
 }
 
 // The Gaussian's tail and the wave front fill the field with subnormals
-// unless they are flushed (docs/benchmarks.md counts them).
+// unless they are flushed (docs/results/2026-12-03-cpu-backend.md counts them).
 TEST(Ripple, TheHostFieldHoldsNoSubnormals) {
   RippleModel model(rippleParams(129, 24));
   size_t worst = subnormalCount(model.current());
