@@ -14,8 +14,10 @@
 //   - teardown: CUDA's mapping, then CUDA's import, then Vulkan's memory (P9, M14).
 // Synchronisation here is the host's only: cudaDeviceSynchronize, then a
 // fence. Step 3 replaces it with semaphores.
+// Usage: learn_02_share_buffer [--break import-size | --break list]
 #include <string>
 
+#define LEARN_STEP 2
 #include "common/earlier.h"
 
 // An odd count: the buffer (4,000,012 bytes) is no multiple of any alignment,
@@ -97,8 +99,10 @@ Exported exportBuffer(const Pair& pair, const Device& device, VkDeviceSize size)
   return {shared, memory, allocationSize, dedicated, fd};
 }
 
-int main() {
+int main(int argc, char** argv) {
   gStepName = "learn 02";
+  parseArguments(argc, argv,
+                 {{"import-size", "the import names the value count (1000003) as its size, not the allocation's bytes"}});
   Instance instance = createInstance();
   const Pair pair = pairDevices(instance.instance);  // step 1; CUDA's current device is the pair's
   Device device = createDevice(pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME});  // M18
@@ -115,7 +119,7 @@ int main() {
   cudaExternalMemoryHandleDesc handle{};
   handle.type = cudaExternalMemoryHandleTypeOpaqueFd;
   handle.handle.fd = fd;
-  handle.size = allocationSize;
+  handle.size = breaking("import-size") ? kValueCount : allocationSize;  // BROKEN: a count, not bytes
   handle.flags = dedicated ? cudaExternalMemoryDedicated : 0;
   cudaExternalMemory_t cudaMemory = nullptr;
   const cudaError_t imported = cudaImportExternalMemory(&cudaMemory, &handle);

@@ -17,8 +17,10 @@
 //   - teardown: surface objects, the mipmapped array, the external memory (P7, P9), and only then
 //     Vulkan's image and memory (M14).
 // Unchanged: the +2 timeline schedule (learn/common/earlier.h), the offscreen target and its checks.
-// Usage: learn_07_texture [out.png]   (default step07.png)
+// Usage: learn_07_texture [--break levels | --break list] [out.png]   (default step07.png)
 #include <string>
+
+#define LEARN_STEP 7
 
 #include "common/offscreen.h"  // plain Vulkan drawing: target, pipeline, PNG
 
@@ -146,7 +148,7 @@ CudaImage importImageIntoCuda(const Device& device, const SharedImage& image) {
   arrayDesc.formatDesc = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
   arrayDesc.extent = make_cudaExtent(kSize, kSize, 0);
   arrayDesc.flags = cudaArraySurfaceLoadStore;
-  arrayDesc.numLevels = kLevels;  // VkImageCreateInfo::mipLevels
+  arrayDesc.numLevels = breaking("levels") ? 1 : kLevels;  // VkImageCreateInfo::mipLevels (BROKEN: 1)
   CUDA_CHECK(cudaExternalMemoryGetMappedMipmappedArray(&result.mipmapped, result.memory, &arrayDesc));
   for (uint32_t level = 0; level < kLevels; ++level) {
     cudaArray_t levelArray = nullptr;  // belongs to the mipmapped array (P7): not freed on its own
@@ -254,7 +256,9 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
 
 int main(int argc, char** argv) {
   gStepName = "learn 07";
-  const char* pngPath = argc > 1 ? argv[1] : "step07.png";
+  const char* pngArgument = parseArguments(
+      argc, argv, {{"levels", "CUDA's mipmapped array is described with 1 level where the image has 7 (P5)"}});
+  const char* pngPath = pngArgument != nullptr ? pngArgument : "step07.png";
   Instance instance = createInstance();
   const Pair pair = pairDevices(instance.instance);
   Device device = createTimelineDevice(pair);  // both fd extensions, timeline semaphores (M18)

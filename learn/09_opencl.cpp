@@ -8,11 +8,14 @@
 //   - the OpenCL device is found by the Vulkan device's UUID
 //     (cl_khr_device_uuid: CL_DEVICE_UUID_KHR), among devices that offer
 //     cl_khr_external_memory_opaque_fd and cl_khr_external_semaphore_opaque_fd
-//     (O6, D1). The Vulkan device is step 1's pair: NVIDIA's proprietary
+//     (D1). The Vulkan device is step 1's pair: NVIDIA's proprietary
 //     driver, which opaque fds need (D4);
 //   - the buffer is imported by clCreateBufferWithProperties with
 //     CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR and the one device that will use
-//     it, over the whole allocation (M1); OpenCL has no dedicated flag. The fd
+//     it, over the whole allocation (M1). OpenCL has no dedicated flag: where
+//     the driver wants the buffer's allocation dedicated (step 2's M5),
+//     OpenCL cannot be told, and that driver must find it out from the fd
+//     itself (step 2's last line says whether this driver asks). The fd
 //     is OpenCL's after a successful import (O1, M7);
 //   - each semaphore is imported at creation (clCreateSemaphoreWithPropertiesKHR,
 //     an extension function asked of the platform with
@@ -31,6 +34,7 @@
 
 #include <string>
 
+#define LEARN_STEP 9
 #include "common/earlier.h"
 
 constexpr uint32_t kValueCount = 1u << 16;
@@ -202,7 +206,10 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
   recordBufferAcquire(commands, rig.shared.buffer, device.queueFamily, VK_PIPELINE_STAGE_TRANSFER_BIT,
                       VK_ACCESS_TRANSFER_READ_BIT);
   recordReadBack(commands, rig.shared.buffer, rig.host, rig.shared.size);
-  submitWaitingFor(device, rig.oneShot, rig.openclDone, nullptr);  // binary: no value
+  if (breaking("no-wait"))
+    submitAndWait(device, rig.oneShot);  // BROKEN: the copy waits for nothing
+  else
+    submitWaitingFor(device, rig.oneShot, rig.openclDone, nullptr);  // binary: no value
 
   const auto* values = static_cast<const uint32_t*>(rig.host.mapped);
   uint32_t checked = 0;
@@ -212,8 +219,9 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
   return checked;
 }
 
-int main() {
+int main(int argc, char** argv) {
   gStepName = "learn 09";
+  parseArguments(argc, argv, {{"no-wait", "Vulkan's read-back does not wait for openclDone: it reads while OpenCL writes"}});
   Instance instance = createInstance();
   const Pair pair = pairDevices(instance.instance);
   Device device = createDevice(

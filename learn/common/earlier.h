@@ -1,8 +1,27 @@
-// What earlier steps taught, packaged for the steps after them: instance
-// creation (with the validation layer when VKSIM_VALIDATION=1), the
-// Vulkan/CUDA pairing of step 1, device creation, memory type choice, the
-// exported buffer and its CUDA import of step 2, and one-shot submits.
-// Each function exits (check.h's codes) instead of returning an error.
+// What earlier steps taught, packaged for the steps after them. A step
+// defines LEARN_STEP (its number) before including this file and sees only
+// what the steps before it showed; code a step shows for the first time is
+// in that step's own file, between the markers
+//   // >>> learn/common/earlier.h holds this for the later steps
+//   // <<<
+// and the same text is here, behind `#if LEARN_STEP > N` (learn/diff-steps
+// --check compares the two). Each function exits (check.h's codes) instead
+// of returning an error.
+//
+//   every step   createInstance, destroyInstance, finishStep (the validation
+//                layer and its message count: plumbing, not interop)
+//   step 1       requireCudaDevices, pairingProblem, graphicsComputeFamily,
+//                pairDevices (the Vulkan/CUDA pair by UUID)
+//   step 2       createDevice, findMemoryType, createExportedBuffer,
+//                exportMemoryFd, importMemoryIntoCuda, importIntoCuda,
+//                destroyCudaBuffer, destroyExportedBuffer; the plain Vulkan
+//                around them: createHostBuffer, recordReadBack, OneShot
+//                (createOneShot, beginOneShot, submitAndWait)
+//   step 3       createExportedSemaphore, importSemaphoreIntoCuda
+//   step 4       createTimelineDevice, CudaTimeline (createCudaTimeline,
+//                cudaWaitTimeline, cudaSignalTimeline, destroyCudaSideOfTimeline)
+//   step 5       recordBufferRelease, recordBufferAcquire, submitSignal,
+//                submitWaitingFor
 #pragma once
 
 #include <cstdint>
@@ -14,7 +33,11 @@
 
 #include "check.h"
 
-// ---- the instance, and the validation layer's messages ------------------
+#ifndef LEARN_STEP
+#error "a step defines LEARN_STEP, its number, before including learn/common/earlier.h"
+#endif
+
+// ---- the instance, and the validation layer's messages ----
 
 // Warnings and errors the validation layer reported so far.
 inline uint32_t gValidationMessages = 0;
@@ -115,7 +138,9 @@ inline int finishStep(int step, const std::string& okText) {
   return kExitOk;
 }
 
-// ---- step 1: the Vulkan device and the CUDA device that are one GPU -----
+#if LEARN_STEP > 1
+
+// ---- step 1: the Vulkan device and the CUDA device that are one GPU ----
 
 // The number of CUDA devices; exit 3 when there is none (no driver included).
 inline int requireCudaDevices() {
@@ -197,7 +222,8 @@ inline Pair pairDevices(VkInstance instance) {
   exitWith(kExitMissing, "no Vulkan device pairs with a CUDA device (%s)", reasons.c_str());
 }
 
-// ---- the logical device --------------------------------------------------
+
+// ---- plain Vulkan, from step 2 on: the logical device ----
 
 struct Device {
   VkDevice device = VK_NULL_HANDLE;
@@ -235,7 +261,113 @@ inline uint32_t findMemoryType(VkPhysicalDevice physical, uint32_t typeBits, VkM
   exitWith(kExitMissing, "no memory type with properties 0x%x among 0x%x", wanted, typeBits);
 }
 
-// ---- step 2: a buffer Vulkan exports and CUDA imports ---------------------
+// ---- plain Vulkan, from step 2 on: the host's copy of a buffer ----
+
+// A host-visible, coherent buffer the CPU reads results from.
+struct HostBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  void* mapped = nullptr;
+};
+
+inline HostBuffer createHostBuffer(const Pair& pair, const Device& device, VkDeviceSize size) {
+  HostBuffer result;
+  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  bufferInfo.size = size;
+  bufferInfo.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
+  VkMemoryRequirements requirements;
+  vkGetBufferMemoryRequirements(device.device, result.buffer, &requirements);
+  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocateInfo.allocationSize = requirements.size;
+  allocateInfo.memoryTypeIndex =
+      findMemoryType(pair.physical, requirements.memoryTypeBits,
+                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  VK_CHECK(vkAllocateMemory(device.device, &allocateInfo, nullptr, &result.memory));
+  VK_CHECK(vkBindBufferMemory(device.device, result.buffer, result.memory, 0));
+  VK_CHECK(vkMapMemory(device.device, result.memory, 0, VK_WHOLE_SIZE, 0, &result.mapped));
+  return result;
+}
+
+inline void destroyHostBuffer(const Device& device, HostBuffer& buffer) {
+  vkDestroyBuffer(device.device, buffer.buffer, nullptr);
+  vkFreeMemory(device.device, buffer.memory, nullptr);  // unmaps
+  buffer = {};
+}
+
+// Copies `size` bytes of `from` into `host` and makes them visible to the
+// host (TRANSFER_WRITE -> HOST_READ); the caller waits for the submission.
+inline void recordReadBack(VkCommandBuffer commands, VkBuffer from, const HostBuffer& host, VkDeviceSize size) {
+  VkBufferCopy region{0, 0, size};
+  vkCmdCopyBuffer(commands, from, host.buffer, 1, &region);
+  VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
+                       nullptr, 0, nullptr);
+}
+
+// ---- plain Vulkan, from step 2 on: one-shot submits ----
+
+// Every host wait is bounded: a schedule mistake ends as VK_TIMEOUT (exit 4),
+// not as a hang.
+constexpr uint64_t kWaitNanoseconds = 10'000'000'000ull;
+
+// A pool, one primary command buffer and a fence: record, submit, wait.
+struct OneShot {
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkCommandBuffer commands = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+};
+
+inline OneShot createOneShot(const Device& device) {
+  OneShot result;
+  VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  poolInfo.queueFamilyIndex = device.queueFamily;
+  VK_CHECK(vkCreateCommandPool(device.device, &poolInfo, nullptr, &result.pool));
+  VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  allocateInfo.commandPool = result.pool;
+  allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  allocateInfo.commandBufferCount = 1;
+  VK_CHECK(vkAllocateCommandBuffers(device.device, &allocateInfo, &result.commands));
+  VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VK_CHECK(vkCreateFence(device.device, &fenceInfo, nullptr, &result.fence));
+  return result;
+}
+
+// Starts recording (the buffer is reset: the previous submission finished).
+inline VkCommandBuffer beginOneShot(const OneShot& oneShot) {
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  VK_CHECK(vkBeginCommandBuffer(oneShot.commands, &begin));
+  return oneShot.commands;
+}
+
+// Ends recording, submits `submit` (its command buffer set here) with the
+// fence, and waits on the host until it finished.
+inline void submitAndWait(const Device& device, const OneShot& oneShot, VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO}) {
+  VK_CHECK(vkEndCommandBuffer(oneShot.commands));
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &oneShot.commands;
+  VK_CHECK(vkQueueSubmit(device.queue, 1, &submit, oneShot.fence));
+  VK_CHECK(vkWaitForFences(device.device, 1, &oneShot.fence, VK_TRUE, kWaitNanoseconds));
+  VK_CHECK(vkResetFences(device.device, 1, &oneShot.fence));
+}
+
+inline void destroyOneShot(const Device& device, OneShot& oneShot) {
+  vkDestroyFence(device.device, oneShot.fence, nullptr);
+  vkDestroyCommandPool(device.device, oneShot.pool, nullptr);
+  oneShot = {};
+}
+
+
+
+#endif  // LEARN_STEP > 1
+
+#if LEARN_STEP > 2
+
+// ---- step 2: a buffer Vulkan exports and CUDA imports ----
 
 struct ExportedBuffer {
   VkBuffer buffer = VK_NULL_HANDLE;
@@ -350,110 +482,15 @@ inline void destroyExportedBuffer(const Device& device, ExportedBuffer& buffer) 
   buffer = {};
 }
 
-// A host-visible, coherent buffer the CPU reads results from.
-struct HostBuffer {
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  void* mapped = nullptr;
-};
+#endif  // LEARN_STEP > 2
 
-inline HostBuffer createHostBuffer(const Pair& pair, const Device& device, VkDeviceSize size) {
-  HostBuffer result;
-  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-  bufferInfo.size = size;
-  bufferInfo.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
-  VkMemoryRequirements requirements;
-  vkGetBufferMemoryRequirements(device.device, result.buffer, &requirements);
-  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  allocateInfo.allocationSize = requirements.size;
-  allocateInfo.memoryTypeIndex =
-      findMemoryType(pair.physical, requirements.memoryTypeBits,
-                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-  VK_CHECK(vkAllocateMemory(device.device, &allocateInfo, nullptr, &result.memory));
-  VK_CHECK(vkBindBufferMemory(device.device, result.buffer, result.memory, 0));
-  VK_CHECK(vkMapMemory(device.device, result.memory, 0, VK_WHOLE_SIZE, 0, &result.mapped));
-  return result;
-}
-
-inline void destroyHostBuffer(const Device& device, HostBuffer& buffer) {
-  vkDestroyBuffer(device.device, buffer.buffer, nullptr);
-  vkFreeMemory(device.device, buffer.memory, nullptr);  // unmaps
-  buffer = {};
-}
-
-// Copies `size` bytes of `from` into `host` and makes them visible to the
-// host (TRANSFER_WRITE -> HOST_READ); the caller waits for the submission.
-inline void recordReadBack(VkCommandBuffer commands, VkBuffer from, const HostBuffer& host, VkDeviceSize size) {
-  VkBufferCopy region{0, 0, size};
-  vkCmdCopyBuffer(commands, from, host.buffer, 1, &region);
-  VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-  toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
-                       nullptr, 0, nullptr);
-}
-
-// ---- one-shot submits -------------------------------------------------------
-
-// Every host wait is bounded: a schedule mistake ends as VK_TIMEOUT (exit 4),
-// not as a hang.
-constexpr uint64_t kWaitNanoseconds = 10'000'000'000ull;
-
-// A pool, one primary command buffer and a fence: record, submit, wait.
-struct OneShot {
-  VkCommandPool pool = VK_NULL_HANDLE;
-  VkCommandBuffer commands = VK_NULL_HANDLE;
-  VkFence fence = VK_NULL_HANDLE;
-};
-
-inline OneShot createOneShot(const Device& device) {
-  OneShot result;
-  VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  poolInfo.queueFamilyIndex = device.queueFamily;
-  VK_CHECK(vkCreateCommandPool(device.device, &poolInfo, nullptr, &result.pool));
-  VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  allocateInfo.commandPool = result.pool;
-  allocateInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocateInfo.commandBufferCount = 1;
-  VK_CHECK(vkAllocateCommandBuffers(device.device, &allocateInfo, &result.commands));
-  VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  VK_CHECK(vkCreateFence(device.device, &fenceInfo, nullptr, &result.fence));
-  return result;
-}
-
-// Starts recording (the buffer is reset: the previous submission finished).
-inline VkCommandBuffer beginOneShot(const OneShot& oneShot) {
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  VK_CHECK(vkBeginCommandBuffer(oneShot.commands, &begin));
-  return oneShot.commands;
-}
-
-// Ends recording, submits `submit` (its command buffer set here) with the
-// fence, and waits on the host until it finished.
-inline void submitAndWait(const Device& device, const OneShot& oneShot, VkSubmitInfo submit = {VK_STRUCTURE_TYPE_SUBMIT_INFO}) {
-  VK_CHECK(vkEndCommandBuffer(oneShot.commands));
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &oneShot.commands;
-  VK_CHECK(vkQueueSubmit(device.queue, 1, &submit, oneShot.fence));
-  VK_CHECK(vkWaitForFences(device.device, 1, &oneShot.fence, VK_TRUE, kWaitNanoseconds));
-  VK_CHECK(vkResetFences(device.device, 1, &oneShot.fence));
-}
-
-inline void destroyOneShot(const Device& device, OneShot& oneShot) {
-  vkDestroyFence(device.device, oneShot.fence, nullptr);
-  vkDestroyCommandPool(device.device, oneShot.pool, nullptr);
-  oneShot = {};
-}
-
-// ---- steps 3 and 4: semaphores Vulkan exports and CUDA imports -------------
+// ---- step 3: semaphores Vulkan exports and CUDA imports ----
+#if LEARN_STEP > 3
 
 // A binary (VK_SEMAPHORE_TYPE_BINARY) or timeline (VK_SEMAPHORE_TYPE_TIMELINE,
-// starting at 0) semaphore that can be exported as an opaque fd (S11, M19);
-// exit 3 when the device cannot export that kind. A timeline needs the
-// device's timelineSemaphore feature.
+// starting at 0; step 4) semaphore that can be exported as an opaque fd (S11:
+// only a semaphore created with VkExportSemaphoreCreateInfo can be; M19: ask
+// first). Exit 3 when the device cannot export that kind.
 inline VkSemaphore createExportedSemaphore(const Pair& pair, const Device& device, VkSemaphoreType type) {
   VkSemaphoreTypeCreateInfo typeInfo{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   typeInfo.semaphoreType = type;
@@ -473,16 +510,18 @@ inline VkSemaphore createExportedSemaphore(const Pair& pair, const Device& devic
 }
 
 // Exports `semaphore` as a new opaque fd and imports it into CUDA (binary:
-// cudaExternalSemaphoreHandleTypeOpaqueFd; timeline:
-// ...TimelineSemaphoreFd). The fd is CUDA's after a successful import (M7),
-// closed here after a failed one (M8). Destroy with
-// cudaDestroyExternalSemaphore before vkDestroySemaphore, with nothing
-// pending on either side (S17, S18).
+// cudaExternalSemaphoreHandleTypeOpaqueFd; a timeline, step 4:
+// ...TimelineSemaphoreFd, where the device supports it: D8, S10). OPAQUE_FD
+// has reference transference: both APIs share one payload. The fd is CUDA's
+// after a successful import (M7), closed here after a failed one (M8).
+// Destroy with cudaDestroyExternalSemaphore before vkDestroySemaphore, with
+// nothing pending on either side (S17, S18).
 inline cudaExternalSemaphore_t importSemaphoreIntoCuda(const Device& device, VkSemaphore semaphore, bool timeline) {
-  int current = 0, timelineInterop = 0;  // D8, S10: asked of the current (paired) device
+  int current = 0, timelineInterop = 0;  // asked of the current (paired) device
   CUDA_CHECK(cudaGetDevice(&current));
   CUDA_CHECK(cudaDeviceGetAttribute(&timelineInterop, cudaDevAttrTimelineSemaphoreInteropSupported, current));
   if (timeline && !timelineInterop) exitWith(kExitMissing, "the CUDA device cannot import timeline semaphores");
+  // vkGetSemaphoreFdKHR is a device extension's function: no loader symbol.
   auto getSemaphoreFd =
       reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(device.device, "vkGetSemaphoreFdKHR"));
   VkSemaphoreGetFdInfoKHR fdInfo{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
@@ -490,7 +529,7 @@ inline cudaExternalSemaphore_t importSemaphoreIntoCuda(const Device& device, VkS
   fdInfo.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
   int fd = -1;
   VK_CHECK(getSemaphoreFd(device.device, &fdInfo, &fd));
-  cudaExternalSemaphoreHandleDesc handle{};
+  cudaExternalSemaphoreHandleDesc handle{};  // G4: zeroed
   handle.type = timeline ? cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd : cudaExternalSemaphoreHandleTypeOpaqueFd;
   handle.handle.fd = fd;
   cudaExternalSemaphore_t result = nullptr;
@@ -500,86 +539,23 @@ inline cudaExternalSemaphore_t importSemaphoreIntoCuda(const Device& device, VkS
   return result;
 }
 
-// ---- steps 4-6: the +2 timeline schedule's submissions and CUDA's half --------
+#endif  // LEARN_STEP > 3
 
-// The logical device of steps 4-8: both fd extensions, timeline semaphores on (M18).
+// ---- step 4: the timeline device and CUDA's half of the +2 schedule ----
+#if LEARN_STEP > 4
+
+// The logical device from step 4 on: both fd extensions (M18), and the
+// timelineSemaphore feature, behind which Vulkan 1.2 keeps timeline semaphores.
 inline Device createTimelineDevice(const Pair& pair) {
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  features12.timelineSemaphore = VK_TRUE;  // M18
+  features12.timelineSemaphore = VK_TRUE;
   return createDevice(pair,
                       {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
                       &features12);
 }
 
-// Step 5's release of a buffer from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL
-// (M21), after `stage` read it (step 5: the copy's TRANSFER); reads need no
-// availability operation, so the access masks are 0. What orders the other
-// API's writes after it is the semaphore signal later in the same submission.
-inline void recordBufferRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily,
-                                VkPipelineStageFlags stage) {
-  VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  toExternal.srcQueueFamilyIndex = queueFamily;
-  toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-  toExternal.buffer = buffer;
-  toExternal.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, stage, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 1, &toExternal,
-                       0, nullptr);
-}
-
-// Step 5's acquire of a buffer from VK_QUEUE_FAMILY_EXTERNAL into
-// `queueFamily` (M21), for `stage`'s `access` (step 5: TRANSFER_READ). Its
-// first scope is ALL_COMMANDS, as is the semaphore wait in front of it.
-inline void recordBufferAcquire(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily,
-                                VkPipelineStageFlags stage, VkAccessFlags access) {
-  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  acquire.dstAccessMask = access;
-  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-  acquire.dstQueueFamilyIndex = queueFamily;
-  acquire.buffer = buffer;
-  acquire.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, stage, 0, 0, nullptr, 1, &acquire, 0,
-                       nullptr);
-}
-
-// The submission of steps 4-6 that signals the other API to start: the
-// commands recorded in `recorded` (ended here; none when null: step 5's
-// round 0 has no release), then the signal of `semaphore`, in the same
-// submission; a timeline is set to *value, a binary semaphore (value null,
-// step 3) is signalled. No fence: the host never waits for it.
-inline void submitSignal(const Device& device, const OneShot* recorded, VkSemaphore semaphore,
-                         const uint64_t* value) {
-  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  values.signalSemaphoreValueCount = 1;
-  values.pSignalSemaphoreValues = value;
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, value != nullptr ? &values : nullptr};
-  if (recorded != nullptr) {
-    VK_CHECK(vkEndCommandBuffer(recorded->commands));
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &recorded->commands;
-  }
-  submit.signalSemaphoreCount = 1;  // after the commands, in the same submission
-  submit.pSignalSemaphores = &semaphore;
-  VK_CHECK(vkQueueSubmit(device.queue, 1, &submit, VK_NULL_HANDLE));
-}
-
-// The read-back submission of steps 4-6: `oneShot`'s commands wait for
-// `semaphore` (a timeline: for *value; binary: value null) at ALL_COMMANDS
-// (M21: the wait covers the acquire), and the host waits for them to finish.
-inline void submitWaitingFor(const Device& device, const OneShot& oneShot, VkSemaphore semaphore,
-                             const uint64_t* value) {
-  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  values.waitSemaphoreValueCount = 1;
-  values.pWaitSemaphoreValues = value;
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, value != nullptr ? &values : nullptr};
-  submit.waitSemaphoreCount = 1;
-  submit.pWaitSemaphores = &semaphore;
-  submit.pWaitDstStageMask = &waitStage;
-  submitAndWait(device, oneShot, submit);
-}
-
 // Vulkan's exported timeline, CUDA's import of it, and the non-blocking
-// stream CUDA's half of each round runs on (steps 4-6).
+// stream CUDA's half of each round runs on.
 struct CudaTimeline {
   VkSemaphore timeline = VK_NULL_HANDLE;
   cudaExternalSemaphore_t cuda = nullptr;
@@ -597,15 +573,17 @@ inline CudaTimeline createCudaTimeline(const Pair& pair, const Device& device, c
   return result;
 }
 
-// Enqueues CUDA's wait until the timeline is at least `value` (S5; G4: zeroed
-// parameters); the work after it in `stream` runs after Vulkan's signal.
+// Enqueues CUDA's wait until the timeline is at least `value` (S5: a wait
+// leaves the value as it is; G4: zeroed parameters); the work after it in
+// the stream runs after Vulkan's signal.
 inline void cudaWaitTimeline(const CudaTimeline& timeline, uint64_t value) {
   cudaExternalSemaphoreWaitParams waitParams{};
   waitParams.params.fence.value = value;
   CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&timeline.cuda, &waitParams, 1, timeline.stream));
 }
 
-// Enqueues CUDA's signal of `value`, after the work before it in stream order (S2).
+// Enqueues CUDA's signal of `value` (S5, S6: larger than any before), after
+// the work before it in stream order (S2).
 inline void cudaSignalTimeline(const CudaTimeline& timeline, uint64_t value) {
   cudaExternalSemaphoreSignalParams signalParams{};
   signalParams.params.fence.value = value;
@@ -614,8 +592,90 @@ inline void cudaSignalTimeline(const CudaTimeline& timeline, uint64_t value) {
 
 // CUDA's side of the timeline's teardown: nothing pending, the stream, the
 // import (S17); Vulkan destroys the semaphore after its queue is idle (S18).
+// The CUDA Runtime API orders nothing between this and freeing CUDA's
+// mappings and memory objects: each only needs its own work finished.
 inline void destroyCudaSideOfTimeline(CudaTimeline& timeline) {
   CUDA_CHECK(cudaStreamSynchronize(timeline.stream));
   CUDA_CHECK(cudaStreamDestroy(timeline.stream));
   CUDA_CHECK(cudaDestroyExternalSemaphore(timeline.cuda));
 }
+
+#endif  // LEARN_STEP > 4
+
+// ---- step 5: ownership handed over in the submissions that signal and wait ----
+#if LEARN_STEP > 5
+
+// Records the release of `buffer` from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL
+// (M21), after `stage` read it (step 5: the copy's TRANSFER; step 6: the
+// draw's VERTEX_INPUT). Reads need no availability operation, so the access
+// masks are 0; the destination half plays no part on the other API's side:
+// what orders its writes after the release is the semaphore signal later in
+// the same submission (submitSignal).
+inline void recordBufferRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily,
+                                VkPipelineStageFlags stage) {
+  VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  toExternal.srcQueueFamilyIndex = queueFamily;
+  toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  toExternal.buffer = buffer;
+  toExternal.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commands, stage, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 1, &toExternal,
+                       0, nullptr);
+}
+
+// Records the acquire of `buffer` from VK_QUEUE_FAMILY_EXTERNAL into
+// `queueFamily` (M21), for `stage`'s `access` (step 5: TRANSFER_READ). The
+// acquire runs in no defined stage: its first scope is ALL_COMMANDS, as is
+// the semaphore wait in front of it (submitWaitingFor), and srcAccessMask is
+// 0 (the writes were the other API's; its signal made them available).
+inline void recordBufferAcquire(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily,
+                                VkPipelineStageFlags stage, VkAccessFlags access) {
+  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  acquire.dstAccessMask = access;
+  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  acquire.dstQueueFamilyIndex = queueFamily;
+  acquire.buffer = buffer;
+  acquire.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, stage, 0, 0, nullptr, 1, &acquire, 0,
+                       nullptr);
+}
+
+// The submission that hands the buffer to the other API: the commands
+// recorded in `recorded` (ended here; none when null, as in round 0, which
+// has nothing to release), then the signal of `semaphore` in the SAME
+// submission, so that its first scope holds the release (S2 on Vulkan's
+// side). A timeline is set to *value; a binary semaphore (value null, step 9)
+// is signalled. No fence: the host never waits for it.
+inline void submitSignal(const Device& device, const OneShot* recorded, VkSemaphore semaphore,
+                         const uint64_t* value) {
+  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  values.signalSemaphoreValueCount = 1;
+  values.pSignalSemaphoreValues = value;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, value != nullptr ? &values : nullptr};
+  if (recorded != nullptr) {
+    VK_CHECK(vkEndCommandBuffer(recorded->commands));
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &recorded->commands;
+  }
+  submit.signalSemaphoreCount = 1;
+  submit.pSignalSemaphores = &semaphore;
+  VK_CHECK(vkQueueSubmit(device.queue, 1, &submit, VK_NULL_HANDLE));
+}
+
+// The submission that takes the buffer back: `oneShot`'s commands (the
+// acquire first) wait for `semaphore` (a timeline: for *value; binary: value
+// null) at ALL_COMMANDS, a stage that covers the acquire (M21); the host
+// waits for them to finish (bounded).
+inline void submitWaitingFor(const Device& device, const OneShot& oneShot, VkSemaphore semaphore,
+                             const uint64_t* value) {
+  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  values.waitSemaphoreValueCount = 1;
+  values.pWaitSemaphoreValues = value;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, value != nullptr ? &values : nullptr};
+  submit.waitSemaphoreCount = 1;
+  submit.pWaitSemaphores = &semaphore;
+  submit.pWaitDstStageMask = &waitStage;
+  submitAndWait(device, oneShot, submit);
+}
+
+#endif  // LEARN_STEP > 5
