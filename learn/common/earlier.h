@@ -369,6 +369,7 @@ inline void destroyOneShot(const Device& device, OneShot& oneShot) {
 
 // ---- step 2: a buffer Vulkan exports and CUDA imports ----
 
+// What the export made, and what CUDA's import must know of it.
 struct ExportedBuffer {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
@@ -377,11 +378,13 @@ struct ExportedBuffer {
   bool dedicated = false;           // allocated with VkMemoryDedicatedAllocateInfo (M5)
 };
 
-// A device-local buffer of `size` bytes whose memory can be exported as an
-// opaque fd (M18-M20); dedicated when the driver asks for it. Exit 3 when
-// the driver cannot export opaque fds for `usage`.
+// A device-local buffer of `size` bytes for `usage` whose memory can be
+// exported as an opaque fd; dedicated when the driver asks for it. Exit 3
+// when the device cannot export it.
 inline ExportedBuffer createExportedBuffer(const Pair& pair, const Device& device, VkDeviceSize size,
                                            VkBufferUsageFlags usage) {
+  // M19: may this buffer's memory be exported as an opaque fd, and must its
+  // allocation be dedicated to it?
   const auto handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
   VkPhysicalDeviceExternalBufferInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
   query.usage = usage;
@@ -390,8 +393,10 @@ inline ExportedBuffer createExportedBuffer(const Pair& pair, const Device& devic
   vkGetPhysicalDeviceExternalBufferProperties(pair.physical, &query, &answer);
   const VkExternalMemoryFeatureFlags features = answer.externalMemoryProperties.externalMemoryFeatures;
   if ((features & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT) == 0)
-    exitWith(kExitMissing, "the Vulkan device cannot export this buffer's memory as an opaque fd");
+    exitWith(kExitMissing, "%s cannot export buffer memory as an opaque fd", pair.name.c_str());
 
+  // M20: the buffer names the handle type; M2: its requirements are asked
+  // for after that, since the handle type may change them.
   ExportedBuffer result;
   result.size = size;
   VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
@@ -400,16 +405,16 @@ inline ExportedBuffer createExportedBuffer(const Pair& pair, const Device& devic
   bufferInfo.size = size;
   bufferInfo.usage = usage;
   VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
-
-  VkMemoryDedicatedRequirements dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS};
-  VkMemoryRequirements2 requirements{VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, &dedicated};
+  VkMemoryDedicatedRequirements dedicatedNeeds{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS};
+  VkMemoryRequirements2 requirements{VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, &dedicatedNeeds};
   VkBufferMemoryRequirementsInfo2 which{VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2};
   which.buffer = result.buffer;
   vkGetBufferMemoryRequirements2(device.device, &which, &requirements);
-  result.allocationSize = requirements.memoryRequirements.size;
+  result.allocationSize = requirements.memoryRequirements.size;  // M1: what CUDA imports
   result.dedicated = (features & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT) != 0 ||
-                     dedicated.requiresDedicatedAllocation || dedicated.prefersDedicatedAllocation;
+                     dedicatedNeeds.requiresDedicatedAllocation || dedicatedNeeds.prefersDedicatedAllocation;
 
+  // M18: memory allocated for export (and dedicated to the buffer, M5, when asked).
   VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
   dedicatedInfo.buffer = result.buffer;
   VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
@@ -424,8 +429,9 @@ inline ExportedBuffer createExportedBuffer(const Pair& pair, const Device& devic
   return result;
 }
 
-// A new opaque fd for `memory` (each call makes a new one, M9); the caller
-// owns it until an import succeeds.
+// A new opaque fd for `memory` (M9: each call makes a new one); the caller
+// owns it until an import succeeds. vkGetMemoryFdKHR is a device
+// extension's function: the loader exports no symbol for it.
 inline int exportMemoryFd(const Device& device, VkDeviceMemory memory) {
   auto getMemoryFd = reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(device.device, "vkGetMemoryFdKHR"));
   VkMemoryGetFdInfoKHR info{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
@@ -441,9 +447,10 @@ struct CudaBuffer {
   void* pointer = nullptr;  // the whole buffer, mapped at offset 0 (P1)
 };
 
-// Imports an allocation through `fd` with the allocation's size and the
-// dedicated flag (M1, M4, M5). The fd is CUDA's after a successful import
-// (M7) and closed here after a failed one (M8).
+// Imports an allocation through `fd`. M1: the whole ALLOCATION's size, not
+// the buffer's; M4, M5: the dedicated flag exactly when the allocation is
+// dedicated; G4: a zeroed descriptor. The fd is CUDA's after a successful
+// import (M7: never touch or close it again), ours after a failed one (M8).
 inline cudaExternalMemory_t importMemoryIntoCuda(int fd, VkDeviceSize allocationSize, bool dedicated) {
   cudaExternalMemoryHandleDesc handle{};
   handle.type = cudaExternalMemoryHandleTypeOpaqueFd;
@@ -451,13 +458,14 @@ inline cudaExternalMemory_t importMemoryIntoCuda(int fd, VkDeviceSize allocation
   handle.size = allocationSize;
   handle.flags = dedicated ? cudaExternalMemoryDedicated : 0;
   cudaExternalMemory_t memory = nullptr;
-  cudaError_t imported = cudaImportExternalMemory(&memory, &handle);
+  const cudaError_t imported = cudaImportExternalMemory(&memory, &handle);
   if (imported != cudaSuccess) close(fd);
   CUDA_CHECK(imported);
   return memory;
 }
 
-// Imports `buffer`'s memory through `fd` (importMemoryIntoCuda) and maps the buffer.
+// Imports `buffer`'s memory through `fd` (importMemoryIntoCuda) and maps the
+// buffer (P1, P2: it lies at offset 0 of the allocation and is `size` long).
 inline CudaBuffer importIntoCuda(const ExportedBuffer& buffer, int fd) {
   CudaBuffer result;
   result.memory = importMemoryIntoCuda(fd, buffer.allocationSize, buffer.dedicated);
@@ -468,8 +476,9 @@ inline CudaBuffer importIntoCuda(const ExportedBuffer& buffer, int fd) {
   return result;
 }
 
-// Mapping first, then the memory object (P9); before Vulkan frees the
-// allocation (M14), and with no CUDA work left that touches it (M15).
+// The mapping first, then the memory object (P9: destroying the memory
+// object does not free its mappings); before Vulkan frees the allocation
+// (M14), and with no CUDA work left that touches it (M15).
 inline void destroyCudaBuffer(CudaBuffer& buffer) {
   CUDA_CHECK(cudaFree(buffer.pointer));
   CUDA_CHECK(cudaDestroyExternalMemory(buffer.memory));
