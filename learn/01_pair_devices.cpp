@@ -20,8 +20,7 @@
 
 int main(int argc, char** argv) {
   gStepName = "learn 01";
-  parseArguments(argc, argv,
-                 {{"driver-uuid", "compares CUDA's UUID with Vulkan's driverUUID instead of deviceUUID: nothing pairs"}});
+  parseArguments(argc, argv, {{"driver-uuid", "CUDA's UUID compared with driverUUID, not deviceUUID: nothing pairs"}});
 
   // CUDA first: without a driver the static runtime answers here, before any
   // Vulkan work, with cudaErrorInsufficientDriver or cudaErrorNoDevice.

@@ -159,8 +159,7 @@ inline void destroyExportedBuffer(const Device& device, ExportedBuffer& buffer) 
 
 int main(int argc, char** argv) {
   gStepName = "learn 02";
-  parseArguments(argc, argv,
-                 {{"import-size", "the import names the value count (1000003) as its size, not the allocation's bytes"}});
+  parseArguments(argc, argv, {{"import-size", "CUDA imports 1000003 bytes (the value count), not the allocation"}});
   Instance instance = createInstance();
   const Pair pair = pairDevices(instance.instance);  // step 1; CUDA's current device is the pair's
   Device device = createDevice(pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME});  // M18

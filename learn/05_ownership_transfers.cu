@@ -168,8 +168,7 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
 
 int main(int argc, char** argv) {
   gStepName = "learn 05";
-  parseArguments(argc, argv,
-                 {{"no-wait", "the read-back's acquire has no semaphore wait in front of it: it reads while CUDA writes"}});
+  parseArguments(argc, argv, {{"no-wait", "no semaphore wait before the read-back's acquire: it reads too early"}});
   Instance instance = createInstance({}, true);  // validation on, whatever VKSIM_VALIDATION says
   const Pair pair = pairDevices(instance.instance);
   Device device = createTimelineDevice(pair);

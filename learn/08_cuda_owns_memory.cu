@@ -258,7 +258,7 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
 
 int main(int argc, char** argv) {
   gStepName = "learn 08";
-  parseArguments(argc, argv, {{"granularity", "cuMemCreate gets the buffer's size, not rounded up to the granularity"}});
+  parseArguments(argc, argv, {{"granularity", "cuMemCreate gets the buffer's size, not whole granules"}});
   Instance instance = createInstance();
   const Pair pair = pairDevices(instance.instance);  // CUDA's current device is the pair's
   Device device = createTimelineDevice(pair);        // both fd extensions, timeline semaphores (M18)

@@ -221,7 +221,7 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
 
 int main(int argc, char** argv) {
   gStepName = "learn 09";
-  parseArguments(argc, argv, {{"no-wait", "Vulkan's read-back does not wait for openclDone: it reads while OpenCL writes"}});
+  parseArguments(argc, argv, {{"no-wait", "the read-back does not wait for openclDone: it reads while OpenCL writes"}});
   Instance instance = createInstance();
   const Pair pair = pairDevices(instance.instance);
   Device device = createDevice(
@@ -229,9 +229,7 @@ int main(int argc, char** argv) {
   VkPhysicalDeviceIDProperties id{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
   VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &id};
   vkGetPhysicalDeviceProperties2(pair.physical, &properties);
-  const ClDevice found = findOpenClDevice(id.deviceUUID, pair.name);
-  const cl_platform_id platform = found.platform;
-  cl_device_id clDevice = found.device;
+  const auto [platform, clDevice] = findOpenClDevice(id.deviceUUID, pair.name);
   const ClExtensions cl = loadExtensions(platform);
 
   // 2. A context, an in-order queue (wait, acquire, kernel, release, signal
