@@ -30,10 +30,10 @@ __host__ __device__ inline uint32_t expectedValue(uint32_t round, uint32_t i) {
   return (round + 1) * 2654435761u ^ i * 40503u;
 }
 
-// About a millisecond of a real simulation's work first, so that a reader
+// About 2 ms of a real simulation's work first, so that a reader
 // that does not wait for the kernel (--break no-wait) reads before the writes.
 __global__ void writeRoundKernel(uint32_t* values, uint32_t count, uint32_t round) {
-  for (int i = 0; i < 10; ++i) __nanosleep(100'000);
+  for (int i = 0; i < 20; ++i) __nanosleep(100'000);
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < count) values[i] = expectedValue(round, i);
 }

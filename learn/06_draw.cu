@@ -57,10 +57,10 @@ __host__ __device__ inline uint32_t triangleColor(uint32_t t, uint32_t round) {
   return 0xff000000u | (16 * round + 15) << 16 | ((t / kGrid) * 32 + 31) << 8 | ((t % kGrid) * 32 + 31);
 }
 
-// About a millisecond of a real simulation's work first, so that a draw that
+// About 2 ms of a real simulation's work first, so that a draw that
 // does not wait for the kernel (--break early-draw) reads the old vertices.
 __global__ void moveTrianglesKernel(Vertex* vertices, uint32_t round) {
-  for (int i = 0; i < 10; ++i) __nanosleep(100'000);
+  for (int i = 0; i < 20; ++i) __nanosleep(100'000);
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= kTriangles) return;
   const float x = float(cornerX(t, round)), y = float(cornerY(t, round));
