@@ -11,11 +11,12 @@
 //   every step   createInstance, destroyInstance, finishStep (the validation
 //                layer and its message count: plumbing, not interop)
 //   step 1       requireCudaDevices, pairingProblem, graphicsComputeFamily,
-//                pairDevices (the Vulkan/CUDA pair by UUID)
-//   step 2       createDevice, findMemoryType, createExportedBuffer,
-//                exportMemoryFd, importMemoryIntoCuda, importIntoCuda,
-//                destroyCudaBuffer, destroyExportedBuffer; the plain Vulkan
-//                around them: createHostBuffer, recordReadBack, OneShot
+//                pairDevices (step 1's pairing by UUID, as functions)
+//   step 2       ExportedBuffer, createExportedBuffer, exportMemoryFd,
+//                CudaBuffer, importMemoryIntoCuda, importIntoCuda,
+//                destroyCudaBuffer, destroyExportedBuffer; and, from step 2
+//                on, the plain Vulkan around them: createDevice,
+//                findMemoryType, createHostBuffer, recordReadBack, OneShot
 //                (createOneShot, beginOneShot, submitAndWait)
 //   step 3       createExportedSemaphore, importSemaphoreIntoCuda
 //   step 4       createTimelineDevice, CudaTimeline (createCudaTimeline,
@@ -33,8 +34,10 @@
 
 #include "check.h"
 
+// Each step defines LEARN_STEP as its number (learn/diff-steps --check
+// insists); anything else that includes this file sees every helper.
 #ifndef LEARN_STEP
-#error "a step defines LEARN_STEP, its number, before including learn/common/earlier.h"
+#define LEARN_STEP 1000
 #endif
 
 // ---- the instance, and the validation layer's messages ----
