@@ -11,13 +11,16 @@
 //   - the CUDA device's compute mode allows a context (D3).
 //
 // Exit 0 with the pair, 3 when there is none (saying why), 4 on an API error.
+// Usage: learn_01_pair_devices [--break driver-uuid | --break list]
 #include <string>
 #include <vector>
 
+#define LEARN_STEP 1
 #include "common/earlier.h"
 
-int main() {
+int main(int argc, char** argv) {
   gStepName = "learn 01";
+  parseArguments(argc, argv, {{"driver-uuid", "CUDA's UUID compared with driverUUID, not deviceUUID: nothing pairs"}});
 
   // CUDA first: without a driver the static runtime answers here, before any
   // Vulkan work, with cudaErrorInsufficientDriver or cudaErrorNoDevice.
@@ -54,7 +57,9 @@ int main() {
     cudaDeviceProp cudaProperties{};
     for (int c = 0; c < cudaCount && cuda < 0; ++c) {
       CUDA_CHECK(cudaGetDeviceProperties(&cudaProperties, c));
-      if (std::memcmp(cudaProperties.uuid.bytes, id.deviceUUID, VK_UUID_SIZE) == 0) cuda = c;
+      // BROKEN with driver-uuid: driverUUID names the driver's build, not the device.
+      const uint8_t* vulkanUuid = breaking("driver-uuid") ? id.driverUUID : id.deviceUUID;
+      if (std::memcmp(cudaProperties.uuid.bytes, vulkanUuid, VK_UUID_SIZE) == 0) cuda = c;
     }
     uint32_t groupSize = 0;
     for (const VkPhysicalDeviceGroupProperties& group : groups)

@@ -4,21 +4,23 @@
 // New against step 4:
 //   - the validation layer with synchronization validation is always on here
 //     (not only with VKSIM_VALIDATION=1), and any message fails the step;
-//   - the acquire from VK_QUEUE_FAMILY_EXTERNAL (M21): the acquire runs in no
-//     defined pipeline stage, so the semaphore wait in front of it is at
-//     ALL_COMMANDS, and the barrier's first scope is ALL_COMMANDS with
-//     srcAccessMask 0 (the writes were CUDA's; the semaphore made them
-//     available). Step 4 waited at TRANSFER: a chain that need not cover the
-//     acquire;
 //   - the release back to VK_QUEUE_FAMILY_EXTERNAL after Vulkan's reads,
 //     before CUDA writes again: in round k+1's render submission, whose
 //     signal (2k+3), later in the same submission, is what CUDA waits for.
-//     The signal's first scope is every command of the batch, release included.
-// VK_KHR_maintenance8 adds VK_DEPENDENCY_QUEUE_FAMILY_OWNERSHIP_TRANSFER_USE_ALL_STAGES_BIT_KHR:
+//     The signal's first scope is every command of the batch, release
+//     included (recordBufferRelease, submitSignal, below);
+//   - the acquire and the wait in front of it, as steps 2-4 had them, now
+//     as the functions the later steps call (recordBufferAcquire,
+//     submitWaitingFor, below): the acquire runs in no defined pipeline
+//     stage, so the wait is at ALL_COMMANDS and the barrier's first scope is
+//     ALL_COMMANDS with srcAccessMask 0 (M21).
+// VK_KHR_maintenance8 (M22) adds VK_DEPENDENCY_QUEUE_FAMILY_OWNERSHIP_TRANSFER_USE_ALL_STAGES_BIT_KHR:
 // where the driver offers it, the acquire's wait may use narrow stages (the
 // barrier's own). Debian 12's headers (1.3.239) do not know it, so ALL_COMMANDS.
+// Usage: learn_05_ownership_transfers [--break no-wait | --break list]
 #include <string>
 
+#define LEARN_STEP 5
 #include "common/earlier.h"
 
 constexpr uint32_t kValueCount = 1u << 16;
@@ -28,27 +30,88 @@ __host__ __device__ inline uint32_t expectedValue(uint32_t round, uint32_t i) {
   return (round + 1) * 2654435761u ^ i * 40503u;
 }
 
+// About 2 ms of a real simulation's work first, so that a reader
+// that does not wait for the kernel (--break no-wait) reads before the writes.
 __global__ void writeRoundKernel(uint32_t* values, uint32_t count, uint32_t round) {
+  for (int i = 0; i < 20; ++i) __nanosleep(100'000);
   const uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < count) values[i] = expectedValue(round, i);
 }
 
+// >>> learn/common/earlier.h holds this for the later steps
 // Records the release of `buffer` from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL
-// (M21). First scope: the copy that read it (TRANSFER); reads need no
-// availability operation, so srcAccessMask is 0. The destination masks play
-// no part on the other side: what orders CUDA's writes after the release is
-// the semaphore signal later in the same submission.
-void recordRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily) {
+// (M21), after `stage` read it (step 5: the copy's TRANSFER; step 6: the
+// draw's VERTEX_INPUT). Reads need no availability operation, so the access
+// masks are 0; the destination half plays no part on the other API's side:
+// what orders its writes after the release is the semaphore signal later in
+// the same submission (submitSignal).
+inline void recordBufferRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily,
+                                VkPipelineStageFlags stage) {
   VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  toExternal.srcAccessMask = 0;
-  toExternal.dstAccessMask = 0;
   toExternal.srcQueueFamilyIndex = queueFamily;
   toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
   toExternal.buffer = buffer;
   toExternal.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr,
-                       1, &toExternal, 0, nullptr);
+  vkCmdPipelineBarrier(commands, stage, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 1, &toExternal,
+                       0, nullptr);
 }
+
+// Records the acquire of `buffer` from VK_QUEUE_FAMILY_EXTERNAL into
+// `queueFamily` (M21), for `stage`'s `access` (step 5: TRANSFER_READ). The
+// acquire runs in no defined stage: its first scope is ALL_COMMANDS, as is
+// the semaphore wait in front of it (submitWaitingFor), and srcAccessMask is
+// 0 (the writes were the other API's; its signal made them available).
+inline void recordBufferAcquire(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily,
+                                VkPipelineStageFlags stage, VkAccessFlags access) {
+  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  acquire.dstAccessMask = access;
+  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  acquire.dstQueueFamilyIndex = queueFamily;
+  acquire.buffer = buffer;
+  acquire.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, stage, 0, 0, nullptr, 1, &acquire, 0,
+                       nullptr);
+}
+
+// The submission that hands the buffer to the other API: the commands
+// recorded in `recorded` (ended here; none when null, as in round 0, which
+// has nothing to release), then the signal of `semaphore` in the SAME
+// submission, so that its first scope holds the release (S2 on Vulkan's
+// side). A timeline is set to *value; a binary semaphore (value null, step 9)
+// is signalled. No fence: the host never waits for it.
+inline void submitSignal(const Device& device, const OneShot* recorded, VkSemaphore semaphore,
+                         const uint64_t* value) {
+  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  values.signalSemaphoreValueCount = 1;
+  values.pSignalSemaphoreValues = value;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, value != nullptr ? &values : nullptr};
+  if (recorded != nullptr) {
+    VK_CHECK(vkEndCommandBuffer(recorded->commands));
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &recorded->commands;
+  }
+  submit.signalSemaphoreCount = 1;
+  submit.pSignalSemaphores = &semaphore;
+  VK_CHECK(vkQueueSubmit(device.queue, 1, &submit, VK_NULL_HANDLE));
+}
+
+// The submission that takes the buffer back: `oneShot`'s commands (the
+// acquire first) wait for `semaphore` (a timeline: for *value; binary: value
+// null) at ALL_COMMANDS, a stage that covers the acquire (M21); the host
+// waits for them to finish (bounded).
+inline void submitWaitingFor(const Device& device, const OneShot& oneShot, VkSemaphore semaphore,
+                             const uint64_t* value) {
+  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  values.waitSemaphoreValueCount = 1;
+  values.pWaitSemaphoreValues = value;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, value != nullptr ? &values : nullptr};
+  submit.waitSemaphoreCount = 1;
+  submit.pWaitSemaphores = &semaphore;
+  submit.pWaitDstStageMask = &waitStage;
+  submitAndWait(device, oneShot, submit);
+}
+// <<<
 
 // The objects every round uses (created in main, in this order).
 struct Rig {
@@ -57,133 +120,87 @@ struct Rig {
   CudaBuffer cudaShared;
   HostBuffer host;
   OneShot oneShot;
-  OneShot release;
-  VkSemaphore timeline;
-  cudaExternalSemaphore_t cudaTimeline;
-  cudaStream_t stream;
+  OneShot release;        // its command buffer holds the release; its fence stays unused
+  CudaTimeline timeline;  // the semaphore, CUDA's import, CUDA's stream
 };
 
 // Round k: render releases (k > 0) and signals 2k+1; CUDA waits for 2k+1,
 // writes, signals 2k+2; the read-back waits for 2k+2 at ALL_COMMANDS,
 // acquires and copies; the CPU checks. Returns the values checked.
 uint32_t runRound(const Rig& rig, uint32_t round) {
-  const Device& device = rig.device;
-  const ExportedBuffer& shared = rig.shared;
-  const CudaBuffer& cudaShared = rig.cudaShared;
-  const HostBuffer& host = rig.host;
-  const OneShot& oneShot = rig.oneShot;
-  const OneShot& release = rig.release;
-  const VkSemaphore& timeline = rig.timeline;
-  const cudaExternalSemaphore_t& cudaTimeline = rig.cudaTimeline;
-  const cudaStream_t& stream = rig.stream;
-  const VkDeviceSize size = shared.size;
-  uint32_t checked = 0;
   const uint64_t renderDone = 2 * uint64_t{round} + 1;  // the +2 schedule
   const uint64_t cudaDone = 2 * uint64_t{round} + 2;
 
   // 1. Vulkan's render signals 2k+1. From round 1 on it first releases the
-  //    buffer that round k-1's read-back acquired: CUDA writes it next.
-  //    The release's command buffer can be recorded again: the
-  //    previous one finished before 2k-1 was signalled, which the host saw
-  //    reached (the read-back's fence waited on 2k).
-  VkTimelineSemaphoreSubmitInfo renderValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  renderValues.signalSemaphoreValueCount = 1;
-  renderValues.pSignalSemaphoreValues = &renderDone;
-  VkSubmitInfo render{VK_STRUCTURE_TYPE_SUBMIT_INFO, &renderValues};
-  if (round > 0) {
-    recordRelease(beginOneShot(release), shared.buffer, device.queueFamily);
-    VK_CHECK(vkEndCommandBuffer(release.commands));
-    render.commandBufferCount = 1;
-    render.pCommandBuffers = &release.commands;
-  }
-  render.signalSemaphoreCount = 1;  // after the release, in the same submission
-  render.pSignalSemaphores = &timeline;
-  VK_CHECK(vkQueueSubmit(device.queue, 1, &render, VK_NULL_HANDLE));
+  //    buffer that round k-1's read-back acquired: CUDA writes it next. The
+  //    release's command buffer can be recorded again: the previous one
+  //    finished before 2k-1 was signalled, which the host saw reached (the
+  //    read-back's fence waited on 2k).
+  if (round > 0) recordBufferRelease(beginOneShot(rig.release), rig.shared.buffer, rig.device.queueFamily,
+                                     VK_PIPELINE_STAGE_TRANSFER_BIT);
+  submitSignal(rig.device, round > 0 ? &rig.release : nullptr, rig.timeline.timeline, &renderDone);
 
   // 2. CUDA waits until the value is at least 2k+1, runs the kernel, and
-  //    sets it to 2k+2 (S5). G4: zeroed parameter structs.
-  cudaExternalSemaphoreWaitParams waitParams{};
-  waitParams.params.fence.value = renderDone;
-  CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&cudaTimeline, &waitParams, 1, stream));
-  writeRoundKernel<<<(kValueCount + 255) / 256, 256, 0, stream>>>(static_cast<uint32_t*>(cudaShared.pointer),
-                                                                  kValueCount, round);
+  //    sets it to 2k+2 (S5).
+  cudaWaitTimeline(rig.timeline, renderDone);
+  writeRoundKernel<<<(kValueCount + 255) / 256, 256, 0, rig.timeline.stream>>>(
+      static_cast<uint32_t*>(rig.cudaShared.pointer), kValueCount, round);
   CUDA_CHECK(cudaGetLastError());
-  cudaExternalSemaphoreSignalParams signalParams{};
-  signalParams.params.fence.value = cudaDone;  // S2: after the kernel in stream order
-  CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&cudaTimeline, &signalParams, 1, stream));
+  cudaSignalTimeline(rig.timeline, cudaDone);
 
-  // 3. Vulkan's read-back waits for 2k+2, acquires the buffer, copies it.
-  VkCommandBuffer commands = beginOneShot(oneShot);
-  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};  // M21
-  acquire.srcAccessMask = 0;
-  acquire.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-  acquire.dstQueueFamilyIndex = device.queueFamily;
-  acquire.buffer = shared.buffer;
-  acquire.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr,
-                       1, &acquire, 0, nullptr);
-  recordReadBack(commands, shared.buffer, host, size);
-  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;  // M21: covers the acquire
-  VkTimelineSemaphoreSubmitInfo readBackValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  readBackValues.waitSemaphoreValueCount = 1;
-  readBackValues.pWaitSemaphoreValues = &cudaDone;
-  VkSubmitInfo readBack{VK_STRUCTURE_TYPE_SUBMIT_INFO, &readBackValues};
-  readBack.waitSemaphoreCount = 1;
-  readBack.pWaitSemaphores = &timeline;
-  readBack.pWaitDstStageMask = &waitStage;
-  submitAndWait(device, oneShot, readBack);  // the host waits for the copy, to check it
+  // 3. Vulkan's read-back waits for 2k+2 at ALL_COMMANDS, acquires the
+  //    buffer, copies it; the host waits for the copy, to check it.
+  VkCommandBuffer commands = beginOneShot(rig.oneShot);
+  recordBufferAcquire(commands, rig.shared.buffer, rig.device.queueFamily, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      VK_ACCESS_TRANSFER_READ_BIT);
+  recordReadBack(commands, rig.shared.buffer, rig.host, rig.shared.size);
+  if (breaking("no-wait"))
+    submitAndWait(rig.device, rig.oneShot);  // BROKEN: the acquire and the copy wait for nothing
+  else
+    submitWaitingFor(rig.device, rig.oneShot, rig.timeline.timeline, &cudaDone);
 
-  const auto* values = static_cast<const uint32_t*>(host.mapped);
-  for (uint32_t i = 0; i < kValueCount; ++i, ++checked)
+  const auto* values = static_cast<const uint32_t*>(rig.host.mapped);
+  for (uint32_t i = 0; i < kValueCount; ++i)
     EXPECT_OR_EXIT(values[i] == expectedValue(round, i), "round %u: value %u is 0x%08x, expected 0x%08x", round, i,
                    values[i], expectedValue(round, i));
-  return checked;
+  return kValueCount;
 }
 
-int main() {
+int main(int argc, char** argv) {
   gStepName = "learn 05";
+  parseArguments(argc, argv, {{"no-wait", "no semaphore wait before the read-back's acquire: it reads too early"}});
   Instance instance = createInstance({}, true);  // validation on, whatever VKSIM_VALIDATION says
   const Pair pair = pairDevices(instance.instance);
-  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  features12.timelineSemaphore = VK_TRUE;  // M18: timeline semaphores are core in 1.2, behind this feature
-  Device device = createDevice(pair,
-                               {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
-                               &features12);
+  Device device = createTimelineDevice(pair);
   const VkDeviceSize size = kValueCount * sizeof(uint32_t);
   ExportedBuffer shared = createExportedBuffer(pair, device, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
   CudaBuffer cudaShared = importIntoCuda(shared, exportMemoryFd(device, shared.memory));
   HostBuffer host = createHostBuffer(pair, device, size);
   OneShot oneShot = createOneShot(device);
-  OneShot release = createOneShot(device);  // its buffer holds the release; its fence stays unused
+  OneShot release = createOneShot(device);
 
-  // S11 as in step 3, but one timeline semaphore, starting at 0.
-  const VkSemaphore timeline = createExportedSemaphore(pair, device, VK_SEMAPHORE_TYPE_TIMELINE);
-  cudaExternalSemaphore_t cudaTimeline = importSemaphoreIntoCuda(device, timeline, true);
-  cudaStream_t stream = nullptr;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  // Load the kernel before any wait is enqueued: the lazy-loading trap (step 3).
-  cudaFuncAttributes loaded{};
-  CUDA_CHECK(cudaFuncGetAttributes(&loaded, writeRoundKernel));
+  // One timeline semaphore, starting at 0, CUDA's import and stream; the
+  // kernel loaded before any wait is enqueued (the lazy-loading trap, step 3).
+  CudaTimeline timeline = createCudaTimeline(pair, device, reinterpret_cast<const void*>(writeRoundKernel));
 
-  const Rig rig{device, shared, cudaShared, host, oneShot, release, timeline, cudaTimeline, stream};
+  const Rig rig{device, shared, cudaShared, host, oneShot, release, timeline};
   uint32_t checked = 0;
   for (uint32_t round = 0; round < kRounds; ++round) checked += runRound(rig, round);
 
   // The schedule's arithmetic, checked: N rounds end at 2N.
   uint64_t counter = 0;
-  VK_CHECK(vkGetSemaphoreCounterValue(device.device, timeline, &counter));
+  VK_CHECK(vkGetSemaphoreCounterValue(device.device, timeline.timeline, &counter));
   EXPECT_OR_EXIT(counter == 2 * uint64_t{kRounds}, "the timeline reads %llu after %u rounds, expected %llu",
                  static_cast<unsigned long long>(counter), kRounds, 2ull * kRounds);
 
   // Teardown. Nothing is pending on the timeline (S17, S18: the last wait
-  // finished, and the stream is idle); CUDA's objects go first (M14).
-  CUDA_CHECK(cudaStreamSynchronize(stream));
-  CUDA_CHECK(cudaStreamDestroy(stream));
-  CUDA_CHECK(cudaDestroyExternalSemaphore(cudaTimeline));
+  // finished); CUDA's objects go first (M14), in the program's order:
+  // mapping and memory, then stream and semaphore (either order would do).
+  CUDA_CHECK(cudaStreamSynchronize(timeline.stream));
   destroyCudaBuffer(cudaShared);
+  destroyCudaSideOfTimeline(timeline);
   VK_CHECK(vkDeviceWaitIdle(device.device));
-  vkDestroySemaphore(device.device, timeline, nullptr);
+  vkDestroySemaphore(device.device, timeline.timeline, nullptr);
   destroyOneShot(device, release);
   destroyOneShot(device, oneShot);
   destroyHostBuffer(device, host);

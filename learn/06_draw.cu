@@ -10,7 +10,7 @@
 //     VERTEX_ATTRIBUTE_READ): the draw is the first reader. The semaphore
 //     wait in front of it stays at ALL_COMMANDS (M21);
 //   - the release's first scope is the same stage: the draw read the buffer,
-//     so CUDA's next write must wait for the draw, not only for a copy;
+//     so CUDA's next write must wait for the draw, not for a copy;
 //   - a render pass, a pipeline (learn/shaders/06_draw.vert, .frag) and an
 //     image of its own, which never crosses to CUDA: plain Vulkan, kept in
 //     learn/common/offscreen.h;
@@ -18,10 +18,13 @@
 //     triangle: one inside it, which must have this round's colour, and one
 //     just behind it, inside last round's triangle, which must be the clear
 //     colour. Only a draw that read CUDA's last write passes both.
-// Unchanged: the +2 timeline schedule, the acquire's wait at ALL_COMMANDS.
+// Unchanged: the +2 timeline schedule, the acquire's wait at ALL_COMMANDS
+// (steps 4 and 5's functions, from learn/common/earlier.h).
 // Validation as before step 5: with VKSIM_VALIDATION=1 (the tests set it).
-// Usage: learn_06_draw [out.png]   (default step06.png)
+// Usage: learn_06_draw [--break early-draw | --break list] [out.png]   (default step06.png)
 #include <string>
+
+#define LEARN_STEP 6
 
 #include "common/offscreen.h"  // plain Vulkan drawing: target, pipeline, PNG
 
@@ -54,7 +57,10 @@ __host__ __device__ inline uint32_t triangleColor(uint32_t t, uint32_t round) {
   return 0xff000000u | (16 * round + 15) << 16 | ((t / kGrid) * 32 + 31) << 8 | ((t % kGrid) * 32 + 31);
 }
 
+// About 2 ms of a real simulation's work first, so that a draw that
+// does not wait for the kernel (--break early-draw) reads the old vertices.
 __global__ void moveTrianglesKernel(Vertex* vertices, uint32_t round) {
+  for (int i = 0; i < 20; ++i) __nanosleep(100'000);
   const uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= kTriangles) return;
   const float x = float(cornerX(t, round)), y = float(cornerY(t, round));
@@ -70,23 +76,6 @@ static const uint32_t kVertexSpirv[] = {
 static const uint32_t kFragmentSpirv[] = {
 #include "06_draw.frag.inc"
 };
-
-// Records the release of `buffer` from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL
-// (M21). First scope: the draw that read it (VERTEX_INPUT, step 5: the copy's
-// TRANSFER); reads need no availability operation, so srcAccessMask is 0. The destination masks play
-// no part on the other side: what orders CUDA's writes after the release is
-// the semaphore signal later in the same submission.
-void recordRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily) {
-  VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  toExternal.srcAccessMask = 0;
-  toExternal.dstAccessMask = 0;
-  toExternal.srcQueueFamilyIndex = queueFamily;
-  toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-  toExternal.buffer = buffer;
-  toExternal.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0,
-                       0, nullptr, 1, &toExternal, 0, nullptr);
-}
 
 // Inside each triangle: this round's colour; just behind it (inside round
 // k-1's triangle, outside this one): the clear colour. Only a draw that read
@@ -113,11 +102,9 @@ struct Rig {
   CudaBuffer cudaShared;
   HostBuffer host;
   OneShot oneShot;
-  OneShot release;
-  VkSemaphore timeline;
-  cudaExternalSemaphore_t cudaTimeline;
-  cudaStream_t stream;
-  Offscreen target;  // the drawing (learn/common/offscreen.h)
+  OneShot release;        // its command buffer holds the release; its fence stays unused
+  CudaTimeline timeline;  // the semaphore, CUDA's import, CUDA's stream
+  Offscreen target;       // the drawing (learn/common/offscreen.h)
   VkPipeline pipeline;
 };
 
@@ -126,90 +113,50 @@ struct Rig {
 // ALL_COMMANDS, acquires, draws and copies the image out; the CPU checks.
 // Returns the pixels checked.
 uint32_t runRound(const Rig& rig, uint32_t round) {
-  const Device& device = rig.device;
-  const ExportedBuffer& shared = rig.shared;
-  const CudaBuffer& cudaShared = rig.cudaShared;
-  const HostBuffer& host = rig.host;
-  const OneShot& oneShot = rig.oneShot;
-  const OneShot& release = rig.release;
-  const VkSemaphore& timeline = rig.timeline;
-  const cudaExternalSemaphore_t& cudaTimeline = rig.cudaTimeline;
-  const cudaStream_t& stream = rig.stream;
   const uint64_t renderDone = 2 * uint64_t{round} + 1;  // the +2 schedule
   const uint64_t cudaDone = 2 * uint64_t{round} + 2;
 
   // 1. Vulkan's render signals 2k+1. From round 1 on it first releases the
-  //    buffer that round k-1's draw acquired: CUDA writes it next.
-  //    The release's command buffer can be recorded again: the
-  //    previous one finished before 2k-1 was signalled, which the host saw
-  //    reached (the read-back's fence waited on 2k).
-  VkTimelineSemaphoreSubmitInfo renderValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  renderValues.signalSemaphoreValueCount = 1;
-  renderValues.pSignalSemaphoreValues = &renderDone;
-  VkSubmitInfo render{VK_STRUCTURE_TYPE_SUBMIT_INFO, &renderValues};
-  if (round > 0) {
-    recordRelease(beginOneShot(release), shared.buffer, device.queueFamily);
-    VK_CHECK(vkEndCommandBuffer(release.commands));
-    render.commandBufferCount = 1;
-    render.pCommandBuffers = &release.commands;
-  }
-  render.signalSemaphoreCount = 1;  // after the release, in the same submission
-  render.pSignalSemaphores = &timeline;
-  VK_CHECK(vkQueueSubmit(device.queue, 1, &render, VK_NULL_HANDLE));
+  //    buffer that round k-1's draw read, at the stage that read it.
+  if (round > 0) recordBufferRelease(beginOneShot(rig.release), rig.shared.buffer, rig.device.queueFamily,
+                                     VK_PIPELINE_STAGE_VERTEX_INPUT_BIT);
+  submitSignal(rig.device, round > 0 ? &rig.release : nullptr, rig.timeline.timeline, &renderDone);
 
-  // 2. CUDA waits until the value is at least 2k+1, runs the kernel, and
-  //    sets it to 2k+2 (S5). G4: zeroed parameter structs.
-  cudaExternalSemaphoreWaitParams waitParams{};
-  waitParams.params.fence.value = renderDone;
-  CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&cudaTimeline, &waitParams, 1, stream));
-  moveTrianglesKernel<<<1, kTriangles, 0, stream>>>(static_cast<Vertex*>(cudaShared.pointer), round);
+  // 2. CUDA waits until the value is at least 2k+1, moves the triangles,
+  //    and sets it to 2k+2 (S5).
+  cudaWaitTimeline(rig.timeline, renderDone);
+  moveTrianglesKernel<<<1, kTriangles, 0, rig.timeline.stream>>>(static_cast<Vertex*>(rig.cudaShared.pointer),
+                                                                 round);
   CUDA_CHECK(cudaGetLastError());
-  cudaExternalSemaphoreSignalParams signalParams{};
-  signalParams.params.fence.value = cudaDone;  // S2: after the kernel in stream order
-  CUDA_CHECK(cudaSignalExternalSemaphoresAsync(&cudaTimeline, &signalParams, 1, stream));
+  cudaSignalTimeline(rig.timeline, cudaDone);
 
-  // 3. Vulkan's draw waits for 2k+2, acquires the buffer for the vertex
-  //    input stage (its first reader), draws, copies the image out.
-  VkCommandBuffer commands = beginOneShot(oneShot);
-  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};  // M21
-  acquire.srcAccessMask = 0;
-  acquire.dstAccessMask = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
-  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-  acquire.dstQueueFamilyIndex = device.queueFamily;
-  acquire.buffer = shared.buffer;
-  acquire.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 0,
-                       nullptr, 1, &acquire, 0, nullptr);
+  // 3. Vulkan's draw waits for 2k+2 at ALL_COMMANDS, acquires the buffer for
+  //    the vertex input stage (its first reader), draws, copies the image
+  //    out; the host waits for the copy, to check it.
+  VkCommandBuffer commands = beginOneShot(rig.oneShot);
+  recordBufferAcquire(commands, rig.shared.buffer, rig.device.queueFamily, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
+                      VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT);
   beginOffscreen(commands, rig.target);  // cleared to kBackground
   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, rig.pipeline);
   const VkDeviceSize offset = 0;
-  vkCmdBindVertexBuffers(commands, 0, 1, &shared.buffer, &offset);
+  vkCmdBindVertexBuffers(commands, 0, 1, &rig.shared.buffer, &offset);
   vkCmdDraw(commands, 3 * kTriangles, 1, 0, 0);
   vkCmdEndRenderPass(commands);  // the image is TRANSFER_SRC_OPTIMAL now
-  recordCopyOut(commands, rig.target, host);
-  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;  // M21: covers the acquire
-  VkTimelineSemaphoreSubmitInfo drawValues{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  drawValues.waitSemaphoreValueCount = 1;
-  drawValues.pWaitSemaphoreValues = &cudaDone;
-  VkSubmitInfo draw{VK_STRUCTURE_TYPE_SUBMIT_INFO, &drawValues};
-  draw.waitSemaphoreCount = 1;
-  draw.pWaitSemaphores = &timeline;
-  draw.pWaitDstStageMask = &waitStage;
-  submitAndWait(device, oneShot, draw);  // the host waits for the copy, to check it
+  recordCopyOut(commands, rig.target, rig.host);
+  const uint64_t drawWaitsFor = breaking("early-draw") ? renderDone : cudaDone;  // BROKEN: 2k+1 is reached
+  submitWaitingFor(rig.device, rig.oneShot, rig.timeline.timeline, &drawWaitsFor);
 
-  return checkPixels(static_cast<const uint32_t*>(host.mapped), round);
+  return checkPixels(static_cast<const uint32_t*>(rig.host.mapped), round);
 }
 
 int main(int argc, char** argv) {
   gStepName = "learn 06";
-  const char* pngPath = argc > 1 ? argv[1] : "step06.png";
+  const char* pngArgument = parseArguments(
+      argc, argv, {{"early-draw", "the draw waits for 2k+1, CUDA's input, not 2k+2: it reads the old vertices"}});
+  const char* pngPath = pngArgument != nullptr ? pngArgument : "step06.png";
   Instance instance = createInstance();  // validation with VKSIM_VALIDATION=1, as before step 5
   const Pair pair = pairDevices(instance.instance);
-  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  features12.timelineSemaphore = VK_TRUE;  // M18: timeline semaphores are core in 1.2, behind this feature
-  Device device = createDevice(
-      pair, {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
-      &features12);
+  Device device = createTimelineDevice(pair);
   const VkDeviceSize size = 3 * kTriangles * sizeof(Vertex);
   // M19, M20 for the usage the buffer has now: vertex input.
   ExportedBuffer shared = createExportedBuffer(pair, device, size, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
@@ -217,7 +164,7 @@ int main(int argc, char** argv) {
   // The host buffer receives the image, copied out each round.
   HostBuffer host = createHostBuffer(pair, device, VkDeviceSize{kTarget} * kTarget * 4);
   OneShot oneShot = createOneShot(device);
-  OneShot release = createOneShot(device);  // its buffer holds the release; its fence stays unused
+  OneShot release = createOneShot(device);
 
   // The drawing (learn/common/offscreen.h): a kTarget x kTarget target and a
   // pipeline that reads the shared buffer as vertices (binding 0, stride 12).
@@ -237,34 +184,28 @@ int main(int argc, char** argv) {
       createOffscreenPipeline(device, target, layout, kVertexSpirv, sizeof(kVertexSpirv), kFragmentSpirv,
                               sizeof(kFragmentSpirv), &input);
 
-  const VkSemaphore timeline = createExportedSemaphore(pair, device, VK_SEMAPHORE_TYPE_TIMELINE);
-  cudaExternalSemaphore_t cudaTimeline = importSemaphoreIntoCuda(device, timeline, true);
-  cudaStream_t stream = nullptr;
-  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  // Load the kernel before any wait is enqueued: the lazy-loading trap (step 3).
-  cudaFuncAttributes loaded{};
-  CUDA_CHECK(cudaFuncGetAttributes(&loaded, moveTrianglesKernel));
+  // One timeline semaphore, starting at 0, CUDA's import and stream; the
+  // kernel loaded before any wait is enqueued (the lazy-loading trap, step 3).
+  CudaTimeline timeline = createCudaTimeline(pair, device, reinterpret_cast<const void*>(moveTrianglesKernel));
 
-  const Rig rig{device,   shared,       cudaShared, host,   oneShot, release,
-                timeline, cudaTimeline, stream,     target, pipeline};
+  const Rig rig{device, shared, cudaShared, host, oneShot, release, timeline, target, pipeline};
   uint32_t checked = 0;
   for (uint32_t round = 0; round < kRounds; ++round) checked += runRound(rig, round);
   savePng(pngPath, target, host);  // the last round's image
 
   // The schedule's arithmetic, checked: N rounds end at 2N.
   uint64_t counter = 0;
-  VK_CHECK(vkGetSemaphoreCounterValue(device.device, timeline, &counter));
+  VK_CHECK(vkGetSemaphoreCounterValue(device.device, timeline.timeline, &counter));
   EXPECT_OR_EXIT(counter == 2 * uint64_t{kRounds}, "the timeline reads %llu after %u rounds, expected %llu",
                  static_cast<unsigned long long>(counter), kRounds, 2ull * kRounds);
 
   // Teardown as in step 5 (S17, S18, M14); the drawing objects once the
   // device is idle.
-  CUDA_CHECK(cudaStreamSynchronize(stream));
-  CUDA_CHECK(cudaStreamDestroy(stream));
-  CUDA_CHECK(cudaDestroyExternalSemaphore(cudaTimeline));
+  CUDA_CHECK(cudaStreamSynchronize(timeline.stream));
   destroyCudaBuffer(cudaShared);
+  destroyCudaSideOfTimeline(timeline);
   VK_CHECK(vkDeviceWaitIdle(device.device));
-  vkDestroySemaphore(device.device, timeline, nullptr);
+  vkDestroySemaphore(device.device, timeline.timeline, nullptr);
   vkDestroyPipeline(device.device, pipeline, nullptr);
   vkDestroyPipelineLayout(device.device, layout, nullptr);
   destroyOffscreen(device, target);

@@ -17,8 +17,10 @@
 //   - teardown: surface objects, the mipmapped array, the external memory (P7, P9), and only then
 //     Vulkan's image and memory (M14).
 // Unchanged: the +2 timeline schedule (learn/common/earlier.h), the offscreen target and its checks.
-// Usage: learn_07_texture [out.png]   (default step07.png)
+// Usage: learn_07_texture [--break levels | --break list] [out.png]   (default step07.png)
 #include <string>
+
+#define LEARN_STEP 7
 
 #include "common/offscreen.h"  // plain Vulkan drawing: target, pipeline, PNG
 
@@ -146,7 +148,7 @@ CudaImage importImageIntoCuda(const Device& device, const SharedImage& image) {
   arrayDesc.formatDesc = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
   arrayDesc.extent = make_cudaExtent(kSize, kSize, 0);
   arrayDesc.flags = cudaArraySurfaceLoadStore;
-  arrayDesc.numLevels = kLevels;  // VkImageCreateInfo::mipLevels
+  arrayDesc.numLevels = breaking("levels") ? 1 : kLevels;  // VkImageCreateInfo::mipLevels (BROKEN: 1)
   CUDA_CHECK(cudaExternalMemoryGetMappedMipmappedArray(&result.mipmapped, result.memory, &arrayDesc));
   for (uint32_t level = 0; level < kLevels; ++level) {
     cudaArray_t levelArray = nullptr;  // belongs to the mipmapped array (P7): not freed on its own
@@ -208,26 +210,31 @@ struct Rig {
   SharedImage image;
   CudaImage cudaImage;
   SampledImage sampled;  // view, sampler, descriptor set (learn/common/offscreen.h)
-  Offscreen target;
   HostBuffer host;
+  OneShot oneShot;
+  OneShot release;        // its command buffer holds the release; its fence stays unused
+  CudaTimeline timeline;  // the semaphore, CUDA's import, CUDA's stream
+  Offscreen target;       // the drawing (learn/common/offscreen.h)
   VkPipelineLayout layout;
   VkPipeline pipeline;
-  OneShot oneShot, release;
-  CudaTimeline timeline;  // the semaphore, CUDA's import, CUDA's stream (learn/common/earlier.h)
 };
 
-// Round k: Vulkan releases the image (round 0: after its first transition) and signals 2k+1; CUDA waits
-// for 2k+1, writes every level, signals 2k+2; the draw waits for 2k+2 at ALL_COMMANDS, acquires, samples
-// every level, and the target is copied out; the CPU checks. Returns the texels checked.
+// Round k: render releases the image (round 0: after its first transition)
+// and signals 2k+1; CUDA waits for 2k+1, writes every level, signals 2k+2;
+// the draw waits for 2k+2 at ALL_COMMANDS, acquires, samples every level and
+// copies the image out; the CPU checks. Returns the texels checked.
 uint32_t runRound(const Rig& rig, uint32_t round) {
-  const uint64_t renderDone = 2 * uint64_t{round} + 1, cudaDone = 2 * uint64_t{round} + 2;  // the +2 schedule
+  const uint64_t renderDone = 2 * uint64_t{round} + 1;  // the +2 schedule
+  const uint64_t cudaDone = 2 * uint64_t{round} + 2;
 
-  // 1. Vulkan releases the image to CUDA and signals 2k+1. Round 0 first moves it out of UNDEFINED,
-  //    before CUDA ever writes; later rounds release what round k-1's fragment shader sampled.
+  // 1. Vulkan's render signals 2k+1. It first releases the image that round
+  //    k-1's fragment shader sampled; round 0 first moves it out of
+  //    UNDEFINED, before CUDA ever writes.
   recordRelease(beginOneShot(rig.release), rig.image.image, rig.device.queueFamily, round == 0);
-  submitSignal(rig.device, &rig.release, rig.timeline.timeline, &renderDone);  // the release, then 2k+1
+  submitSignal(rig.device, &rig.release, rig.timeline.timeline, &renderDone);
 
-  // 2. CUDA waits for 2k+1, writes every level, signals 2k+2 (S5, S2).
+  // 2. CUDA waits until the value is at least 2k+1, writes every level, and
+  //    sets it to 2k+2 (S5).
   cudaWaitTimeline(rig.timeline, renderDone);
   for (uint32_t level = 0; level < kLevels; ++level) {
     const uint32_t size = kSize >> level, blocks = (size + 7) / 8;
@@ -237,58 +244,69 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
   CUDA_CHECK(cudaGetLastError());
   cudaSignalTimeline(rig.timeline, cudaDone);
 
-  // 3. Vulkan waits for 2k+2 at ALL_COMMANDS (covering the acquire), acquires the image for the fragment
-  //    shader (M21), draws quad i from level i, copies the target out; the host waits, to check it.
+  // 3. Vulkan's draw waits for 2k+2 at ALL_COMMANDS, acquires the image for
+  //    the fragment shader (its first reader), draws quad i from level i,
+  //    copies the image out; the host waits for the copy, to check it.
   VkCommandBuffer commands = beginOneShot(rig.oneShot);
-  VkImageMemoryBarrier acquire =
-      imageBarrier(rig.image.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
-                   VK_QUEUE_FAMILY_EXTERNAL, rig.device.queueFamily);
+  VkImageMemoryBarrier acquire = imageBarrier(rig.image.image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
+                                              VK_QUEUE_FAMILY_EXTERNAL, rig.device.queueFamily);
   acquire.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0,
-                       0, nullptr, 0, nullptr, 1, &acquire);
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0,
+                       nullptr, 0, nullptr, 1, &acquire);
   recordQuadDraw(commands, rig.target, rig.pipeline, rig.layout, rig.sampled.set, kLevels);
   recordCopyOut(commands, rig.target, rig.host);
   submitWaitingFor(rig.device, rig.oneShot, rig.timeline.timeline, &cudaDone);
+
   return checkTexels(static_cast<const uint32_t*>(rig.host.mapped), rig.target.width, round);
 }
 
 int main(int argc, char** argv) {
   gStepName = "learn 07";
-  const char* pngPath = argc > 1 ? argv[1] : "step07.png";
-  Instance instance = createInstance();
+  const char* pngArgument = parseArguments(
+      argc, argv, {{"levels", "CUDA's mipmapped array is described with 1 level where the image has 7 (P5)"}});
+  const char* pngPath = pngArgument != nullptr ? pngArgument : "step07.png";
+  Instance instance = createInstance();  // validation with VKSIM_VALIDATION=1, as before step 5
   const Pair pair = pairDevices(instance.instance);
-  Device device = createTimelineDevice(pair);  // both fd extensions, timeline semaphores (M18)
+  Device device = createTimelineDevice(pair);
+  // M19, M20 for what is shared now: an image with its mip chain.
   const SharedImage image = createExportedImage(pair, device);
   CudaImage cudaImage = importImageIntoCuda(device, image);
   // Sampled through a descriptor set (offscreen.h) that names the layout the shader reads it in: GENERAL.
   SampledImage sampled = createSampledImage(device, image.image, kFormat, kLevels, VK_IMAGE_LAYOUT_GENERAL);
+  // The host buffer receives the image, copied out each round.
+  HostBuffer host = createHostBuffer(pair, device, VkDeviceSize{kLevels * kQuad} * kQuad * 4);
+  OneShot oneShot = createOneShot(device);
+  OneShot release = createOneShot(device);
+
+  // The drawing (learn/common/offscreen.h): the levels side by side, each
+  // sampled by one instance of a quad (07_texture.vert).
   Offscreen target = createOffscreen(pair, device, kLevels * kQuad, kQuad);
-  HostBuffer host = createHostBuffer(pair, device, VkDeviceSize{target.width} * target.height * 4);
   const VkPipelineLayout layout = createPipelineLayout(device, sampled.setLayout);
   const VkPipeline pipeline = createOffscreenPipeline(
       device, target, layout, kVertexSpirv, sizeof(kVertexSpirv), kFragmentSpirv, sizeof(kFragmentSpirv));
-  OneShot oneShot = createOneShot(device);
-  OneShot release = createOneShot(device);  // its buffer holds the release; its fence stays unused
-  // The timeline, CUDA's import and stream; the kernel loaded before any wait (lazy loading: step 3).
+
+  // One timeline semaphore, starting at 0, CUDA's import and stream; the
+  // kernel loaded before any wait is enqueued (the lazy-loading trap, step 3).
   CudaTimeline timeline = createCudaTimeline(pair, device, reinterpret_cast<const void*>(writeLevelKernel));
-  const Rig rig{device, image,    cudaImage, sampled, target,  host,
-                layout, pipeline, oneShot,   release, timeline};
+
+  const Rig rig{device, image, cudaImage, sampled, host, oneShot, release, timeline, target, layout, pipeline};
   uint32_t checked = 0;
   for (uint32_t round = 0; round < kRounds; ++round) checked += runRound(rig, round);
   savePng(pngPath, target, host);  // the last round: the levels side by side
 
-  // Teardown: CUDA's side first, mappings before the memory object (P7, P9), all before Vulkan frees the
-  // image's memory (M14), nothing pending (S17).
-  destroyCudaSideOfTimeline(timeline);
+  // Teardown as in step 6 (S17, S18, M14), CUDA's image in its order:
+  // surfaces, mipmapped array, memory object (P7, P9).
+  CUDA_CHECK(cudaStreamSynchronize(timeline.stream));
   destroyCudaImage(cudaImage);
+  destroyCudaSideOfTimeline(timeline);
   VK_CHECK(vkDeviceWaitIdle(device.device));
   vkDestroySemaphore(device.device, timeline.timeline, nullptr);
   vkDestroyPipeline(device.device, pipeline, nullptr);
   vkDestroyPipelineLayout(device.device, layout, nullptr);
+  destroyOffscreen(device, target);
   destroyOneShot(device, release);
   destroyOneShot(device, oneShot);
   destroyHostBuffer(device, host);
-  destroyOffscreen(device, target);
   destroySampledImage(device, sampled);
   vkDestroyImage(device.device, image.image, nullptr);
   vkFreeMemory(device.device, image.memory, nullptr);

@@ -19,11 +19,18 @@
 //     range and releases the allocation (E10).
 // Unchanged from step 5: the +2 timeline schedule, the acquire at
 // ALL_COMMANDS and the release after the copy (M21).
+// The Vulkan specification promises an opaque-fd import only of a payload
+// that a Vulkan device with the same driverUUID and deviceUUID exported; a
+// CUDA-made fd is not that. This direction works because NVIDIA's CUDA and
+// Vulkan drivers share one kernel driver, and NVIDIA documents and ships it
+// (E9; its CUDA sample simpleVulkanMMAP): a promise of one vendor, not of Vulkan.
+// Usage: learn_08_cuda_owns_memory [--break granularity | --break list]
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
 #include <string>
 
+#define LEARN_STEP 8
 #include "common/earlier.h"
 
 constexpr uint32_t kValueCount = 1u << 18;  // 1 MiB of uint32_t; the allocation is rounded up
@@ -129,6 +136,7 @@ CudaAllocation allocateExportable(int cudaDevice, size_t bytes) {
   CU_CHECK(gDriver.memGetAllocationGranularity(&result.granularity, &properties,
                                                CU_MEM_ALLOC_GRANULARITY_MINIMUM));
   result.size = (bytes + result.granularity - 1) / result.granularity * result.granularity;
+  if (breaking("granularity")) result.size = bytes;  // BROKEN (E8): not a multiple of the granularity
   CU_CHECK(gDriver.memCreate(&result.handle, result.size, &properties, 0));
   CU_CHECK(gDriver.memAddressReserve(&result.address, result.size, result.granularity, 0, 0));
   CU_CHECK(gDriver.memMap(result.address, result.size, 0, result.handle, 0));
@@ -248,8 +256,9 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
   return checked;
 }
 
-int main() {
+int main(int argc, char** argv) {
   gStepName = "learn 08";
+  parseArguments(argc, argv, {{"granularity", "cuMemCreate gets the buffer's size, not whole granules"}});
   Instance instance = createInstance();
   const Pair pair = pairDevices(instance.instance);  // CUDA's current device is the pair's
   Device device = createTimelineDevice(pair);        // both fd extensions, timeline semaphores (M18)

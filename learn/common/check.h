@@ -2,19 +2,27 @@
 // teaches interop; it only keeps error handling out of the lesson's way.
 //
 //   exit 0  everything the step checks holds ("step N: ok: ..." on stdout)
+//   exit 2  a bad command line (an unknown --break variant; one line)
 //   exit 3  the machine lacks what the step needs (one line on stderr)
 //   exit 4  a check failed, or an API call returned an error (one line)
+//
+// Every step also runs broken on purpose: `--break NAME` breaks one rule,
+// and a check of the step catches it (exit 4, or exit 3 where the broken
+// code can no longer find a device); `--break list` prints the variants.
 #pragma once
 
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <initializer_list>
 
 #include <cuda_runtime.h>
 #include <vulkan/vk_enum_string_helper.h>
 #include <vulkan/vulkan.h>
 
 constexpr int kExitOk = 0;
+constexpr int kExitUsage = 2;
 constexpr int kExitMissing = 3;
 constexpr int kExitCheckFailed = 4;
 
@@ -64,3 +72,44 @@ inline const char* gStepName = "learn";
     if (!(condition))                                                                                          \
       exitWith(kExitCheckFailed, __VA_ARGS__);                                                                 \
   } while (0)
+
+// ---- broken on purpose ------------------------------------------------------
+
+// One rule a step can break on purpose: its --break name and what it does.
+struct BrokenVariant {
+  const char* name;
+  const char* what;
+};
+
+// The variant this run breaks ("" for none); parseArguments sets it.
+inline const char* gBreak = "";
+
+// True when this run breaks the rule called `name`.
+inline bool breaking(const char* name) { return std::strcmp(gBreak, name) == 0; }
+
+// Reads `[--break NAME | --break list] [ARGUMENT]` (main calls it after
+// setting gStepName): `--break list` prints "NAME: what" per variant and
+// exits 0; an unknown name or option exits 2. Returns ARGUMENT, or nullptr.
+inline const char* parseArguments(int argc, char** argv, std::initializer_list<BrokenVariant> variants) {
+  const char* argument = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--break") != 0) {
+      if (argv[i][0] == '-' || argument != nullptr) exitWith(kExitUsage, "usage: [--break NAME|list] [ARGUMENT]");
+      argument = argv[i];
+      continue;
+    }
+    if (++i == argc) exitWith(kExitUsage, "--break needs a variant's name, or list");
+    gBreak = argv[i];
+  }
+  if (std::strcmp(gBreak, "list") == 0) {
+    for (const BrokenVariant& variant : variants) std::printf("%s: %s\n", variant.name, variant.what);
+    std::exit(kExitOk);
+  }
+  if (*gBreak == '\0') return argument;
+  for (const BrokenVariant& variant : variants)
+    if (breaking(variant.name)) {
+      std::printf("%s: BROKEN ON PURPOSE: %s\n", gStepName, variant.what);
+      return argument;
+    }
+  exitWith(kExitUsage, "no broken variant '%s' (--break list names them)", gBreak);
+}

@@ -1,8 +1,28 @@
-// What earlier steps taught, packaged for the steps after them: instance
-// creation (with the validation layer when VKSIM_VALIDATION=1), the
-// Vulkan/CUDA pairing of step 1, device creation, memory type choice, the
-// exported buffer and its CUDA import of step 2, and one-shot submits.
-// Each function exits (check.h's codes) instead of returning an error.
+// What earlier steps taught, packaged for the steps after them. A step
+// defines LEARN_STEP (its number) before including this file and sees only
+// what the steps before it showed; code a step shows for the first time is
+// in that step's own file, between the markers
+//   // >>> learn/common/earlier.h holds this for the later steps
+//   // <<<
+// and the same text is here, behind `#if LEARN_STEP > N` (learn/diff-steps
+// --check compares the two). Each function exits (check.h's codes) instead
+// of returning an error.
+//
+//   every step   createInstance, destroyInstance, finishStep (the validation
+//                layer and its message count: plumbing, not interop)
+//   step 1       requireCudaDevices, pairingProblem, graphicsComputeFamily,
+//                pairDevices (step 1's pairing by UUID, as functions)
+//   step 2       ExportedBuffer, createExportedBuffer, exportMemoryFd,
+//                CudaBuffer, importMemoryIntoCuda, importIntoCuda,
+//                destroyCudaBuffer, destroyExportedBuffer; and, from step 2
+//                on, the plain Vulkan around them: createDevice,
+//                findMemoryType, createHostBuffer, recordReadBack, OneShot
+//                (createOneShot, beginOneShot, submitAndWait)
+//   step 3       createExportedSemaphore, importSemaphoreIntoCuda
+//   step 4       createTimelineDevice, CudaTimeline (createCudaTimeline,
+//                cudaWaitTimeline, cudaSignalTimeline, destroyCudaSideOfTimeline)
+//   step 5       recordBufferRelease, recordBufferAcquire, submitSignal,
+//                submitWaitingFor
 #pragma once
 
 #include <cstdint>
@@ -14,7 +34,13 @@
 
 #include "check.h"
 
-// ---- the instance, and the validation layer's messages ------------------
+// Each step defines LEARN_STEP as its number (learn/diff-steps --check
+// insists); anything else that includes this file sees every helper.
+#ifndef LEARN_STEP
+#define LEARN_STEP 1000
+#endif
+
+// ---- the instance, and the validation layer's messages ----
 
 // Warnings and errors the validation layer reported so far.
 inline uint32_t gValidationMessages = 0;
@@ -115,7 +141,9 @@ inline int finishStep(int step, const std::string& okText) {
   return kExitOk;
 }
 
-// ---- step 1: the Vulkan device and the CUDA device that are one GPU -----
+#if LEARN_STEP > 1
+
+// ---- step 1: the Vulkan device and the CUDA device that are one GPU ----
 
 // The number of CUDA devices; exit 3 when there is none (no driver included).
 inline int requireCudaDevices() {
@@ -197,7 +225,8 @@ inline Pair pairDevices(VkInstance instance) {
   exitWith(kExitMissing, "no Vulkan device pairs with a CUDA device (%s)", reasons.c_str());
 }
 
-// ---- the logical device --------------------------------------------------
+
+// ---- plain Vulkan, from step 2 on: the logical device ----
 
 struct Device {
   VkDevice device = VK_NULL_HANDLE;
@@ -235,120 +264,7 @@ inline uint32_t findMemoryType(VkPhysicalDevice physical, uint32_t typeBits, VkM
   exitWith(kExitMissing, "no memory type with properties 0x%x among 0x%x", wanted, typeBits);
 }
 
-// ---- step 2: a buffer Vulkan exports and CUDA imports ---------------------
-
-struct ExportedBuffer {
-  VkBuffer buffer = VK_NULL_HANDLE;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  VkDeviceSize size = 0;            // what the buffer was created with
-  VkDeviceSize allocationSize = 0;  // VkMemoryRequirements::size: what CUDA imports (M1)
-  bool dedicated = false;           // allocated with VkMemoryDedicatedAllocateInfo (M5)
-};
-
-// A device-local buffer of `size` bytes whose memory can be exported as an
-// opaque fd (M18-M20); dedicated when the driver asks for it. Exit 3 when
-// the driver cannot export opaque fds for `usage`.
-inline ExportedBuffer createExportedBuffer(const Pair& pair, const Device& device, VkDeviceSize size,
-                                           VkBufferUsageFlags usage) {
-  const auto handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-  VkPhysicalDeviceExternalBufferInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
-  query.usage = usage;
-  query.handleType = handleType;
-  VkExternalBufferProperties answer{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
-  vkGetPhysicalDeviceExternalBufferProperties(pair.physical, &query, &answer);
-  const VkExternalMemoryFeatureFlags features = answer.externalMemoryProperties.externalMemoryFeatures;
-  if ((features & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT) == 0)
-    exitWith(kExitMissing, "the Vulkan device cannot export this buffer's memory as an opaque fd");
-
-  ExportedBuffer result;
-  result.size = size;
-  VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
-  external.handleTypes = handleType;
-  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, &external};
-  bufferInfo.size = size;
-  bufferInfo.usage = usage;
-  VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
-
-  VkMemoryDedicatedRequirements dedicated{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS};
-  VkMemoryRequirements2 requirements{VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, &dedicated};
-  VkBufferMemoryRequirementsInfo2 which{VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2};
-  which.buffer = result.buffer;
-  vkGetBufferMemoryRequirements2(device.device, &which, &requirements);
-  result.allocationSize = requirements.memoryRequirements.size;
-  result.dedicated = (features & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT) != 0 ||
-                     dedicated.requiresDedicatedAllocation || dedicated.prefersDedicatedAllocation;
-
-  VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
-  dedicatedInfo.buffer = result.buffer;
-  VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
-                                        result.dedicated ? &dedicatedInfo : nullptr};
-  exportInfo.handleTypes = handleType;
-  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &exportInfo};
-  allocateInfo.allocationSize = result.allocationSize;
-  allocateInfo.memoryTypeIndex = findMemoryType(pair.physical, requirements.memoryRequirements.memoryTypeBits,
-                                                VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  VK_CHECK(vkAllocateMemory(device.device, &allocateInfo, nullptr, &result.memory));
-  VK_CHECK(vkBindBufferMemory(device.device, result.buffer, result.memory, 0));
-  return result;
-}
-
-// A new opaque fd for `memory` (each call makes a new one, M9); the caller
-// owns it until an import succeeds.
-inline int exportMemoryFd(const Device& device, VkDeviceMemory memory) {
-  auto getMemoryFd = reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(device.device, "vkGetMemoryFdKHR"));
-  VkMemoryGetFdInfoKHR info{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
-  info.memory = memory;
-  info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
-  int fd = -1;
-  VK_CHECK(getMemoryFd(device.device, &info, &fd));
-  return fd;
-}
-
-struct CudaBuffer {
-  cudaExternalMemory_t memory = nullptr;
-  void* pointer = nullptr;  // the whole buffer, mapped at offset 0 (P1)
-};
-
-// Imports an allocation through `fd` with the allocation's size and the
-// dedicated flag (M1, M4, M5). The fd is CUDA's after a successful import
-// (M7) and closed here after a failed one (M8).
-inline cudaExternalMemory_t importMemoryIntoCuda(int fd, VkDeviceSize allocationSize, bool dedicated) {
-  cudaExternalMemoryHandleDesc handle{};
-  handle.type = cudaExternalMemoryHandleTypeOpaqueFd;
-  handle.handle.fd = fd;
-  handle.size = allocationSize;
-  handle.flags = dedicated ? cudaExternalMemoryDedicated : 0;
-  cudaExternalMemory_t memory = nullptr;
-  cudaError_t imported = cudaImportExternalMemory(&memory, &handle);
-  if (imported != cudaSuccess) close(fd);
-  CUDA_CHECK(imported);
-  return memory;
-}
-
-// Imports `buffer`'s memory through `fd` (importMemoryIntoCuda) and maps the buffer.
-inline CudaBuffer importIntoCuda(const ExportedBuffer& buffer, int fd) {
-  CudaBuffer result;
-  result.memory = importMemoryIntoCuda(fd, buffer.allocationSize, buffer.dedicated);
-  cudaExternalMemoryBufferDesc mapping{};
-  mapping.offset = 0;
-  mapping.size = buffer.size;
-  CUDA_CHECK(cudaExternalMemoryGetMappedBuffer(&result.pointer, result.memory, &mapping));
-  return result;
-}
-
-// Mapping first, then the memory object (P9); before Vulkan frees the
-// allocation (M14), and with no CUDA work left that touches it (M15).
-inline void destroyCudaBuffer(CudaBuffer& buffer) {
-  CUDA_CHECK(cudaFree(buffer.pointer));
-  CUDA_CHECK(cudaDestroyExternalMemory(buffer.memory));
-  buffer = {};
-}
-
-inline void destroyExportedBuffer(const Device& device, ExportedBuffer& buffer) {
-  vkDestroyBuffer(device.device, buffer.buffer, nullptr);
-  vkFreeMemory(device.device, buffer.memory, nullptr);
-  buffer = {};
-}
+// ---- plain Vulkan, from step 2 on: the host's copy of a buffer ----
 
 // A host-visible, coherent buffer the CPU reads results from.
 struct HostBuffer {
@@ -394,7 +310,7 @@ inline void recordReadBack(VkCommandBuffer commands, VkBuffer from, const HostBu
                        nullptr, 0, nullptr);
 }
 
-// ---- one-shot submits -------------------------------------------------------
+// ---- plain Vulkan, from step 2 on: one-shot submits ----
 
 // Every host wait is bounded: a schedule mistake ends as VK_TIMEOUT (exit 4),
 // not as a hang.
@@ -448,12 +364,145 @@ inline void destroyOneShot(const Device& device, OneShot& oneShot) {
   oneShot = {};
 }
 
-// ---- steps 3 and 4: semaphores Vulkan exports and CUDA imports -------------
+
+
+#endif  // LEARN_STEP > 1
+
+#if LEARN_STEP > 2
+
+// ---- step 2: a buffer Vulkan exports and CUDA imports ----
+
+// What the export made, and what CUDA's import must know of it.
+struct ExportedBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkDeviceSize size = 0;            // what the buffer was created with
+  VkDeviceSize allocationSize = 0;  // VkMemoryRequirements::size: what CUDA imports (M1)
+  bool dedicated = false;           // allocated with VkMemoryDedicatedAllocateInfo (M5)
+};
+
+// A device-local buffer of `size` bytes for `usage` whose memory can be
+// exported as an opaque fd; dedicated when the driver asks for it. Exit 3
+// when the device cannot export it.
+inline ExportedBuffer createExportedBuffer(const Pair& pair, const Device& device, VkDeviceSize size,
+                                           VkBufferUsageFlags usage) {
+  // M19: may this buffer's memory be exported as an opaque fd, and must its
+  // allocation be dedicated to it?
+  const auto handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkPhysicalDeviceExternalBufferInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
+  query.usage = usage;
+  query.handleType = handleType;
+  VkExternalBufferProperties answer{VK_STRUCTURE_TYPE_EXTERNAL_BUFFER_PROPERTIES};
+  vkGetPhysicalDeviceExternalBufferProperties(pair.physical, &query, &answer);
+  const VkExternalMemoryFeatureFlags features = answer.externalMemoryProperties.externalMemoryFeatures;
+  if ((features & VK_EXTERNAL_MEMORY_FEATURE_EXPORTABLE_BIT) == 0)
+    exitWith(kExitMissing, "%s cannot export buffer memory as an opaque fd", pair.name.c_str());
+
+  // M20: the buffer names the handle type; M2: its requirements are asked
+  // for after that, since the handle type may change them.
+  ExportedBuffer result;
+  result.size = size;
+  VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
+  external.handleTypes = handleType;
+  VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, &external};
+  bufferInfo.size = size;
+  bufferInfo.usage = usage;
+  VK_CHECK(vkCreateBuffer(device.device, &bufferInfo, nullptr, &result.buffer));
+  VkMemoryDedicatedRequirements dedicatedNeeds{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_REQUIREMENTS};
+  VkMemoryRequirements2 requirements{VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2, &dedicatedNeeds};
+  VkBufferMemoryRequirementsInfo2 which{VK_STRUCTURE_TYPE_BUFFER_MEMORY_REQUIREMENTS_INFO_2};
+  which.buffer = result.buffer;
+  vkGetBufferMemoryRequirements2(device.device, &which, &requirements);
+  result.allocationSize = requirements.memoryRequirements.size;  // M1: what CUDA imports
+  result.dedicated = (features & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT) != 0 ||
+                     dedicatedNeeds.requiresDedicatedAllocation || dedicatedNeeds.prefersDedicatedAllocation;
+
+  // M18: memory allocated for export (and dedicated to the buffer, M5, when asked).
+  VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
+  dedicatedInfo.buffer = result.buffer;
+  VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,
+                                        result.dedicated ? &dedicatedInfo : nullptr};
+  exportInfo.handleTypes = handleType;
+  VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, &exportInfo};
+  allocateInfo.allocationSize = result.allocationSize;
+  allocateInfo.memoryTypeIndex = findMemoryType(pair.physical, requirements.memoryRequirements.memoryTypeBits,
+                                                VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  VK_CHECK(vkAllocateMemory(device.device, &allocateInfo, nullptr, &result.memory));
+  VK_CHECK(vkBindBufferMemory(device.device, result.buffer, result.memory, 0));
+  return result;
+}
+
+// A new opaque fd for `memory` (M9: each call makes a new one); the caller
+// owns it until an import succeeds. vkGetMemoryFdKHR is a device
+// extension's function: the loader exports no symbol for it.
+inline int exportMemoryFd(const Device& device, VkDeviceMemory memory) {
+  auto getMemoryFd = reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(device.device, "vkGetMemoryFdKHR"));
+  VkMemoryGetFdInfoKHR info{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
+  info.memory = memory;
+  info.handleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+  int fd = -1;
+  VK_CHECK(getMemoryFd(device.device, &info, &fd));
+  return fd;
+}
+
+struct CudaBuffer {
+  cudaExternalMemory_t memory = nullptr;
+  void* pointer = nullptr;  // the whole buffer, mapped at offset 0 (P1)
+};
+
+// Imports an allocation through `fd`. M1: the whole ALLOCATION's size, not
+// the buffer's; M4, M5: the dedicated flag exactly when the allocation is
+// dedicated; G4: a zeroed descriptor. The fd is CUDA's after a successful
+// import (M7: never touch or close it again), ours after a failed one (M8).
+inline cudaExternalMemory_t importMemoryIntoCuda(int fd, VkDeviceSize allocationSize, bool dedicated) {
+  cudaExternalMemoryHandleDesc handle{};
+  handle.type = cudaExternalMemoryHandleTypeOpaqueFd;
+  handle.handle.fd = fd;
+  handle.size = allocationSize;
+  handle.flags = dedicated ? cudaExternalMemoryDedicated : 0;
+  cudaExternalMemory_t memory = nullptr;
+  const cudaError_t imported = cudaImportExternalMemory(&memory, &handle);
+  if (imported != cudaSuccess) close(fd);
+  CUDA_CHECK(imported);
+  return memory;
+}
+
+// Imports `buffer`'s memory through `fd` (importMemoryIntoCuda) and maps the
+// buffer (P1, P2: it lies at offset 0 of the allocation and is `size` long).
+inline CudaBuffer importIntoCuda(const ExportedBuffer& buffer, int fd) {
+  CudaBuffer result;
+  result.memory = importMemoryIntoCuda(fd, buffer.allocationSize, buffer.dedicated);
+  cudaExternalMemoryBufferDesc mapping{};
+  mapping.offset = 0;
+  mapping.size = buffer.size;
+  CUDA_CHECK(cudaExternalMemoryGetMappedBuffer(&result.pointer, result.memory, &mapping));
+  return result;
+}
+
+// The mapping first, then the memory object (P9: destroying the memory
+// object does not free its mappings); before Vulkan frees the allocation
+// (M14), and with no CUDA work left that touches it (M15).
+inline void destroyCudaBuffer(CudaBuffer& buffer) {
+  CUDA_CHECK(cudaFree(buffer.pointer));
+  CUDA_CHECK(cudaDestroyExternalMemory(buffer.memory));
+  buffer = {};
+}
+
+inline void destroyExportedBuffer(const Device& device, ExportedBuffer& buffer) {
+  vkDestroyBuffer(device.device, buffer.buffer, nullptr);
+  vkFreeMemory(device.device, buffer.memory, nullptr);
+  buffer = {};
+}
+
+#endif  // LEARN_STEP > 2
+
+// ---- step 3: semaphores Vulkan exports and CUDA imports ----
+#if LEARN_STEP > 3
 
 // A binary (VK_SEMAPHORE_TYPE_BINARY) or timeline (VK_SEMAPHORE_TYPE_TIMELINE,
-// starting at 0) semaphore that can be exported as an opaque fd (S11, M19);
-// exit 3 when the device cannot export that kind. A timeline needs the
-// device's timelineSemaphore feature.
+// starting at 0; step 4) semaphore that can be exported as an opaque fd (S11:
+// only a semaphore created with VkExportSemaphoreCreateInfo can be; M19: ask
+// first). Exit 3 when the device cannot export that kind.
 inline VkSemaphore createExportedSemaphore(const Pair& pair, const Device& device, VkSemaphoreType type) {
   VkSemaphoreTypeCreateInfo typeInfo{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
   typeInfo.semaphoreType = type;
@@ -473,16 +522,18 @@ inline VkSemaphore createExportedSemaphore(const Pair& pair, const Device& devic
 }
 
 // Exports `semaphore` as a new opaque fd and imports it into CUDA (binary:
-// cudaExternalSemaphoreHandleTypeOpaqueFd; timeline:
-// ...TimelineSemaphoreFd). The fd is CUDA's after a successful import (M7),
-// closed here after a failed one (M8). Destroy with
-// cudaDestroyExternalSemaphore before vkDestroySemaphore, with nothing
-// pending on either side (S17, S18).
+// cudaExternalSemaphoreHandleTypeOpaqueFd; a timeline, step 4:
+// ...TimelineSemaphoreFd, where the device supports it: D8, S10). OPAQUE_FD
+// has reference transference: both APIs share one payload. The fd is CUDA's
+// after a successful import (M7), closed here after a failed one (M8).
+// Destroy with cudaDestroyExternalSemaphore before vkDestroySemaphore, with
+// nothing pending on either side (S17, S18).
 inline cudaExternalSemaphore_t importSemaphoreIntoCuda(const Device& device, VkSemaphore semaphore, bool timeline) {
-  int current = 0, timelineInterop = 0;  // D8, S10: asked of the current (paired) device
+  int current = 0, timelineInterop = 0;  // asked of the current (paired) device
   CUDA_CHECK(cudaGetDevice(&current));
   CUDA_CHECK(cudaDeviceGetAttribute(&timelineInterop, cudaDevAttrTimelineSemaphoreInteropSupported, current));
   if (timeline && !timelineInterop) exitWith(kExitMissing, "the CUDA device cannot import timeline semaphores");
+  // vkGetSemaphoreFdKHR is a device extension's function: no loader symbol.
   auto getSemaphoreFd =
       reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(device.device, "vkGetSemaphoreFdKHR"));
   VkSemaphoreGetFdInfoKHR fdInfo{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
@@ -490,7 +541,7 @@ inline cudaExternalSemaphore_t importSemaphoreIntoCuda(const Device& device, VkS
   fdInfo.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
   int fd = -1;
   VK_CHECK(getSemaphoreFd(device.device, &fdInfo, &fd));
-  cudaExternalSemaphoreHandleDesc handle{};
+  cudaExternalSemaphoreHandleDesc handle{};  // G4: zeroed
   handle.type = timeline ? cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd : cudaExternalSemaphoreHandleTypeOpaqueFd;
   handle.handle.fd = fd;
   cudaExternalSemaphore_t result = nullptr;
@@ -500,86 +551,23 @@ inline cudaExternalSemaphore_t importSemaphoreIntoCuda(const Device& device, VkS
   return result;
 }
 
-// ---- steps 4-6: the +2 timeline schedule's submissions and CUDA's half --------
+#endif  // LEARN_STEP > 3
 
-// The logical device of steps 4-8: both fd extensions, timeline semaphores on (M18).
+// ---- step 4: the timeline device and CUDA's half of the +2 schedule ----
+#if LEARN_STEP > 4
+
+// The logical device from step 4 on: both fd extensions (M18), and the
+// timelineSemaphore feature, behind which Vulkan 1.2 keeps timeline semaphores.
 inline Device createTimelineDevice(const Pair& pair) {
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  features12.timelineSemaphore = VK_TRUE;  // M18
+  features12.timelineSemaphore = VK_TRUE;
   return createDevice(pair,
                       {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME},
                       &features12);
 }
 
-// Step 5's release of a buffer from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL
-// (M21), after `stage` read it (step 5: the copy's TRANSFER); reads need no
-// availability operation, so the access masks are 0. What orders the other
-// API's writes after it is the semaphore signal later in the same submission.
-inline void recordBufferRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily,
-                                VkPipelineStageFlags stage) {
-  VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  toExternal.srcQueueFamilyIndex = queueFamily;
-  toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-  toExternal.buffer = buffer;
-  toExternal.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, stage, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 1, &toExternal,
-                       0, nullptr);
-}
-
-// Step 5's acquire of a buffer from VK_QUEUE_FAMILY_EXTERNAL into
-// `queueFamily` (M21), for `stage`'s `access` (step 5: TRANSFER_READ). Its
-// first scope is ALL_COMMANDS, as is the semaphore wait in front of it.
-inline void recordBufferAcquire(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily,
-                                VkPipelineStageFlags stage, VkAccessFlags access) {
-  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-  acquire.dstAccessMask = access;
-  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
-  acquire.dstQueueFamilyIndex = queueFamily;
-  acquire.buffer = buffer;
-  acquire.size = VK_WHOLE_SIZE;
-  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, stage, 0, 0, nullptr, 1, &acquire, 0,
-                       nullptr);
-}
-
-// The submission of steps 4-6 that signals the other API to start: the
-// commands recorded in `recorded` (ended here; none when null: step 5's
-// round 0 has no release), then the signal of `semaphore`, in the same
-// submission; a timeline is set to *value, a binary semaphore (value null,
-// step 3) is signalled. No fence: the host never waits for it.
-inline void submitSignal(const Device& device, const OneShot* recorded, VkSemaphore semaphore,
-                         const uint64_t* value) {
-  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  values.signalSemaphoreValueCount = 1;
-  values.pSignalSemaphoreValues = value;
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, value != nullptr ? &values : nullptr};
-  if (recorded != nullptr) {
-    VK_CHECK(vkEndCommandBuffer(recorded->commands));
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &recorded->commands;
-  }
-  submit.signalSemaphoreCount = 1;  // after the commands, in the same submission
-  submit.pSignalSemaphores = &semaphore;
-  VK_CHECK(vkQueueSubmit(device.queue, 1, &submit, VK_NULL_HANDLE));
-}
-
-// The read-back submission of steps 4-6: `oneShot`'s commands wait for
-// `semaphore` (a timeline: for *value; binary: value null) at ALL_COMMANDS
-// (M21: the wait covers the acquire), and the host waits for them to finish.
-inline void submitWaitingFor(const Device& device, const OneShot& oneShot, VkSemaphore semaphore,
-                             const uint64_t* value) {
-  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
-  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  values.waitSemaphoreValueCount = 1;
-  values.pWaitSemaphoreValues = value;
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, value != nullptr ? &values : nullptr};
-  submit.waitSemaphoreCount = 1;
-  submit.pWaitSemaphores = &semaphore;
-  submit.pWaitDstStageMask = &waitStage;
-  submitAndWait(device, oneShot, submit);
-}
-
 // Vulkan's exported timeline, CUDA's import of it, and the non-blocking
-// stream CUDA's half of each round runs on (steps 4-6).
+// stream CUDA's half of each round runs on.
 struct CudaTimeline {
   VkSemaphore timeline = VK_NULL_HANDLE;
   cudaExternalSemaphore_t cuda = nullptr;
@@ -597,15 +585,17 @@ inline CudaTimeline createCudaTimeline(const Pair& pair, const Device& device, c
   return result;
 }
 
-// Enqueues CUDA's wait until the timeline is at least `value` (S5; G4: zeroed
-// parameters); the work after it in `stream` runs after Vulkan's signal.
+// Enqueues CUDA's wait until the timeline is at least `value` (S5: a wait
+// leaves the value as it is; G4: zeroed parameters); the work after it in
+// the stream runs after Vulkan's signal.
 inline void cudaWaitTimeline(const CudaTimeline& timeline, uint64_t value) {
   cudaExternalSemaphoreWaitParams waitParams{};
   waitParams.params.fence.value = value;
   CUDA_CHECK(cudaWaitExternalSemaphoresAsync(&timeline.cuda, &waitParams, 1, timeline.stream));
 }
 
-// Enqueues CUDA's signal of `value`, after the work before it in stream order (S2).
+// Enqueues CUDA's signal of `value` (S5, S6: larger than any before), after
+// the work before it in stream order (S2).
 inline void cudaSignalTimeline(const CudaTimeline& timeline, uint64_t value) {
   cudaExternalSemaphoreSignalParams signalParams{};
   signalParams.params.fence.value = value;
@@ -614,8 +604,90 @@ inline void cudaSignalTimeline(const CudaTimeline& timeline, uint64_t value) {
 
 // CUDA's side of the timeline's teardown: nothing pending, the stream, the
 // import (S17); Vulkan destroys the semaphore after its queue is idle (S18).
+// The CUDA Runtime API orders nothing between this and freeing CUDA's
+// mappings and memory objects: each only needs its own work finished.
 inline void destroyCudaSideOfTimeline(CudaTimeline& timeline) {
   CUDA_CHECK(cudaStreamSynchronize(timeline.stream));
   CUDA_CHECK(cudaStreamDestroy(timeline.stream));
   CUDA_CHECK(cudaDestroyExternalSemaphore(timeline.cuda));
 }
+
+#endif  // LEARN_STEP > 4
+
+// ---- step 5: ownership handed over in the submissions that signal and wait ----
+#if LEARN_STEP > 5
+
+// Records the release of `buffer` from `queueFamily` to VK_QUEUE_FAMILY_EXTERNAL
+// (M21), after `stage` read it (step 5: the copy's TRANSFER; step 6: the
+// draw's VERTEX_INPUT). Reads need no availability operation, so the access
+// masks are 0; the destination half plays no part on the other API's side:
+// what orders its writes after the release is the semaphore signal later in
+// the same submission (submitSignal).
+inline void recordBufferRelease(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily,
+                                VkPipelineStageFlags stage) {
+  VkBufferMemoryBarrier toExternal{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  toExternal.srcQueueFamilyIndex = queueFamily;
+  toExternal.dstQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  toExternal.buffer = buffer;
+  toExternal.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commands, stage, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 1, &toExternal,
+                       0, nullptr);
+}
+
+// Records the acquire of `buffer` from VK_QUEUE_FAMILY_EXTERNAL into
+// `queueFamily` (M21), for `stage`'s `access` (step 5: TRANSFER_READ). The
+// acquire runs in no defined stage: its first scope is ALL_COMMANDS, as is
+// the semaphore wait in front of it (submitWaitingFor), and srcAccessMask is
+// 0 (the writes were the other API's; its signal made them available).
+inline void recordBufferAcquire(VkCommandBuffer commands, VkBuffer buffer, uint32_t queueFamily,
+                                VkPipelineStageFlags stage, VkAccessFlags access) {
+  VkBufferMemoryBarrier acquire{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  acquire.dstAccessMask = access;
+  acquire.srcQueueFamilyIndex = VK_QUEUE_FAMILY_EXTERNAL;
+  acquire.dstQueueFamilyIndex = queueFamily;
+  acquire.buffer = buffer;
+  acquire.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, stage, 0, 0, nullptr, 1, &acquire, 0,
+                       nullptr);
+}
+
+// The submission that hands the buffer to the other API: the commands
+// recorded in `recorded` (ended here; none when null, as in round 0, which
+// has nothing to release), then the signal of `semaphore` in the SAME
+// submission, so that its first scope holds the release (S2 on Vulkan's
+// side). A timeline is set to *value; a binary semaphore (value null, step 9)
+// is signalled. No fence: the host never waits for it.
+inline void submitSignal(const Device& device, const OneShot* recorded, VkSemaphore semaphore,
+                         const uint64_t* value) {
+  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  values.signalSemaphoreValueCount = 1;
+  values.pSignalSemaphoreValues = value;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, value != nullptr ? &values : nullptr};
+  if (recorded != nullptr) {
+    VK_CHECK(vkEndCommandBuffer(recorded->commands));
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &recorded->commands;
+  }
+  submit.signalSemaphoreCount = 1;
+  submit.pSignalSemaphores = &semaphore;
+  VK_CHECK(vkQueueSubmit(device.queue, 1, &submit, VK_NULL_HANDLE));
+}
+
+// The submission that takes the buffer back: `oneShot`'s commands (the
+// acquire first) wait for `semaphore` (a timeline: for *value; binary: value
+// null) at ALL_COMMANDS, a stage that covers the acquire (M21); the host
+// waits for them to finish (bounded).
+inline void submitWaitingFor(const Device& device, const OneShot& oneShot, VkSemaphore semaphore,
+                             const uint64_t* value) {
+  const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  values.waitSemaphoreValueCount = 1;
+  values.pWaitSemaphoreValues = value;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, value != nullptr ? &values : nullptr};
+  submit.waitSemaphoreCount = 1;
+  submit.pWaitSemaphores = &semaphore;
+  submit.pWaitDstStageMask = &waitStage;
+  submitAndWait(device, oneShot, submit);
+}
+
+#endif  // LEARN_STEP > 5

@@ -276,7 +276,7 @@ inline VkPipelineLayout createPipelineLayout(const Device& device, const VkDescr
   return layout;
 }
 
-// Step 6's draw into `target`, with descriptor set `set` bound: `instances`
+// Step 7's draw into `target`, with descriptor set `set` bound: `instances`
 // instances of a 6-vertex quad, and the render pass ended (the target is
 // TRANSFER_SRC_OPTIMAL then, ready for recordCopyOut).
 inline void recordQuadDraw(VkCommandBuffer commands, const Offscreen& target, VkPipeline pipeline,

@@ -1,7 +1,8 @@
 // The learn/ steps on a CUDA device: each built step, run with
 // VKSIM_VALIDATION=1 (validation layer and synchronization validation on),
 // exits 0 with its "step N: ok:" line and its counts, and the layer says
-// nothing. Without a CUDA device: skipped (tests/integration/test_learn_steps.cpp
+// nothing; and each broken variant (`--break NAME`, learn_steps.h) fails
+// as its page says: its exit code, its last line. Without a CUDA device: skipped (tests/integration/test_learn_steps.cpp
 // checks exit 3 there), or failed with VKSIM_REQUIRE_CUDA=1.
 #include <gtest/gtest.h>
 
@@ -52,7 +53,32 @@ TEST(LearnStepsGpu, EachStepRunsCleanUnderValidation) {
     EXPECT_EQ(result.err.find("Validation"), std::string::npos) << result.err;
     EXPECT_EQ(result.err.find("validation"), std::string::npos) << result.err;
   }
-  EXPECT_EQ(ran, 9);
+  EXPECT_EQ(ran, kLearnStepCount);
+}
+
+// A variant that passed would teach that the rule changes nothing: each must
+// end with its exit code and its one line (a value, pixel or CUDA check, or
+// the bounded fence wait), under the validation layer as the steps run.
+TEST(LearnStepsGpu, EachBrokenVariantFailsAsItsPageSays) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const std::vector<LearnStep> steps = learnSteps();
+  int ran = 0;
+  for (const BrokenVariant& variant : brokenVariants()) {
+    const LearnStep& step = steps.at(variant.step - 1);
+    if (step.path.empty()) continue;  // EachStepRunsCleanUnderValidation reports it
+    SCOPED_TRACE(step.path + " --break " + variant.name);
+    std::vector<std::string> args{"--break", variant.name};
+    if (step.number == 6 || step.number == 7)
+      args.push_back(makeTempDir("learn-broken") + "/step0" + std::to_string(step.number) + ".png");
+    const AppResult result = runApp(args, {"VKSIM_VALIDATION=1"}, 120, step.path);
+    ++ran;
+    EXPECT_EQ(result.exitCode, variant.exitCode) << result.out << result.err;
+    const std::vector<std::string> lines = linesOf(result.err);
+    ASSERT_FALSE(lines.empty()) << result.out;
+    EXPECT_TRUE(std::regex_match(lines.back(), std::regex(variant.lastLine)))
+        << lines.back() << "\n  does not match " << variant.lastLine;
+  }
+  EXPECT_EQ(ran, static_cast<int>(brokenVariants().size()));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// The learn/ steps (docs/learn/README.md) as the tests see them: a fixed list
-// of nine, found in the learn directory by their number, so that a step joins
-// the tests as soon as its binary is built.
+// The learn/ steps (docs/learn/README.md) as the tests see them: a fixed list,
+// found in the learn directory by their number, so that a step joins the
+// tests as soon as its binary is built; and every step's broken variants
+// (`--break NAME`), with what each must end with on an NVIDIA GPU.
 #pragma once
 #include <unistd.h>
 
@@ -24,14 +25,17 @@ inline std::string learnDirectory() {
   return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "learn").string();
 }
 
-// Steps 1 to 9, each with the binary learn_<NN>_<name> if the learn directory
-// holds one (steps 1-5: learn_01_pair_devices ... learn_05_ownership_transfers).
+// The number of steps (docs/learn/README.md's table).
+constexpr int kLearnStepCount = 9;
+
+// Steps 1 to kLearnStepCount, each with the binary learn_<NN>_<name> if the
+// learn directory holds one (learn_01_pair_devices ... learn_09_opencl).
 inline std::vector<LearnStep> learnSteps() {
   std::vector<LearnStep> steps;
   const std::filesystem::path directory = learnDirectory();
-  for (int number = 1; number <= 9; ++number) {
+  for (int number = 1; number <= kLearnStepCount; ++number) {
     LearnStep step{number, ""};
-    const std::string prefix = std::string("learn_0") + std::to_string(number) + "_";
+    const std::string prefix = std::string(number < 10 ? "learn_0" : "learn_") + std::to_string(number) + "_";
     std::error_code ignored;
     for (const auto& entry : std::filesystem::directory_iterator(directory, ignored)) {
       const std::string name = entry.path().filename().string();
@@ -41,6 +45,32 @@ inline std::vector<LearnStep> learnSteps() {
     steps.push_back(step);
   }
   return steps;
+}
+
+// A rule a step breaks on purpose with `--break name`, and how the run must
+// end on an NVIDIA GPU: its exit code and a regular expression its last line
+// on stderr must match (docs/learn/NN-*.md, "Broken on purpose", says why).
+struct BrokenVariant {
+  int step = 0;
+  std::string name;
+  int exitCode = 4;
+  std::string lastLine;
+};
+
+// Every step's variants, in `--break list` order.
+inline std::vector<BrokenVariant> brokenVariants() {
+  return {
+      {1, "driver-uuid", 3, R"(learn 01: no Vulkan device pairs with a CUDA device \(.*no CUDA device has its UUID.*\))"},
+      {2, "import-size", 4, R"(learn 02: .* failed: cudaErrorInvalidValue)"},
+      {3, "no-wait", 4, R"(learn 03: round \d+: value \d+ is 0x[0-9a-f]{8}, expected 0x[0-9a-f]{8})"},
+      {4, "wait-value", 4, R"(learn 04: .*vkWaitForFences.* failed: VK_TIMEOUT)"},
+      {4, "read-value", 4, R"(learn 04: round \d+: value \d+ is 0x[0-9a-f]{8}, expected 0x[0-9a-f]{8})"},
+      {5, "no-wait", 4, R"(learn 05: round \d+: value \d+ is 0x[0-9a-f]{8}, expected 0x[0-9a-f]{8})"},
+      {6, "early-draw", 4, R"(learn 06: round \d+: (triangle \d+'s pixel|pixel \(\d+, \d+\) behind triangle) .*)"},
+      {7, "levels", 4, R"(learn 07: .*(cudaGetMipmappedArrayLevel|cudaExternalMemoryGetMappedMipmappedArray).* failed: cudaError\w+)"},
+      {8, "granularity", 4, R"(learn 08: .*memCreate.* failed: CUDA_ERROR_\w+)"},
+      {9, "no-signal", 4, R"(learn 09: .*vkWaitForFences.* failed: VK_TIMEOUT)"},
+  };
 }
 
 // The lines of `text`, a last line without '\n' included.

@@ -1,7 +1,8 @@
 // The learn/ steps without a CUDA device (here: lavapipe, no NVIDIA driver):
 // each built step exits 3 with exactly one line, on stderr, naming what is
-// missing. With a CUDA device the steps run for real in
-// tests/gpu/test_learn_steps.cpp, and this test is skipped.
+// missing, and so does each broken variant. With a CUDA device the steps and
+// variants run for real in tests/gpu/test_learn_steps.cpp, and those tests
+// are skipped here. `--break list` and a bad name need no device at all.
 #include <gtest/gtest.h>
 
 #include "app_runner.h"
@@ -11,10 +12,50 @@
 namespace vksim::testing {
 namespace {
 
-TEST(LearnSteps, AllNineStepsAreBuilt) {
+TEST(LearnSteps, EveryStepIsBuilt) {
   for (const LearnStep& step : learnSteps())
     EXPECT_FALSE(step.path.empty()) << "step " << step.number << " not in " << learnDirectory();
-  EXPECT_EQ(learnSteps().size(), 9u);
+  EXPECT_EQ(learnSteps().size(), static_cast<size_t>(kLearnStepCount));
+}
+
+// What `--break list` prints is learn_steps.h's list, in order, for every
+// step: a variant the tests do not know, or one the step does not offer, fails.
+TEST(LearnSteps, BreakListNamesEachStepsVariants) {
+  const std::vector<BrokenVariant> variants = brokenVariants();
+  for (const LearnStep& step : learnSteps()) {
+    if (step.path.empty()) continue;  // EveryStepIsBuilt reports it
+    SCOPED_TRACE(step.path);
+    const AppResult result = runApp({"--break", "list"}, {}, 60, step.path);
+    EXPECT_EQ(result.exitCode, 0) << result.err;
+    std::vector<std::string> expected, listed;
+    for (const BrokenVariant& variant : variants)
+      if (variant.step == step.number) expected.push_back(variant.name);
+    for (const std::string& line : linesOf(result.out)) listed.push_back(line.substr(0, line.find(':')));
+    EXPECT_FALSE(listed.empty()) << "step " << step.number << " offers no broken variant";
+    EXPECT_EQ(listed, expected);
+  }
+}
+
+TEST(LearnSteps, AnUnknownVariantIsAUsageError) {
+  const LearnStep step = learnSteps().front();
+  ASSERT_FALSE(step.path.empty());
+  const AppResult result = runApp({"--break", "no-such-rule"}, {}, 60, step.path);
+  EXPECT_EQ(result.exitCode, 2) << result.out << result.err;
+  EXPECT_EQ(result.err, "learn 01: no broken variant 'no-such-rule' (--break list names them)\n");
+}
+
+TEST(LearnSteps, WithoutCudaEachBrokenVariantExitsThreeWithOneLine) {
+  if (!listCudaDevices().devices.empty()) GTEST_SKIP() << "a CUDA device is present: tests/gpu runs the variants";
+  const std::vector<LearnStep> steps = learnSteps();
+  for (const BrokenVariant& variant : brokenVariants()) {
+    const LearnStep& step = steps.at(variant.step - 1);
+    if (step.path.empty()) continue;
+    SCOPED_TRACE(step.path + " --break " + variant.name);
+    const AppResult result = runApp({"--break", variant.name}, {}, 60, step.path);
+    EXPECT_EQ(result.exitCode, 3) << result.out << result.err;
+    EXPECT_EQ(linesOf(result.err).size(), 1u) << result.err;
+    EXPECT_NE(result.out.find("BROKEN ON PURPOSE"), std::string::npos) << result.out;
+  }
 }
 
 TEST(LearnSteps, WithoutCudaEachStepExitsThreeWithOneLine) {
@@ -32,7 +73,7 @@ TEST(LearnSteps, WithoutCudaEachStepExitsThreeWithOneLine) {
     const std::string prefix = "learn 0" + std::to_string(step.number) + ": no CUDA device (cuda";
     EXPECT_EQ(lines[0].rfind(prefix, 0), 0u) << lines[0];
   }
-  EXPECT_EQ(ran, 9);
+  EXPECT_EQ(ran, kLearnStepCount);
 }
 
 }  // namespace
