@@ -41,22 +41,30 @@
 constexpr uint32_t kRounds = 16;   // CUDA rounds 0..15; Vulkan frames 0..16 (frame k draws round k-1)
 constexpr uint32_t kBuffers = 2;   // shared vertex buffers
 constexpr uint32_t kDrawRepeats = 8192;  // instances per draw: a draw of milliseconds, not microseconds
-constexpr uint32_t kTarget = 256;  // as in step 6: the image, the grid, the triangles, the clear colour
-constexpr uint32_t kGrid = 8;
+constexpr uint32_t kTarget = 256;  // the image is kTarget x kTarget; 06_draw.vert says the same
+constexpr uint32_t kGrid = 8;      // kGrid x kGrid triangles, one per 32-pixel cell
 constexpr uint32_t kCell = kTarget / kGrid;
-constexpr uint32_t kLeg = 14;
+constexpr uint32_t kLeg = 14;  // each triangle: a right angle at (x0, y0), legs of kLeg pixels
 constexpr uint32_t kTriangles = kGrid * kGrid;
-constexpr uint32_t kBackground = 0xff000000u;
+constexpr uint32_t kBackground = 0xff000000u;  // the clear colour, RGBA8 as the CPU reads it
 
-struct Vertex {  // as in step 6 (10_draw.vert)
+// One vertex, as the kernel writes it and 06_draw.vert reads it: a position
+// in pixels (location 0, R32G32_SFLOAT) and a colour (location 1, R8G8B8A8_UNORM).
+struct Vertex {
   float x, y;
-  uint32_t rgba;
+  uint32_t rgba;  // r in the low byte
 };
 static_assert(sizeof(Vertex) == 12, "the pipeline's vertex stride");
 
-// As in step 6: triangle t's corner moves one pixel per round, its blue channel counts the rounds.
-__host__ __device__ inline uint32_t cornerX(uint32_t t, uint32_t round) { return (t % kGrid) * kCell + 1 + round; }
-__host__ __device__ inline uint32_t cornerY(uint32_t t, uint32_t round) { return (t / kGrid) * kCell + 1 + round; }
+// Triangle t's corner and colour in round r: it moves one pixel right and
+// down per round (so the round's position is known), and its blue channel
+// counts the rounds (so the round's colour is known).
+__host__ __device__ inline uint32_t cornerX(uint32_t t, uint32_t round) {
+  return (t % kGrid) * kCell + 1 + round;
+}
+__host__ __device__ inline uint32_t cornerY(uint32_t t, uint32_t round) {
+  return (t / kGrid) * kCell + 1 + round;
+}
 __host__ __device__ inline uint32_t triangleColor(uint32_t t, uint32_t round) {
   return 0xff000000u | (16 * round + 15) << 16 | ((t / kGrid) * 32 + 31) << 8 | ((t % kGrid) * 32 + 31);
 }
@@ -71,24 +79,28 @@ __global__ void moveTrianglesKernel(Vertex* vertices, uint32_t round) {
   vertices[3 * t + 2] = {x, y + kLeg, color};
 }
 
+// Step 6's shaders, compiled for step 6 (learn/CMakeLists.txt).
 static const uint32_t kVertexSpirv[] = {
-#include "10_draw.vert.inc"
+#include "06_draw.vert.inc"
 };
 static const uint32_t kFragmentSpirv[] = {
-#include "10_draw.frag.inc"
+#include "06_draw.frag.inc"
 };
 
-// As in step 6: inside each triangle this round's colour, just behind it the clear colour.
+// Inside each triangle: this round's colour; just behind it (inside round
+// k-1's triangle, outside this one): the clear colour. Only a draw that read
+// CUDA's last write passes both. Returns the pixels checked.
 uint32_t checkPixels(const uint32_t* pixels, uint32_t round) {
   uint32_t checked = 0;
   for (uint32_t t = 0; t < kTriangles; ++t, checked += 2) {
     const uint32_t x = cornerX(t, round), y = cornerY(t, round);
     const uint32_t inside = pixels[(y + 4) * kTarget + x + 4], behind = pixels[(y + 4) * kTarget + x - 1];
     EXPECT_OR_EXIT(inside == triangleColor(t, round),
-                   "round %u: triangle %u's pixel (%u, %u) is 0x%08x, expected 0x%08x (round %u's vertices were "
-                   "not the ones drawn)", round, t, x + 4, y + 4, inside, triangleColor(t, round), round);
-    EXPECT_OR_EXIT(behind == kBackground, "round %u: pixel (%u, %u) behind triangle %u is 0x%08x, not the clear colour",
-                   round, x - 1, y + 4, t, behind);
+                   "round %u: triangle %u's pixel (%u, %u) is 0x%08x, expected 0x%08x", round, t, x + 4,
+                   y + 4, inside, triangleColor(t, round));
+    EXPECT_OR_EXIT(behind == kBackground,
+                   "round %u: pixel (%u, %u) behind triangle %u is 0x%08x, not the clear colour", round,
+                   x - 1, y + 4, t, behind);
   }
   return checked;
 }
