@@ -38,11 +38,11 @@
 #include "common/breaks.h"
 #include "common/offscreen.h"  // plain Vulkan drawing: target, pipeline, copy-out
 
-constexpr uint32_t kRounds = 16;   // CUDA rounds 0..15; Vulkan frames 0..16 (frame k draws round k-1)
-constexpr uint32_t kBuffers = 2;   // shared vertex buffers
+constexpr uint32_t kRounds = 16;         // CUDA rounds 0..15; Vulkan frames 0..16 (frame k draws round k-1)
+constexpr uint32_t kBuffers = 2;         // shared vertex buffers
 constexpr uint32_t kDrawRepeats = 8192;  // instances per draw: a draw of milliseconds, not microseconds
-constexpr uint32_t kTarget = 256;  // the image is kTarget x kTarget; 06_draw.vert says the same
-constexpr uint32_t kGrid = 8;      // kGrid x kGrid triangles, one per 32-pixel cell
+constexpr uint32_t kTarget = 256;        // the image is kTarget x kTarget; 06_draw.vert says the same
+constexpr uint32_t kGrid = 8;            // kGrid x kGrid triangles, one per 32-pixel cell
 constexpr uint32_t kCell = kTarget / kGrid;
 constexpr uint32_t kLeg = 14;  // each triangle: a right angle at (x0, y0), legs of kLeg pixels
 constexpr uint32_t kTriangles = kGrid * kGrid;
@@ -184,7 +184,8 @@ void submitDraw(const Rig& rig, uint32_t frame, VkFence fence) {
   vkCmdEndRenderPass(commands);
   recordCopyOut(commands, rig.target, rig.images[round]);
   if (round + rig.buffers < kRounds)
-    recordBufferRelease(commands, rig.shared[buffer].buffer, rig.device.queueFamily, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT);
+    recordBufferRelease(commands, rig.shared[buffer].buffer, rig.device.queueFamily,
+                        VK_PIPELINE_STAGE_VERTEX_INPUT_BIT);
   VK_CHECK(vkEndCommandBuffer(commands));
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.commandBufferCount = 1;
@@ -201,8 +202,9 @@ void runFrames(const Rig& rig, VkFence fence) {
     if (frame > 0) submitDraw(rig, frame, frame == kRounds ? fence : VK_NULL_HANDLE);
   }
   const VkResult waited = vkWaitForFences(rig.device.device, 1, &fence, VK_TRUE, kWaitNanoseconds);
-  EXPECT_OR_EXIT(waited == VK_SUCCESS, "the last frame did not finish within %llu s (%s): the schedule is stuck",
-                 static_cast<unsigned long long>(kWaitNanoseconds / 1'000'000'000ull), string_VkResult(waited));
+  EXPECT_OR_EXIT(
+      waited == VK_SUCCESS, "the last frame did not finish within %llu s (%s): the schedule is stuck",
+      static_cast<unsigned long long>(kWaitNanoseconds / 1'000'000'000ull), string_VkResult(waited));
 }
 
 VkPipeline createDrawPipeline(const Device& device, const Offscreen& target, VkPipelineLayout layout) {
@@ -220,14 +222,19 @@ VkPipeline createDrawPipeline(const Device& device, const Offscreen& target, VkP
 
 int main(int argc, char** argv) {
   gStepName = "learn 10";
-  const std::string broken = takeBreakArgument(argc, argv, {{"reuse", "one vertex buffer where two are needed: "
-                                                                      "CUDA rewrites the buffer the draw reads"}});
+  const std::string broken = takeBreakArgument(argc, argv,
+                                               {{"reuse",
+                                                 "one vertex buffer where two are needed: "
+                                                 "CUDA rewrites the buffer the draw reads"}});
+  if (argc > 1)
+    exitWith(kExitUsage, "unknown argument '%s' (usage: learn_10_frames_in_flight [--break reuse|list])",
+             argv[1]);
   Instance instance = createInstance();  // validation with VKSIM_VALIDATION=1
   const Pair pair = pairDevices(instance.instance);
   Device device = createTimelineDevice(pair);  // both fd extensions, timeline semaphores (M18)
   Rig rig{device};
   rig.buffers = broken == "reuse" ? 1 : kBuffers;  // BROKEN with 1: the draw and CUDA share one buffer
-  for (uint32_t i = 0; i < rig.buffers; ++i) {  // each its own exported allocation and import (M1-M9)
+  for (uint32_t i = 0; i < rig.buffers; ++i) {     // each its own exported allocation and import (M1-M9)
     rig.shared.push_back(createExportedBuffer(pair, device, 3 * kTriangles * sizeof(Vertex),
                                               VK_BUFFER_USAGE_VERTEX_BUFFER_BIT));
     rig.cudaShared.push_back(importIntoCuda(rig.shared[i], exportMemoryFd(device, rig.shared[i].memory)));
@@ -272,9 +279,9 @@ int main(int argc, char** argv) {
   vkDestroyDevice(device.device, nullptr);
   destroyInstance(instance);
   const uint32_t releases = kRounds - rig.buffers;  // none after a buffer's last CUDA round
-  return finishStep(10, std::to_string(kRounds) + " rounds in flight, one host wait; " + std::to_string(rig.buffers) +
-                            " vertex buffers, " + std::to_string(kRounds) + " acquires and " +
-                            std::to_string(releases) + " releases; " + std::to_string(checked) +
-                            " pixels checked in " + std::to_string(kRounds) + " images; timeline at " +
-                            std::to_string(counter));
+  return finishStep(10, std::to_string(kRounds) + " rounds in flight, one host wait; " +
+                            std::to_string(rig.buffers) + " vertex buffers, " + std::to_string(kRounds) +
+                            " acquires and " + std::to_string(releases) + " releases; " +
+                            std::to_string(checked) + " pixels checked in " + std::to_string(kRounds) +
+                            " images; timeline at " + std::to_string(counter));
 }

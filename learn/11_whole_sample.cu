@@ -54,7 +54,8 @@ __device__ Vertex wavePoint(uint32_t i, uint32_t j, float time) {
   const float r = sqrtf(u * u + v * v);
   const float height = 0.12f * sinf(28.0f * r - 4.0f * time) * expf(-3.0f * r);
   const uint32_t shade = uint32_t(fminf(fmaxf(160.0f + 700.0f * height, 0.0f), 255.0f));
-  return {1.6f * u + 0.5f * v, 0.9f * v + 0.1f - 1.5f * height, 0xff000000u | shade << 16 | (shade * 3 / 4) << 8 | 40};
+  return {1.6f * u + 0.5f * v, 0.9f * v + 0.1f - 1.5f * height,
+          0xff000000u | shade << 16 | (shade * 3 / 4) << 8 | 40};
 }
 
 // One thread per cell: its two triangles, far rows first (drawn over by nearer ones).
@@ -95,15 +96,23 @@ long numberArgument(int argc, char** argv, int i) {
 
 Options parseOptions(int argc, char** argv) {
   Options options;
-  options.breakSwitch = takeBreakArgument(argc, argv, {{"switch", "the sync mode changes in the middle of a frame, "
-                                                                  "not at its boundary"}}) == "switch";
+  options.breakSwitch = takeBreakArgument(argc, argv,
+                                          {{"switch",
+                                            "the sync mode changes in the middle of a frame, "
+                                            "not at its boundary"}}) == "switch";
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--headless") options.headless = true;
-    else if (arg == "--frames") options.frames = numberArgument(argc, argv, i++);
-    else if (arg == "--switch-every") options.switchEvery = numberArgument(argc, argv, i++);
-    else if (arg == "--out" && i + 1 < argc) options.out = argv[++i];
-    else exitWith(kExitUsage, "unknown argument '%s' (usage: see the top of learn/11_whole_sample.cu)", arg.c_str());
+    if (arg == "--headless")
+      options.headless = true;
+    else if (arg == "--frames")
+      options.frames = numberArgument(argc, argv, i++);
+    else if (arg == "--switch-every")
+      options.switchEvery = numberArgument(argc, argv, i++);
+    else if (arg == "--out" && i + 1 < argc)
+      options.out = argv[++i];
+    else
+      exitWith(kExitUsage, "unknown argument '%s' (usage: see the top of learn/11_whole_sample.cu)",
+               arg.c_str());
   }
   if (options.headless && options.frames < 0) options.frames = 120;
   return options;
@@ -139,17 +148,17 @@ void enqueueSimulation(Sync& sync, void* vertices, long frame, Mode mode) {
   if (frame >= 0) {
     cudaExternalSemaphoreWaitParams waitParams{};
     waitParams.params.fence.value = renderValue;  // ignored for a binary semaphore
-    CUDA_CHECK(cudaWaitExternalSemaphoresAsync(mode == Mode::timeline ? &sync.cudaTimeline : &sync.cudaRenderDone,
-                                               &waitParams, 1, sync.stream));
+    CUDA_CHECK(cudaWaitExternalSemaphoresAsync(
+        mode == Mode::timeline ? &sync.cudaTimeline : &sync.cudaRenderDone, &waitParams, 1, sync.stream));
   }
-  rippleKernel<<<((kGrid - 1) * (kGrid - 1) + 255) / 256, 256, 0, sync.stream>>>(static_cast<Vertex*>(vertices),
-                                                                                float(frame + 1) / 60.0f);
+  rippleKernel<<<((kGrid - 1) * (kGrid - 1) + 255) / 256, 256, 0, sync.stream>>>(
+      static_cast<Vertex*>(vertices), float(frame + 1) / 60.0f);
   CUDA_CHECK(cudaGetLastError());
   cudaExternalSemaphoreSignalParams signalParams{};
   signalParams.params.fence.value = simValue;
   const bool timeline = mode == Mode::timeline && frame >= 0;
-  CUDA_CHECK(cudaSignalExternalSemaphoresAsync(timeline ? &sync.cudaTimeline : &sync.cudaSimDone, &signalParams, 1,
-                                               sync.stream));
+  CUDA_CHECK(cudaSignalExternalSemaphoresAsync(timeline ? &sync.cudaTimeline : &sync.cudaSimDone,
+                                               &signalParams, 1, sync.stream));
   sync.lastSimMode = timeline ? Mode::timeline : Mode::binary;
   if (timeline) sync.lastTimelineValue = simValue;
 }
@@ -164,7 +173,7 @@ struct Sample {
   VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
   VkRenderPass renderPass = VK_NULL_HANDLE;  // the swapchain's, or the offscreen target's
   Swapchain swapchain;
-  Offscreen target;  // headless only
+  Offscreen target;     // headless only
   HostBuffer readBack;  // headless only: the last frame's pixels
   VkSemaphore imageAvailable = VK_NULL_HANDLE;
   bool resized = false;
@@ -181,9 +190,11 @@ struct Sample {
 // Waits for the previous frame's fence (every host wait is bounded).
 void waitForPreviousFrame(Sample& sample, long frame) {
   if (!sample.frameSubmitted) return;
-  const VkResult waited = vkWaitForFences(sample.device.device, 1, &sample.frame.fence, VK_TRUE, kWaitNanoseconds);
-  EXPECT_OR_EXIT(waited == VK_SUCCESS, "frame %ld did not finish within %llu s (%s): the schedule is stuck", frame - 1,
-                 static_cast<unsigned long long>(kWaitNanoseconds / 1'000'000'000ull), string_VkResult(waited));
+  const VkResult waited =
+      vkWaitForFences(sample.device.device, 1, &sample.frame.fence, VK_TRUE, kWaitNanoseconds);
+  EXPECT_OR_EXIT(waited == VK_SUCCESS, "frame %ld did not finish within %llu s (%s): the schedule is stuck",
+                 frame - 1, static_cast<unsigned long long>(kWaitNanoseconds / 1'000'000'000ull),
+                 string_VkResult(waited));
   VK_CHECK(vkResetFences(sample.device.device, 1, &sample.frame.fence));
   sample.frameSubmitted = false;
 }
@@ -195,9 +206,10 @@ void buildOverlay(Sample& sample, long frame, Mode mode) {
   bool timeline = sample.requested == Mode::timeline;
   if (ImGui::Checkbox("timeline semaphore (off: two binary)", &timeline))
     sample.requested = timeline ? Mode::timeline : Mode::binary;
-  ImGui::Text("frame %ld: %s", frame, mode == Mode::timeline ? "timeline, +2 a frame" : "binary renderDone/simDone");
-  ImGui::Text("timeline value %llu, %ld switches", static_cast<unsigned long long>(sample.sync.lastTimelineValue),
-              sample.switches);
+  ImGui::Text("frame %ld: %s", frame,
+              mode == Mode::timeline ? "timeline, +2 a frame" : "binary renderDone/simDone");
+  ImGui::Text("timeline value %llu, %ld switches",
+              static_cast<unsigned long long>(sample.sync.lastTimelineValue), sample.switches);
   ImGui::End();
 }
 
@@ -288,8 +300,9 @@ bool runFrame(Sample& sample, long frame) {
   VkFramebuffer framebuffer = sample.target.framebuffer;
   if (sample.window != nullptr) {
     if (sample.resized && !recreateForWindow(sample)) return false;
-    const VkResult acquired = vkAcquireNextImageKHR(sample.device.device, sample.swapchain.swapchain,
-                                                    kWaitNanoseconds, sample.imageAvailable, VK_NULL_HANDLE, &image);
+    const VkResult acquired =
+        vkAcquireNextImageKHR(sample.device.device, sample.swapchain.swapchain, kWaitNanoseconds,
+                              sample.imageAvailable, VK_NULL_HANDLE, &image);
     if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {  // nothing submitted: no value lost
       recreateForWindow(sample);
       return false;
@@ -314,7 +327,8 @@ bool runFrame(Sample& sample, long frame) {
   buildOverlay(sample, frame, mode);
   ImGui::Render();
   const bool last = sample.options.frames > 0 && frame + 1 == sample.options.frames;
-  submitRender(sample, recordFrame(sample, framebuffer, extent, sample.window == nullptr && last), frame, mode, image);
+  submitRender(sample, recordFrame(sample, framebuffer, extent, sample.window == nullptr && last), frame,
+               mode, image);
   if (sample.window != nullptr) {
     VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
     present.waitSemaphoreCount = 1;  // binary: present takes no values
@@ -323,13 +337,16 @@ bool runFrame(Sample& sample, long frame) {
     present.pSwapchains = &sample.swapchain.swapchain;
     present.pImageIndices = &image;
     const VkResult presented = vkQueuePresentKHR(sample.device.queue, &present);
-    if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR) sample.resized = true;
-    else VK_CHECK(presented);
+    if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR)
+      sample.resized = true;
+    else
+      VK_CHECK(presented);
   }
   // BROKEN with --break switch: the mode flips here, between render k and
   // CUDA's step k, so CUDA waits on a semaphore render k did not signal.
-  const Mode simMode = sample.options.breakSwitch && frame == 3 ? (mode == Mode::timeline ? Mode::binary : Mode::timeline)
-                                                                  : mode;
+  const Mode simMode = sample.options.breakSwitch && frame == 3
+                           ? (mode == Mode::timeline ? Mode::binary : Mode::timeline)
+                           : mode;
   enqueueSimulation(sample.sync, sample.cudaShared.pointer, frame, simMode);
   return true;
 }
@@ -338,7 +355,8 @@ void createPresentation(Sample& sample) {
   if (sample.window == nullptr) {
     sample.target = createOffscreen(sample.pair, sample.device, kHeadlessSize, kHeadlessSize);
     sample.renderPass = sample.target.renderPass;
-    sample.readBack = createHostBuffer(sample.pair, sample.device, VkDeviceSize{kHeadlessSize} * kHeadlessSize * 4);
+    sample.readBack =
+        createHostBuffer(sample.pair, sample.device, VkDeviceSize{kHeadlessSize} * kHeadlessSize * 4);
     return;
   }
   VkBool32 presentable = VK_FALSE;
@@ -376,7 +394,8 @@ void destroySample(Sample& sample, VkPipelineLayout layout, VkDescriptorPool ove
   destroyCudaBuffer(sample.cudaShared);
   const VkDevice device = sample.device.device;
   VK_CHECK(vkDeviceWaitIdle(device));
-  for (VkSemaphore semaphore : {sync.timeline, sync.renderDone, sync.simDone}) vkDestroySemaphore(device, semaphore, nullptr);
+  for (VkSemaphore semaphore : {sync.timeline, sync.renderDone, sync.simDone})
+    vkDestroySemaphore(device, semaphore, nullptr);
   destroyOverlay(sample.device, sample.window, overlayPool);
   vkDestroyPipeline(device, sample.pipeline, nullptr);
   vkDestroyPipelineLayout(device, layout, nullptr);
@@ -401,11 +420,13 @@ int main(int argc, char** argv) {
   const bool headless = sample.options.headless;
   if (!headless) sample.window = createWindow(1280, 720, "learn 11: the whole sample", &sample.resized);
   Instance instance = createInstance(headless ? std::vector<const char*>{} : windowExtensions());
-  if (!headless) VK_CHECK(glfwCreateWindowSurface(instance.instance, sample.window, nullptr, &sample.surface));
+  if (!headless)
+    VK_CHECK(glfwCreateWindowSurface(instance.instance, sample.window, nullptr, &sample.surface));
   sample.pair = pairDevices(instance.instance);  // exit 3 here without CUDA, window or not
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   features12.timelineSemaphore = VK_TRUE;  // M18
-  std::vector<const char*> extensions{VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME};
+  std::vector<const char*> extensions{VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME,
+                                      VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME};
   if (!headless) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
   sample.device = createDevice(sample.pair, extensions, &features12);
   createPresentation(sample);
@@ -418,8 +439,8 @@ int main(int argc, char** argv) {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VK_CHECK(vkCreatePipelineLayout(sample.device.device, &layoutInfo, nullptr, &layout));
   sample.pipeline = createWavePipeline(sample, layout);
-  const VkDescriptorPool overlayPool =
-      createOverlay(instance.instance, sample.pair, sample.device, sample.renderPass, sample.window, sample.frame);
+  const VkDescriptorPool overlayPool = createOverlay(instance.instance, sample.pair, sample.device,
+                                                     sample.renderPass, sample.window, sample.frame);
   sample.sync = createSync(sample.pair, sample.device);
 
   enqueueSimulation(sample.sync, sample.cudaShared.pointer, -1, Mode::binary);  // the initial state: simDone
@@ -427,8 +448,10 @@ int main(int argc, char** argv) {
   while ((sample.options.frames < 0 || frame < sample.options.frames) &&
          (headless || !glfwWindowShouldClose(sample.window))) {
     if (!headless) glfwPollEvents();
-    if (runFrame(sample, frame)) ++frame;
-    else if (!headless) glfwWaitEventsTimeout(0.1);  // minimised: nothing to draw into
+    if (runFrame(sample, frame))
+      ++frame;
+    else if (!headless)
+      glfwWaitEventsTimeout(0.1);  // minimised: nothing to draw into
   }
   waitForPreviousFrame(sample, frame);
   if (headless) savePng(sample.options.out.c_str(), sample.target, sample.readBack);
@@ -436,13 +459,14 @@ int main(int argc, char** argv) {
   uint64_t counter = 0;
   CUDA_CHECK(cudaStreamSynchronize(sample.sync.stream));  // CUDA's last signal made
   VK_CHECK(vkGetSemaphoreCounterValue(sample.device.device, sample.sync.timeline, &counter));
-  EXPECT_OR_EXIT(counter == expected, "the timeline reads %llu, expected %llu", static_cast<unsigned long long>(counter),
-                 static_cast<unsigned long long>(expected));
+  EXPECT_OR_EXIT(counter == expected, "the timeline reads %llu, expected %llu",
+                 static_cast<unsigned long long>(counter), static_cast<unsigned long long>(expected));
   destroySample(sample, layout, overlayPool);
   if (sample.surface != VK_NULL_HANDLE) vkDestroySurfaceKHR(instance.instance, sample.surface, nullptr);
   destroyInstance(instance);
   if (sample.window != nullptr) glfwDestroyWindow(sample.window), glfwTerminate();
   return finishStep(11, std::to_string(frame) + " frames, " + std::to_string(sample.switches) +
                             " switches between timeline and binary at frame boundaries; timeline at " +
-                            std::to_string(counter) + (headless ? "; " + sample.options.out + " written" : ""));
+                            std::to_string(counter) +
+                            (headless ? "; " + sample.options.out + " written" : ""));
 }

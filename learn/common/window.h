@@ -36,9 +36,8 @@ inline GLFWwindow* createWindow(int width, int height, const char* title, bool* 
   GLFWwindow* window = glfwCreateWindow(width, height, title, nullptr, nullptr);
   if (window == nullptr) exitWith(kExitMissing, "GLFW could not create a window");
   glfwSetWindowUserPointer(window, resized);
-  glfwSetFramebufferSizeCallback(window, [](GLFWwindow* w, int, int) {
-    *static_cast<bool*>(glfwGetWindowUserPointer(w)) = true;
-  });
+  glfwSetFramebufferSizeCallback(
+      window, [](GLFWwindow* w, int, int) { *static_cast<bool*>(glfwGetWindowUserPointer(w)) = true; });
   return window;
 }
 
@@ -65,7 +64,8 @@ inline VkRenderPass createPresentRenderPass(const Device& device, VkFormat forma
   subpass.colorAttachmentCount = 1;
   subpass.pColorAttachments = &reference;
   const VkPipelineStageFlags output = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
-  const VkSubpassDependency dependency{VK_SUBPASS_EXTERNAL, 0, output, output, 0, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT};
+  const VkSubpassDependency dependency{
+      VK_SUBPASS_EXTERNAL, 0, output, output, 0, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT};
   VkRenderPassCreateInfo info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
   info.attachmentCount = 1;
   info.pAttachments = &color;
@@ -103,9 +103,11 @@ struct Swapchain {
 
 // The image views, framebuffers and semaphores; not the swapchain itself.
 inline void destroySwapchainParts(const Device& device, Swapchain& swapchain) {
-  for (VkFramebuffer framebuffer : swapchain.framebuffers) vkDestroyFramebuffer(device.device, framebuffer, nullptr);
+  for (VkFramebuffer framebuffer : swapchain.framebuffers)
+    vkDestroyFramebuffer(device.device, framebuffer, nullptr);
   for (VkImageView view : swapchain.views) vkDestroyImageView(device.device, view, nullptr);
-  for (VkSemaphore semaphore : swapchain.renderFinished) vkDestroySemaphore(device.device, semaphore, nullptr);
+  for (VkSemaphore semaphore : swapchain.renderFinished)
+    vkDestroySemaphore(device.device, semaphore, nullptr);
   swapchain.framebuffers.clear();
   swapchain.views.clear();
   swapchain.renderFinished.clear();
@@ -134,8 +136,9 @@ inline void recreateSwapchain(const Device& device, const Presentation& presenta
   glfwGetFramebufferSize(presentation.window, &width, &height);
   VkExtent2D extent = capabilities.currentExtent;
   if (extent.width == UINT32_MAX)
-    extent = {std::clamp(uint32_t(width), capabilities.minImageExtent.width, capabilities.maxImageExtent.width),
-              std::clamp(uint32_t(height), capabilities.minImageExtent.height, capabilities.maxImageExtent.height)};
+    extent = {
+        std::clamp(uint32_t(width), capabilities.minImageExtent.width, capabilities.maxImageExtent.width),
+        std::clamp(uint32_t(height), capabilities.minImageExtent.height, capabilities.maxImageExtent.height)};
   uint32_t imageCount = capabilities.minImageCount + 1;
   if (capabilities.maxImageCount != 0) imageCount = std::min(imageCount, capabilities.maxImageCount);
   VkSwapchainCreateInfoKHR info{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
@@ -206,7 +209,8 @@ struct ShaderPair {
 // A triangle-list pipeline for `renderPass` with dynamic viewport and
 // scissor, `shaders` and vertex input `input`.
 inline VkPipeline createWindowPipeline(const Device& device, VkRenderPass renderPass, VkPipelineLayout layout,
-                                       const ShaderPair& shaders, const VkPipelineVertexInputStateCreateInfo* input) {
+                                       const ShaderPair& shaders,
+                                       const VkPipelineVertexInputStateCreateInfo* input) {
   const VkShaderModule modules[2] = {createShaderModule(device, shaders.vertex, shaders.vertexBytes),
                                      createShaderModule(device, shaders.fragment, shaders.fragmentBytes)};
   VkPipelineShaderStageCreateInfo stages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO},
@@ -216,7 +220,8 @@ inline VkPipeline createWindowPipeline(const Device& device, VkRenderPass render
     stages[i].module = modules[i];
     stages[i].pName = "main";
   }
-  VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  VkPipelineInputAssemblyStateCreateInfo assembly{
+      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
   VkPipelineViewportStateCreateInfo viewportState{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
   viewportState.viewportCount = viewportState.scissorCount = 1;
@@ -263,7 +268,8 @@ inline VkDescriptorPool createOverlay(VkInstance instance, const Pair& pair, con
   ImGui::StyleColorsDark();
   if (window != nullptr && !ImGui_ImplGlfw_InitForVulkan(window, true))
     exitWith(kExitCheckFailed, "ImGui's GLFW backend did not initialise");
-  const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};  // the font texture's one set
+  const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                  1};  // the font texture's one set
   VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   poolInfo.maxSets = poolInfo.poolSizeCount = 1;
   poolInfo.pPoolSizes = &size;
@@ -278,7 +284,8 @@ inline VkDescriptorPool createOverlay(VkInstance instance, const Pair& pair, con
   info.DescriptorPool = pool;
   info.MinImageCount = info.ImageCount = 2;  // sizes its per-frame buffers; one frame is in flight
   info.MSAASamples = VK_SAMPLE_COUNT_1_BIT;
-  if (!ImGui_ImplVulkan_Init(&info, renderPass)) exitWith(kExitCheckFailed, "ImGui's Vulkan backend did not initialise");
+  if (!ImGui_ImplVulkan_Init(&info, renderPass))
+    exitWith(kExitCheckFailed, "ImGui's Vulkan backend did not initialise");
   if (!ImGui_ImplVulkan_CreateFontsTexture(beginOneShot(oneShot)))
     exitWith(kExitCheckFailed, "ImGui's font texture could not be created");
   submitAndWait(device, oneShot);
