@@ -19,9 +19,9 @@
 //     before this one finished", frame k-1's draw and release included
 //     (a signal's first scope holds all earlier submissions of the queue). That
 //     is what orders CUDA's write of buffer k % 2 after the draw that read it;
-//   - the draw is long on purpose (kDrawRepeats instances of the triangles):
-//     long enough that the GPU switches to CUDA's round k while it runs, so
-//     the broken variant below shows.
+//   - the draw is long on purpose (kDrawRepeats instances of the triangles,
+//     or --draw-repeats N): long enough that the GPU switches to CUDA's
+//     round k while it runs, so the broken variant below shows.
 // Generalised to N buffers: CUDA's round k writes buffer k % N, last read by
 // frame k-N+1's draw, finished before 2k+1 for any N >= 1 (frame k's hand-over
 // follows it in the queue). The wait cannot be lowered to frame k-N+1's value:
@@ -31,18 +31,20 @@
 // Broken on purpose: --break reuse (one buffer where two are needed: CUDA's
 // round k rewrites the buffer frame k is drawing). --break list names it.
 // Validation as in step 6: with VKSIM_VALIDATION=1.
-// Usage: learn_10_frames_in_flight [--break reuse|list]
+// Usage: learn_10_frames_in_flight [--break reuse|list] [--draw-repeats N]
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "common/breaks.h"
 #include "common/offscreen.h"  // plain Vulkan drawing: target, pipeline, copy-out
 
-constexpr uint32_t kRounds = 16;         // CUDA rounds 0..15; Vulkan frames 0..16 (frame k draws round k-1)
-constexpr uint32_t kBuffers = 2;         // shared vertex buffers
-constexpr uint32_t kDrawRepeats = 8192;  // instances per draw: a draw of milliseconds, not microseconds
-constexpr uint32_t kTarget = 256;        // the image is kTarget x kTarget; 06_draw.vert says the same
-constexpr uint32_t kGrid = 8;            // kGrid x kGrid triangles, one per 32-pixel cell
+constexpr uint32_t kRounds = 16;  // CUDA rounds 0..15; Vulkan frames 0..16 (frame k draws round k-1)
+constexpr uint32_t kBuffers = 2;  // shared vertex buffers
+constexpr uint32_t kDrawRepeats =
+    32768;                         // instances per draw (--draw-repeats): milliseconds, not microseconds
+constexpr uint32_t kTarget = 256;  // the image is kTarget x kTarget; 06_draw.vert says the same
+constexpr uint32_t kGrid = 8;      // kGrid x kGrid triangles, one per 32-pixel cell
 constexpr uint32_t kCell = kTarget / kGrid;
 constexpr uint32_t kLeg = 14;  // each triangle: a right angle at (x0, y0), legs of kLeg pixels
 constexpr uint32_t kTriangles = kGrid * kGrid;
@@ -116,6 +118,7 @@ struct Rig {
   Offscreen target;
   VkPipeline pipeline = VK_NULL_HANDLE;
   uint32_t buffers = kBuffers;
+  uint32_t drawRepeats = kDrawRepeats;
 };
 
 VkCommandBuffer beginCommands(const Rig& rig) {
@@ -180,7 +183,7 @@ void submitDraw(const Rig& rig, uint32_t frame, VkFence fence) {
   vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, rig.pipeline);
   const VkDeviceSize offset = 0;
   vkCmdBindVertexBuffers(commands, 0, 1, &rig.shared[buffer].buffer, &offset);
-  vkCmdDraw(commands, 3 * kTriangles, kDrawRepeats, 0, 0);  // every instance draws the same triangles
+  vkCmdDraw(commands, 3 * kTriangles, rig.drawRepeats, 0, 0);  // every instance draws the same triangles
   vkCmdEndRenderPass(commands);
   recordCopyOut(commands, rig.target, rig.images[round]);
   if (round + rig.buffers < kRounds)
@@ -226,15 +229,17 @@ int main(int argc, char** argv) {
                                                {{"reuse",
                                                  "one vertex buffer where two are needed: "
                                                  "CUDA rewrites the buffer the draw reads"}});
-  if (argc > 1)
-    exitWith(kExitUsage, "unknown argument '%s' (usage: learn_10_frames_in_flight [--break reuse|list])",
-             argv[1]);
+  uint32_t drawRepeats = kDrawRepeats;
+  if (argc == 3 && std::string(argv[1]) == "--draw-repeats") drawRepeats = uint32_t(std::atoi(argv[2]));
+  if ((argc != 1 && argc != 3) || drawRepeats < 1 || drawRepeats > 1'000'000)
+    exitWith(kExitUsage, "usage: learn_10_frames_in_flight [--break reuse|list] [--draw-repeats 1..1000000]");
   Instance instance = createInstance();  // validation with VKSIM_VALIDATION=1
   const Pair pair = pairDevices(instance.instance);
   Device device = createTimelineDevice(pair);  // both fd extensions, timeline semaphores (M18)
   Rig rig{device};
   rig.buffers = broken == "reuse" ? 1 : kBuffers;  // BROKEN with 1: the draw and CUDA share one buffer
-  for (uint32_t i = 0; i < rig.buffers; ++i) {     // each its own exported allocation and import (M1-M9)
+  rig.drawRepeats = drawRepeats;
+  for (uint32_t i = 0; i < rig.buffers; ++i) {  // each its own exported allocation and import (M1-M9)
     rig.shared.push_back(createExportedBuffer(pair, device, 3 * kTriangles * sizeof(Vertex),
                                               VK_BUFFER_USAGE_VERTEX_BUFFER_BIT));
     rig.cudaShared.push_back(importIntoCuda(rig.shared[i], exportMemoryFd(device, rig.shared[i].memory)));
