@@ -6,6 +6,7 @@
 // checks exit 3 there), or failed with VKSIM_REQUIRE_CUDA=1.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <regex>
 
 #include "gpu_environment.h"
@@ -79,6 +80,60 @@ TEST(LearnStepsGpu, EachBrokenVariantFailsAsItsPageSays) {
         << lines.back() << "\n  does not match " << variant.lastLine;
   }
   EXPECT_EQ(ran, static_cast<int>(brokenVariants().size()));
+}
+
+// Steps 10 and 11 under validation: exit 0 with their ok lines; step 11
+// headless, switching modes, writes its PNG. Then each broken variant fails
+// as its page says: exit 4 with the check's one line.
+AppResult runLaterStep(int number, const std::vector<std::string>& args, bool validation = true) {
+  const std::string program = laterLearnStep(number);
+  EXPECT_FALSE(program.empty()) << "step " << number << " not built in " << learnDirectory();
+  std::vector<std::string> env;
+  if (validation) env.push_back("VKSIM_VALIDATION=1");
+  return runApp(args, env, 120, program);
+}
+
+void expectSilentOk(const AppResult& result, const std::string& pattern) {
+  EXPECT_EQ(result.exitCode, 0) << result.out << result.err;
+  const std::vector<std::string> lines = linesOf(result.out);
+  ASSERT_FALSE(lines.empty()) << result.err;
+  EXPECT_TRUE(std::regex_match(lines.back(), std::regex(pattern))) << lines.back();
+  EXPECT_EQ(result.err.find("validation"), std::string::npos) << result.err;
+}
+
+TEST(LearnStepsGpu, StepTenRunsCleanUnderValidation) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  expectSilentOk(runLaterStep(10, {}),
+                 R"(step 10: ok: 16 rounds in flight, one host wait; 2 vertex buffers, 16 acquires and 14 releases; 2048 pixels checked in 16 images; timeline at 33)");
+}
+
+TEST(LearnStepsGpu, StepElevenHeadlessSwitchesModesAndWritesItsPng) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const std::string png = makeTempDir("learn-step11") + "/step11.png";
+  // Frames 0-29 timeline, 30-59 binary, 60-89 timeline: the counter is 2 x 89 + 2.
+  expectSilentOk(runLaterStep(11, {"--headless", "--frames", "90", "--switch-every", "30", "--out", png}),
+                 R"(step 11: ok: 90 frames, 2 switches between timeline and binary at frame boundaries; timeline at 180; \S+ written)");
+  EXPECT_TRUE(std::filesystem::file_size(png) > 0) << png;
+}
+
+TEST(LearnStepsGpu, StepTenReuseIsCaughtByThePixelCheck) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const AppResult result = runLaterStep(10, {"--break", "reuse"}, false);
+  EXPECT_EQ(result.exitCode, 4) << result.out << result.err;
+  const std::vector<std::string> lines = linesOf(result.err);
+  ASSERT_EQ(lines.size(), 1u) << result.err;
+  EXPECT_TRUE(std::regex_match(lines[0], std::regex(R"(learn 10: round \d+: .*)"))) << lines[0];
+}
+
+TEST(LearnStepsGpu, StepElevenMidFrameSwitchEndsInTheBoundedWait) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const AppResult result = runLaterStep(11, {"--headless", "--frames", "20", "--break", "switch"}, false);
+  EXPECT_EQ(result.exitCode, 4) << result.out << result.err;
+  const std::vector<std::string> lines = linesOf(result.err);
+  ASSERT_EQ(lines.size(), 1u) << result.err;
+  EXPECT_TRUE(std::regex_match(
+      lines[0], std::regex(R"(learn 11: frame 4 did not finish within 10 s \(VK_TIMEOUT\): the schedule is stuck)")))
+      << lines[0];
 }
 
 }  // namespace

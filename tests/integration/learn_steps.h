@@ -89,4 +89,17 @@ inline std::vector<std::string> linesOf(const std::string& text) {
   return lines;
 }
 
+// Steps 10 and 11 (docs/learn/10-frames-in-flight.md, 11-whole-sample.md):
+// the binary learn_<number>_<name> in the learn directory, "" when not built.
+inline std::string laterLearnStep(int number) {
+  const std::string prefix = "learn_" + std::to_string(number) + "_";
+  std::error_code ignored;
+  for (const auto& entry : std::filesystem::directory_iterator(learnDirectory(), ignored)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) == 0 && entry.is_regular_file() && access(entry.path().c_str(), X_OK) == 0)
+      return entry.path().string();
+  }
+  return "";
+}
+
 }  // namespace vksim::testing
