@@ -36,6 +36,8 @@
 #include <string>
 #include <vector>
 
+#define LEARN_STEP 10
+
 #include "common/breaks.h"
 #include "common/offscreen.h"  // plain Vulkan drawing: target, pipeline, copy-out
 

@@ -35,6 +35,8 @@
 #include <cstdlib>
 #include <string>
 
+#define LEARN_STEP 11
+
 #include "common/breaks.h"
 #include "common/window.h"  // GLFW, swapchain, overlay (and offscreen.h, earlier.h)
 
