@@ -20,6 +20,7 @@
 
 #include "base/host_clock.h"
 #include "sim/models.h"
+#include "sim/nvtx_ranges.h"
 #include "sim/simulation.h"
 #include "sim/surface_texture.h"
 
@@ -60,6 +61,7 @@ class CpuSimulation final : public Simulation {
   }
 
   StepResult step(const StepSync& sync, bool advance, uint64_t timeoutNs) override {
+    const ProfileRange stepRange([&] { return stepRangeName(sync); });  // NVTX: "sim step: wait 2k+1, signal 2k+2"
     StepResult result;
     StepTiming timing;
     timing.sequence = sequence_++;
@@ -93,6 +95,7 @@ class CpuSimulation final : public Simulation {
     }
     timing.waitEndNs = timing.workBeginNs = hostNowNs();
     if (advance) {
+      const ProfileRange writeRange("write vertices");
       ++stepCount_;
       if (ripple_) ripple_->step();
       writeVertices();

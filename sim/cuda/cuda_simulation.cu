@@ -25,6 +25,7 @@
 #include "sim/cuda/cuda_texture_kernels.cuh"
 #include "sim/model_math.h"
 #include "sim/models.h"
+#include "sim/nvtx_ranges.h"
 
 namespace vksim {
 namespace {
@@ -151,6 +152,7 @@ StepResult CudaSimulation::writeInitialState() {
 
 StepResult CudaSimulation::step(const StepSync& sync, bool advance,
                                 uint64_t /*timeoutNs: the host never blocks here*/) {
+  const ProfileRange stepRange([&] { return stepRangeName(sync); });  // NVTX: "sim step: wait 2k+1, signal 2k+2"
   // Each field of the result is set right after the call that enqueued it
   // succeeded: the frame loop's drain waits only on what is recorded here.
   StepResult result;
@@ -220,6 +222,7 @@ StepResult CudaSimulation::step(const StepSync& sync, bool advance,
 // One step of the model's kernels on the stream, whichever path the
 // vertices take afterwards. False if a launch failed.
 bool CudaSimulation::enqueueModelStep() {
+  const ProfileRange range("kernels");  // NVTX: what ncu's --nvtx-include "vkcuda-sim@kernels/" selects
   ++stepCount_;
   clearStaleError();
   bool launched = true;
