@@ -47,8 +47,8 @@ void loadDebugUtils(VkInstance instance, bool enabled) {
       vkGetInstanceProcAddr(instance, "vkSetDebugUtilsObjectNameEXT"));
   entryPoints.beginLabel = reinterpret_cast<PFN_vkCmdBeginDebugUtilsLabelEXT>(
       vkGetInstanceProcAddr(instance, "vkCmdBeginDebugUtilsLabelEXT"));
-  entryPoints.endLabel =
-      reinterpret_cast<PFN_vkCmdEndDebugUtilsLabelEXT>(vkGetInstanceProcAddr(instance, "vkCmdEndDebugUtilsLabelEXT"));
+  entryPoints.endLabel = reinterpret_cast<PFN_vkCmdEndDebugUtilsLabelEXT>(
+      vkGetInstanceProcAddr(instance, "vkCmdEndDebugUtilsLabelEXT"));
   // A begin without its end would leave regions open: both or neither.
   if (!entryPoints.beginLabel || !entryPoints.endLabel) {
     entryPoints.beginLabel = nullptr;
@@ -56,9 +56,13 @@ void loadDebugUtils(VkInstance instance, bool enabled) {
   }
 }
 
-void unloadDebugUtils() { entryPoints = {}; }
+void unloadDebugUtils() {
+  entryPoints = {};
+}
 
-bool debugUtilsLoaded() { return entryPoints.setObjectName != nullptr; }
+bool debugUtilsLoaded() {
+  return entryPoints.setObjectName != nullptr;
+}
 
 void nameObject(VkDevice device, VkBuffer handle, const char* name) {
   nameHandle(device, VK_OBJECT_TYPE_BUFFER, handleBits(handle), name);

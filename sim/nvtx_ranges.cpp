@@ -18,7 +18,9 @@ nvtxDomainHandle_t domain() {
 
 }  // namespace
 
-bool profilingToolAttached() { return domain() != nullptr; }
+bool profilingToolAttached() {
+  return domain() != nullptr;
+}
 
 void ProfileRange::push(const char* name) {
   nvtxEventAttributes_t attributes{};

@@ -9,9 +9,12 @@ namespace {
 
 std::string renderWaitWords(const RenderSync& render) {
   switch (render.wait) {
-    case RenderSync::Wait::timeline: return fmt::format("wait {}", render.waitValue);
-    case RenderSync::Wait::simDone: return "wait simDone";
-    case RenderSync::Wait::none: break;
+    case RenderSync::Wait::timeline:
+      return fmt::format("wait {}", render.waitValue);
+    case RenderSync::Wait::simDone:
+      return "wait simDone";
+    case RenderSync::Wait::none:
+      break;
   }
   return "no wait";
 }
@@ -22,15 +25,18 @@ std::string renderSignalWords(const RenderSync& render) {
 
 }  // namespace
 
-std::string frameName(uint64_t frame) { return fmt::format("frame {}", frame); }
+std::string frameName(uint64_t frame) {
+  return fmt::format("frame {}", frame);
+}
 
 std::string renderName(uint64_t frame, const RenderSync& render) {
   return fmt::format("render {}: {}, signal {}", frame, renderWaitWords(render), renderSignalWords(render));
 }
 
 std::string simulationSignalWaitName(const RenderSync& render) {
-  return render.wait == RenderSync::Wait::timeline ? fmt::format("host wait: sim signalled {}", render.waitValue)
-                                                   : "host wait: sim signalled simDone";
+  return render.wait == RenderSync::Wait::timeline
+             ? fmt::format("host wait: sim signalled {}", render.waitValue)
+             : "host wait: sim signalled simDone";
 }
 
 std::string renderSignalWaitName(const RenderSync& render) {

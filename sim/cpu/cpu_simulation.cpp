@@ -61,7 +61,8 @@ class CpuSimulation final : public Simulation {
   }
 
   StepResult step(const StepSync& sync, bool advance, uint64_t timeoutNs) override {
-    const ProfileRange stepRange([&] { return stepRangeName(sync); });  // NVTX: "sim step: wait 2k+1, signal 2k+2"
+    // NVTX: "sim step: wait 2k+1, signal 2k+2"; the copy path has no semaphores.
+    const ProfileRange stepRange([&] { return hostOps_ ? stepRangeName(sync) : std::string("sim step"); });
     StepResult result;
     StepTiming timing;
     timing.sequence = sequence_++;

@@ -152,7 +152,6 @@ StepResult CudaSimulation::writeInitialState() {
 
 StepResult CudaSimulation::step(const StepSync& sync, bool advance,
                                 uint64_t /*timeoutNs: the host never blocks here*/) {
-  const ProfileRange stepRange([&] { return stepRangeName(sync); });  // NVTX: "sim step: wait 2k+1, signal 2k+2"
   // Each field of the result is set right after the call that enqueued it
   // succeeded: the frame loop's drain waits only on what is recorded here.
   StepResult result;
@@ -160,6 +159,7 @@ StepResult CudaSimulation::step(const StepSync& sync, bool advance,
   if (failed_) return result;
   if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return result;
   if (copyPath_) return copyPathStep(advance, sync.fault == StepFault::stall);  // cuda_copy_staging.cu
+  const ProfileRange stepRange([&] { return stepRangeName(sync); });  // NVTX: "sim step: wait 2k+1, signal 2k+2"
   const bool timeline = sync.mode == SyncMode::timeline;
   if (timeline ? !timeline_ : !(renderDone_ && simDone_)) {
     std::fprintf(stderr, "vkcuda-sim: the CUDA backend was given no %s semaphore%s\n",

@@ -44,7 +44,8 @@ std::string expectedFrame(int k, const FrameWords& words) {
 }
 
 struct Recording {
-  std::vector<std::string> frames;  // each top-level "frame k" range with what it holds, as expectedFrame writes it
+  std::vector<std::string>
+      frames;  // each top-level "frame k" range with what it holds, as expectedFrame writes it
   std::map<std::string, int> openRanges;  // per thread: pushes never popped
   std::vector<std::string> domains;       // of every push, in order of first use
 };
@@ -88,12 +89,13 @@ TEST(ProfilingTools, NvtxRangesFollowTheScheduleThroughModeSwitches) {
   const std::string record = dir + "/ranges.tsv";
   // Two timeline frames, two binary, two timeline (--switch-sync-every 2).
   const AppResult result = testing::runApp(
-      {"--headless", "--backend", "cpu", "--grid", "32", "--size", "64x64", "--frames", "6", "--switch-sync-every",
-       "2"},
+      {"--headless", "--backend", "cpu", "--grid", "32", "--size", "64x64", "--frames", "6",
+       "--switch-sync-every", "2"},
       {std::string("NVTX_INJECTION64_PATH=") + VKSIM_NVTX_RECORDER, "VKSIM_NVTX_RECORD=" + record});
   testing::expectCleanRun(result);
   const Recording recording = readRecording(testing::readFile(record));
-  ASSERT_EQ(recording.domains, std::vector<std::string>{"vkcuda-sim"}) << "every range in the program's one domain";
+  ASSERT_EQ(recording.domains, std::vector<std::string>{"vkcuda-sim"})
+      << "every range in the program's one domain";
   EXPECT_TRUE(recording.openRanges.empty()) << "every push popped on its own thread";
   // docs/value-schedule.md: render k waits what sim k-1 (or the initial
   // write, with simDone) signalled and signals 2k+1 or renderDone; sim k

@@ -35,7 +35,9 @@ void record(const std::string& line) {
   (void)written;
 }
 
-std::string threadId() { return std::to_string(long(syscall(SYS_gettid))); }
+std::string threadId() {
+  return std::to_string(long(syscall(SYS_gettid)));
+}
 
 const std::string& domainName(nvtxDomainHandle_t domain) {
   static const std::string defaultDomain = "(default)";
@@ -51,7 +53,8 @@ nvtxDomainHandle_t NVTX_API domainCreateA(const char* name) {
 }
 
 int NVTX_API domainRangePushEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t* attributes) {
-  const char* name = attributes && attributes->messageType == NVTX_MESSAGE_TYPE_ASCII ? attributes->message.ascii : "";
+  const char* name =
+      attributes && attributes->messageType == NVTX_MESSAGE_TYPE_ASCII ? attributes->message.ascii : "";
   record("push\t" + threadId() + "\t" + domainName(domain) + "\t" + (name ? name : "") + "\n");
   return 0;
 }
@@ -78,7 +81,8 @@ void install(NvtxFunctionTable table, unsigned size, unsigned id, Function funct
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t getExportTable) {
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
+    NvtxGetExportTableFunc_t getExportTable) {
   const auto* callbacks = static_cast<const NvtxExportTableCallbacks*>(getExportTable(NVTX_ETID_CALLBACKS));
   if (!callbacks || !callbacks->GetModuleFunctionTable) return 0;
   NvtxFunctionTable core = nullptr, core2 = nullptr;
