@@ -51,11 +51,12 @@ WaitStrategy waitStrategyOn(InteropPath path, WaitStrategy asked) {
 // short one (docs/benchmarks.md, "Steady frames"). Polling keeps the pace.
 void waitForSlot(App& app, WaitStrategy strategy) {
   FrameResources& slot = currentSlotResources(app);
-  const ProfileRange range("host wait: frame slot's fence");
-  const bool signalled =
-      strategy == WaitStrategy::poll
-          ? waitUntilReached([&] { return isFenceSignalled(app.device, slot.inFlight); }, kWaitTimeoutNs)
-          : waitForFence(app.device, slot.inFlight, kWaitTimeoutNs);
+  const bool signalled = [&] {
+    const ProfileRange range("host wait: frame slot's fence");  // NVTX: the wait alone
+    return strategy == WaitStrategy::poll
+               ? waitUntilReached([&] { return isFenceSignalled(app.device, slot.inFlight); }, kWaitTimeoutNs)
+               : waitForFence(app.device, slot.inFlight, kWaitTimeoutNs);
+  }();
   if (!signalled) throwWaitTimeout(app.schedule, "render fence of the previous frame");
   injectDeviceLoss(app.options.faults, app.schedule, app.deviceLoss);
   reportFrameTag(app.grid.frameTags, app.gridHooks.frameTagSeen);

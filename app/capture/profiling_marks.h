@@ -1,7 +1,7 @@
 // What the tools show of one frame, in the value schedule's words: the
 // command-buffer labels that RenderDoc and Nsight Graphics list
 // (renderer/debug_names.h) and the NVTX ranges that Nsight Systems and
-// Nsight Compute show (sim/nvtx_ranges.h). docs/profiling.md has pictures.
+// Nsight Compute show (sim/nvtx_ranges.h). docs/profiling.md shows both.
 #pragma once
 #include <volk.h>
 
