@@ -7,6 +7,7 @@
 
 #include "app/capture/frame_observer.h"
 #include "app/capture/present_timing.h"
+#include "app/capture/profiling_marks.h"
 #include "app/interop/value_schedule.h"
 #include "app/interop/wait_strategy.h"
 #include "app/paths/path_factory.h"
@@ -14,6 +15,7 @@
 #include "base/config.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"
+#include "sim/nvtx_ranges.h"
 
 namespace vksim {
 namespace {
@@ -49,10 +51,12 @@ WaitStrategy waitStrategyOn(InteropPath path, WaitStrategy asked) {
 // short one (docs/benchmarks.md, "Steady frames"). Polling keeps the pace.
 void waitForSlot(App& app, WaitStrategy strategy) {
   FrameResources& slot = currentSlotResources(app);
-  const bool signalled =
-      strategy == WaitStrategy::poll
-          ? waitUntilReached([&] { return isFenceSignalled(app.device, slot.inFlight); }, kWaitTimeoutNs)
-          : waitForFence(app.device, slot.inFlight, kWaitTimeoutNs);
+  const bool signalled = [&] {
+    const ProfileRange range("host wait: frame slot's fence");  // NVTX: the wait alone
+    return strategy == WaitStrategy::poll
+               ? waitUntilReached([&] { return isFenceSignalled(app.device, slot.inFlight); }, kWaitTimeoutNs)
+               : waitForFence(app.device, slot.inFlight, kWaitTimeoutNs);
+  }();
   if (!signalled) throwWaitTimeout(app.schedule, "render fence of the previous frame");
   injectDeviceLoss(app.options.faults, app.schedule, app.deviceLoss);
   reportFrameTag(app.grid.frameTags, app.gridHooks.frameTagSeen);
@@ -160,6 +164,7 @@ SceneDraw sceneDraw(App& app) {
 }  // namespace
 
 FrameStatus runFrame(App& app, RgbaImage* capture) {
+  const ProfileRange frameRange([&] { return frameName(app.schedule.scheduleFrame); });  // NVTX: "frame k"
   FrameTiming timing;
   timing.hostFrame.beginNs = hostNowNs();
   const WaitStrategy strategy = waitStrategyOn(app.grid.path, app.options.waitStrategy);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "base/config.h"
+#include "renderer/debug_names.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {
@@ -23,6 +24,9 @@ FrameResources createFrameResources(const Device& device) {
 
   VkSemaphoreCreateInfo semaphoreInfo{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
   VK_CHECK(vkCreateSemaphore(device.device, &semaphoreInfo, nullptr, &frame.imageAvailable));
+  nameObject(device.device, frame.commandBuffer, "frame commands");
+  nameObject(device.device, frame.inFlight, "frame in flight");
+  nameObject(device.device, frame.imageAvailable, "swapchain image available");
   return frame;
 }
 

@@ -1,5 +1,6 @@
 #include "renderer/shared_resources.h"
 
+#include "renderer/debug_names.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {
@@ -112,6 +113,16 @@ VkDeviceMemory importMemoryFd(const Device& device, VkBuffer buffer, int fd, VkD
   return memory;
 }
 
+// What a graphics debugger shows for the buffer and its memory
+// (renderer/debug_names.h).
+void nameVertexBuffer(const Device& device, const SharedVertexBuffer& buffer, VertexMemory kind) {
+  nameObject(device.device, buffer.buffer, "shared vertex buffer");
+  nameObject(device.device, buffer.memory,
+             buffer.exportable                   ? "shared vertex memory (exported as opaque fd)"
+             : kind == VertexMemory::hostVisible ? "shared vertex memory (host-visible, mapped)"
+                                                 : "shared vertex memory");
+}
+
 }  // namespace
 
 SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize size, VertexMemory kind,
@@ -187,6 +198,7 @@ SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize s
   result.dedicated = exportable;
   result.memoryTypeIndex = memoryType;
   VK_CHECK(vkBindBufferMemory(device.device, result.buffer, result.memory, 0));
+  nameVertexBuffer(device, result, kind);
   if (kind == VertexMemory::hostVisible)
     VK_CHECK(vkMapMemory(device.device, result.memory, 0, VK_WHOLE_SIZE, 0, &result.mapped));
   return result;
@@ -211,6 +223,8 @@ SharedVertexBuffer importSharedVertexBuffer(const Device& device, VkDeviceSize s
   fd = -1;
   result.allocationSize = allocationSize;
   result.dedicated = dedicatedOnly;
+  nameObject(device.device, result.buffer, "shared vertex buffer (imported)");
+  nameObject(device.device, result.memory, "shared vertex memory (imported opaque fd)");
   result.memoryTypeIndex = memoryType;
   if (const VkResult bound = vkBindBufferMemory(device.device, result.buffer, result.memory, 0);
       bound != VK_SUCCESS) {
@@ -261,6 +275,10 @@ SyncSemaphores createSyncSemaphores(const Device& device, bool exportable) {
   semaphores.timeline = createSemaphore(device, VK_SEMAPHORE_TYPE_TIMELINE, exportable);
   semaphores.renderDone = createSemaphore(device, VK_SEMAPHORE_TYPE_BINARY, exportable);
   semaphores.simDone = createSemaphore(device, VK_SEMAPHORE_TYPE_BINARY, exportable);
+  // Each by its role in the value schedule (docs/value-schedule.md).
+  nameObject(device.device, semaphores.timeline, "timeline: render k signals 2k+1, sim k signals 2k+2");
+  nameObject(device.device, semaphores.renderDone, "renderDone: render signals, sim waits");
+  nameObject(device.device, semaphores.simDone, "simDone: sim signals, render waits");
   return semaphores;
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "renderer/debug_names.h"
 #include "renderer/frame_sync.h"
 #include "renderer/gpu_buffer.h"
 #include "renderer/vk_check.h"
@@ -236,6 +237,12 @@ SharedTexture createSharedTexture(const Device& device, uint32_t width, uint32_t
   createTextureSampler(device, texture);
   createTextureDescriptorSet(device, texture);
   prepareTexture(device, texture);
+  nameObject(device.device, texture.image,
+             external ? "surface texture (exported, sim writes)"
+             : writer == TextureWriter::placeholder ? "surface texture (placeholder)"
+                                                    : "surface texture");
+  nameObject(device.device, texture.memory, external ? "surface texture memory (exported as opaque fd)"
+                                                     : "surface texture memory");
   return texture;
 }
 

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "renderer/debug_names.h"
 #include "renderer/frame_sync.h"
 #include "renderer/gpu_buffer.h"
 #include "renderer/shared_resources.h"
@@ -419,6 +420,7 @@ Device createDevice(const Instance& instance, const PhysicalDeviceInfo& info, co
   device.presentWait = presentWait;
   device.maintenance8 = maintenance8;
   vkGetDeviceQueue(device.device, familyIndex, 0, &device.queue);
+  nameObject(device.device, device.queue, "render queue");
   createCommandPool(device);
   recordDeviceLimits(device, families, options);
   return device;

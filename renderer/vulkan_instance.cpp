@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "renderer/debug_names.h"
 #include "renderer/vk_newer_definitions.h"
 #include "renderer/vk_check.h"
 #include "renderer/vulkan_context.h"
@@ -168,7 +169,12 @@ std::vector<const char*> enabledLayers(const InstanceOptions& options) {
 }
 
 // The names point into `options` (extraExtensions) or at string literals.
-std::vector<const char*> enabledInstanceExtensions(const InstanceOptions& options, bool synchronizationValidation) {
+// VK_EXT_debug_utils is enabled whenever it is offered, not only for the
+// validation messenger: graphics debuggers (RenderDoc, Nsight Graphics) show
+// the object names and command labels it carries (renderer/debug_names.h).
+// The loader offers it itself, so it is nearly always there.
+std::vector<const char*> enabledInstanceExtensions(const InstanceOptions& options, bool synchronizationValidation,
+                                                   bool debugUtilsOffered) {
   std::vector<const char*> extensions;
   const auto addExtension = [&](const char* name) {
     if (std::none_of(extensions.begin(), extensions.end(),
@@ -177,7 +183,7 @@ std::vector<const char*> enabledInstanceExtensions(const InstanceOptions& option
   };
   addExtension(VK_KHR_SURFACE_EXTENSION_NAME);
   for (const std::string& extension : options.extraExtensions) addExtension(extension.c_str());
-  if (options.validation) addExtension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  if (options.validation || debugUtilsOffered) addExtension(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
   // A structure in pNext is valid only when its extension is enabled; the
   // layer itself provides VK_EXT_validation_features.
   if (synchronizationValidation) addExtension(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
@@ -227,7 +233,9 @@ Instance createInstance(const InstanceOptions& options) {
   const uint32_t loaderVersion = loadVulkanLoader();
   const std::vector<const char*> layers = enabledLayers(options);
   const bool synchronizationValidation = options.validation && options.synchronizationValidation;
-  const std::vector<const char*> extensions = enabledInstanceExtensions(options, synchronizationValidation);
+  const bool debugUtilsOffered = contains(instanceExtensions(nullptr), VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+  const std::vector<const char*> extensions =
+      enabledInstanceExtensions(options, synchronizationValidation, debugUtilsOffered);
   requireInstanceExtensions(options, extensions, synchronizationValidation);
   const VkApplicationInfo application = applicationInfo();
 
@@ -267,6 +275,7 @@ Instance createInstance(const InstanceOptions& options) {
   // Device entry points loaded here go through the loader's trampolines until
   // createDevice's volkLoadDevice replaces them with the driver's own.
   volkLoadInstance(instance.instance);
+  loadDebugUtils(instance.instance, options.validation || debugUtilsOffered);
 
   if (options.validation)
     VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance.instance, &messengerInfo, nullptr, &instance.messenger));
@@ -274,6 +283,7 @@ Instance createInstance(const InstanceOptions& options) {
 }
 
 void destroyInstance(Instance& instance) {
+  unloadDebugUtils();
   if (instance.messenger != VK_NULL_HANDLE)
     vkDestroyDebugUtilsMessengerEXT(instance.instance, instance.messenger, nullptr);
   if (instance.instance != VK_NULL_HANDLE) vkDestroyInstance(instance.instance, nullptr);

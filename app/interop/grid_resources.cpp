@@ -1,5 +1,6 @@
 #include "app/interop/grid_resources.h"
 
+#include "renderer/debug_names.h"
 #include "renderer/readback.h"
 #include "sim/surface_texture.h"
 
@@ -119,6 +120,7 @@ VkPipelineStageFlags externalAcquireWaitStage(const GridResources& grid, VkPipel
 // available by its own signal, not by Vulkan.
 void recordAcquireFromExternal(const GridResources& grid, uint32_t queueFamily, VkCommandBuffer commandBuffer,
                                VkPipelineStageFlags dstStage, VkAccessFlags dstAccess, bool maintenance8) {
+  const ScopedCommandLabel label(commandBuffer, "acquire from EXTERNAL");
   const ExternalTransferStages stages = externalAcquireStages(maintenance8, dstStage);
   VkBufferMemoryBarrier barrier = externalOwnershipBarrier(grid, queueFamily, true);
   barrier.srcAccessMask = 0;
@@ -143,6 +145,7 @@ void recordAcquireFromExternal(const GridResources& grid, uint32_t queueFamily, 
 // destination stage is the source stage (externalReleaseStages).
 void recordReleaseToExternal(const GridResources& grid, uint32_t queueFamily, VkCommandBuffer commandBuffer,
                              bool maintenance8) {
+  const ScopedCommandLabel label(commandBuffer, "release to EXTERNAL");
   const ExternalTransferStages stages = externalReleaseStages(maintenance8, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT);
   VkBufferMemoryBarrier barrier = externalOwnershipBarrier(grid, queueFamily, false);
   barrier.srcAccessMask = 0;

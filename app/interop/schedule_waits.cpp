@@ -2,12 +2,15 @@
 
 #include <string>
 
+#include "app/capture/profiling_marks.h"
 #include "app/interop/wait_strategy.h"
+#include "sim/nvtx_ranges.h"
 
 namespace vksim {
 
 void waitUntilSimulationSignalled(const Device& device, const GridResources& grid, const ScheduleState& schedule,
                                   const RenderSync& sync) {
+  const ProfileRange range([&] { return simulationSignalWaitName(sync); });
   if (sync.wait == RenderSync::Wait::timeline) {
     const auto reached = [&] { return readTimelineCounter(device, grid.semaphores) >= sync.waitValue; };
     if (!waitUntilReached(reached, kWaitTimeoutNs))
@@ -22,6 +25,7 @@ void waitUntilSimulationSignalled(const Device& device, const GridResources& gri
 
 void waitUntilRenderSignalled(const Device& device, const GridResources& grid, const ScheduleState& schedule,
                               const RenderSync& render, VkFence renderFence) {
+  const ProfileRange range([&] { return renderSignalWaitName(render); });
   if (render.signal == RenderSync::Signal::timeline) {
     const auto reached = [&] { return readTimelineCounter(device, grid.semaphores) >= render.signalValue; };
     if (!waitUntilReached(reached, kWaitTimeoutNs))

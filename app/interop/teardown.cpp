@@ -6,6 +6,7 @@
 #include "app/paths/copy_path.h"
 #include "app/paths/path_factory.h"
 #include "renderer/vk_check.h"
+#include "sim/nvtx_ranges.h"
 
 namespace vksim {
 namespace {
@@ -152,6 +153,7 @@ void destroyGridResources(const Device& device, FrameResources& frame, GridResou
 
 void rebuildGridResources(const GridSetup& setup, const ModelParams& params, FrameResources& frame,
                           GridResources& grid, ScheduleState& schedule, DeviceLoss& loss) {
+  const ProfileRange range("grid rebuild");
   destroyGridResources(setup.device, frame, grid, schedule, loss, setup.hooks);
   createGridResources(grid, setup, params, schedule);
 }

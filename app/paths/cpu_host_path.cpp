@@ -5,6 +5,7 @@
 #include "app/interop/exported_handles.h"
 #include "app/testing/fault_hooks.h"
 #include "app/testing/frame_tags.h"
+#include "renderer/debug_names.h"
 #include "sim/surface_texture.h"
 
 namespace vksim {
@@ -30,6 +31,7 @@ HostWrites hostWritesOf(GridResources& grid) {
   writes.waitStages = (grid.texture.writer == TextureWriter::hostUpload ? VK_PIPELINE_STAGE_TRANSFER_BIT : 0) |
                       frameTagWaitStages(grid.frameTags);
   writes.recordBeforeDraw = [&grid](VkCommandBuffer commandBuffer, uint64_t frame) {
+    const ScopedCommandLabel label(commandBuffer, "upload the host's writes");
     recordSurfaceTextureUpload(grid, commandBuffer);
     recordFrameTagCopy(grid.frameTags, grid.vertices.buffer, frame, commandBuffer);
   };

@@ -1,6 +1,8 @@
 #include "app/paths/frame_commands.h"
 
+#include "app/capture/profiling_marks.h"
 #include "app/ui/camera.h"
+#include "renderer/debug_names.h"
 #include "renderer/render_targets.h"
 #include "renderer/vk_check.h"
 
@@ -17,6 +19,7 @@ void addWindow(const FrameTarget& target, RenderBatch& batch) {
 // the frame's waits and barriers are the same either way. When every tile
 // needs the finest level the whole grid goes in one draw.
 void recordGridDraw(const SceneDraw& scene, VkCommandBuffer commandBuffer, const MeshDrawInputs& draw) {
+  const ScopedCommandLabel label(commandBuffer, "mesh draw");
   const GridIndexBuffer& indices = *draw.indices;
   MeshDrawReport report;
   report.gridTriangles = indices.indexCount / 3;
@@ -46,6 +49,7 @@ void recordGridDraw(const SceneDraw& scene, VkCommandBuffer commandBuffer, const
 VkCommandBuffer beginFrameCommands(FrameContext& frame) {
   VkCommandBuffer commandBuffer = frame.slot.commandBuffer;
   restartCommandBuffer(commandBuffer);
+  beginRenderLabel(commandBuffer, frame.schedule);  // "render k: wait 2k, signal 2k+1", closed by endFrameCommands
   beginGpuTimer(frame.device, frame.gpuTimer, frame.slotIndex, commandBuffer);
   return commandBuffer;
 }
@@ -68,6 +72,7 @@ void recordScenePass(FrameContext& frame, VkCommandBuffer commandBuffer) {
 
 void endFrameCommands(FrameContext& frame, VkCommandBuffer commandBuffer) {
   endGpuTimer(frame.gpuTimer, frame.slotIndex, commandBuffer);
+  endCommandLabel(commandBuffer);
   VK_CHECK(vkEndCommandBuffer(commandBuffer));
 }
 

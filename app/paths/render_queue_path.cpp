@@ -7,6 +7,7 @@
 #include "app/interop/schedule_waits.h"
 #include "app/paths/frame_commands.h"
 #include "app/testing/fault_hooks.h"
+#include "renderer/debug_names.h"
 #include "renderer/vk_check.h"
 
 namespace vksim {
@@ -56,6 +57,7 @@ void runRenderQueueFrame(FrameContext& frame) {
     if (!queuedStep->commandBuffer)
       throw RuntimeFailure("the " + grid.queueSimulation->backendName() + " backend could not record step " +
                            std::to_string(k));
+    nameObject(frame.device.device, queuedStep->commandBuffer, "sim step (render queue)");
   }
   VK_CHECK(vkResetFences(frame.device.device, 1, &frame.slot.inFlight));
   if (queuedStep)

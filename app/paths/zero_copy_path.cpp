@@ -2,12 +2,14 @@
 
 #include <string>
 
+#include "app/capture/profiling_marks.h"
 #include "app/interop/exported_handles.h"
 #include "app/interop/schedule_waits.h"
 #include "app/paths/frame_commands.h"
 #include "app/testing/fault_hooks.h"
 #include "renderer/vk_check.h"
 #include "sim/cuda/cuda_simulation.h"
+#include "sim/nvtx_ranges.h"
 #include "sim/surface_texture.h"
 
 namespace vksim {
@@ -96,7 +98,10 @@ void runZeroCopyFrame(FrameContext& frame) {
   if (poll) waitUntilSimulationSignalled(frame.device, grid, schedule, render);
   awaitSkippedSimSignal(frame.device, grid, schedule);
   VK_CHECK(vkResetFences(frame.device.device, 1, &frame.slot.inFlight));
-  submitToQueue(frame.device, frame.slot.commandBuffer, batch.waits(), batch.signals(), frame.slot.inFlight);
+  {
+    const ProfileRange submission([&] { return renderName(k, render); });  // NVTX: "render k: wait 2k, signal 2k+1"
+    submitToQueue(frame.device, frame.slot.commandBuffer, batch.waits(), batch.signals(), frame.slot.inFlight);
+  }
   // Noted right after the submission succeeded: its wait consumed the sim
   // signal, its signal is outstanding, and the buffer is EXTERNAL's again if
   // the frame released it.

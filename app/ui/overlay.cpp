@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cfloat>
 
+#include "renderer/debug_names.h"
 #include "renderer/frame_sync.h"
 #include "renderer/vk_check.h"
 #include "sim/cuda/cuda_simulation.h"
@@ -200,6 +201,7 @@ void endOverlayFrame(Overlay& overlay) {
 
 void recordOverlay(const Overlay& overlay, VkCommandBuffer commandBuffer) {
   if (!overlay.vulkanBackend || !overlay.hasDrawData) return;
+  const ScopedCommandLabel label(commandBuffer, "overlay");
   ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), commandBuffer);
 }
 

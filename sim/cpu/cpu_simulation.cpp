@@ -20,6 +20,7 @@
 
 #include "base/host_clock.h"
 #include "sim/models.h"
+#include "sim/nvtx_ranges.h"
 #include "sim/simulation.h"
 #include "sim/surface_texture.h"
 
@@ -60,6 +61,8 @@ class CpuSimulation final : public Simulation {
   }
 
   StepResult step(const StepSync& sync, bool advance, uint64_t timeoutNs) override {
+    // NVTX: "sim step: wait 2k+1, signal 2k+2"; the copy path has no semaphores.
+    const ProfileRange stepRange([&] { return hostOps_ ? stepRangeName(sync) : std::string("sim step"); });
     StepResult result;
     StepTiming timing;
     timing.sequence = sequence_++;
@@ -93,6 +96,7 @@ class CpuSimulation final : public Simulation {
     }
     timing.waitEndNs = timing.workBeginNs = hostNowNs();
     if (advance) {
+      const ProfileRange writeRange("write vertices");
       ++stepCount_;
       if (ripple_) ripple_->step();
       writeVertices();

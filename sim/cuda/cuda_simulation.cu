@@ -25,6 +25,7 @@
 #include "sim/cuda/cuda_texture_kernels.cuh"
 #include "sim/model_math.h"
 #include "sim/models.h"
+#include "sim/nvtx_ranges.h"
 
 namespace vksim {
 namespace {
@@ -158,6 +159,7 @@ StepResult CudaSimulation::step(const StepSync& sync, bool advance,
   if (failed_) return result;
   if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return result;
   if (copyPath_) return copyPathStep(advance, sync.fault == StepFault::stall);  // cuda_copy_staging.cu
+  const ProfileRange stepRange([&] { return stepRangeName(sync); });  // NVTX: "sim step: wait 2k+1, signal 2k+2"
   const bool timeline = sync.mode == SyncMode::timeline;
   if (timeline ? !timeline_ : !(renderDone_ && simDone_)) {
     std::fprintf(stderr, "vkcuda-sim: the CUDA backend was given no %s semaphore%s\n",
@@ -220,6 +222,7 @@ StepResult CudaSimulation::step(const StepSync& sync, bool advance,
 // One step of the model's kernels on the stream, whichever path the
 // vertices take afterwards. False if a launch failed.
 bool CudaSimulation::enqueueModelStep() {
+  const ProfileRange range("kernels");  // NVTX: what ncu's --nvtx-include "vkcuda-sim@kernels/" selects
   ++stepCount_;
   clearStaleError();
   bool launched = true;

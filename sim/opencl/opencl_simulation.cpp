@@ -18,6 +18,7 @@
 #include "base/config.h"
 #include "sim/model_math.h"
 #include "sim/models.h"
+#include "sim/nvtx_ranges.h"
 #include "sim/opencl/opencl_api.h"
 #include "sim/opencl/opencl_simulation.h"
 
@@ -163,6 +164,7 @@ class OpenClSimulation final : public Simulation {
   }
 
   StepResult step(const StepSync& sync, bool advance, uint64_t /*timeoutNs: the host never blocks here*/) override {
+    const ProfileRange stepRange([&] { return stepRangeName(sync); });  // NVTX: "sim step: wait renderDone, ..."
     StepResult result;
     result.status = StepStatus::failed;
     if (failed_) return result;
