@@ -1,7 +1,9 @@
-// Broken-on-purpose variants of steps 10 and 11: `--break NAME` runs the step
-// with one rule broken, and a check in the step catches it (exit 4, one
-// line). `--break list` prints each name with what it breaks and exits 0.
-// Nothing here teaches interop; it only reads the command line.
+// Broken-on-purpose variants of steps 10 and 11, whose command lines take
+// options of their own (check.h's parseArguments reads at most one
+// argument): `--break NAME` runs the step with one rule broken, and a check
+// in the step catches it (exit 4, one line). `--break list` prints each name
+// with what it breaks and exits 0. The variants are check.h's BrokenVariant,
+// the exit codes check.h's. Nothing here teaches interop.
 #pragma once
 
 #include <cstdio>
@@ -11,13 +13,7 @@
 
 #include "check.h"
 
-// Bad command-line input: one line on stderr (documented on each step's page).
-constexpr int kExitUsage = 2;
-
-struct BreakVariant {
-  const char* name;
-  const char* what;  // the rule it breaks, in a few words
-};
+using BreakVariant = BrokenVariant;
 
 // The value of `--break NAME` among argv[1..argc), "" when there is none.
 // Removes the two arguments from argv (argc updated) so that the step reads
