@@ -43,4 +43,19 @@ void requireStepOk(const ScheduleState& schedule, const StepSync& sync, const St
                          toString(schedule.mode) + " mode)");
 }
 
+void noteSkippedSimSignal(ScheduleState& schedule, const StepSync& sync, const StepResult& step) {
+  if (step.status == StepStatus::ok && !step.signalEnqueued)
+    schedule.skippedSimSignal = SimSignal{sync.mode, sync.signalValue};
+}
+
+void awaitSkippedSimSignal(const Device& device, const GridResources& grid, ScheduleState& schedule) {
+  if (!schedule.skippedSimSignal) return;
+  RenderSync missing;
+  missing.wait = schedule.skippedSimSignal->mode == SyncMode::timeline ? RenderSync::Wait::timeline
+                                                                        : RenderSync::Wait::simDone;
+  missing.waitValue = schedule.skippedSimSignal->value;
+  waitUntilSimulationSignalled(device, grid, schedule, missing);
+  schedule.skippedSimSignal.reset();
+}
+
 }  // namespace vksim

@@ -1,6 +1,7 @@
 #include "app/paths/frame_commands.h"
 
 #include "app/ui/camera.h"
+#include "app/ui/overlay.h"
 #include "renderer/render_targets.h"
 #include "renderer/vk_check.h"
 
