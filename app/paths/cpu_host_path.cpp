@@ -26,12 +26,20 @@ void recordSurfaceTextureUpload(const GridResources& grid, const CpuHostState& o
 // Render k's command buffer: what the host wrote reaches the render through
 // the render's own commands (the texels' upload, the frame tag's copy), then
 // the mesh pass. The mapped vertex writes need no barrier: the submission
-// makes host writes visible (host write ordering).
-void recordCpuHostRender(FrameContext& frame, CpuHostState& own) {
+// makes host writes visible (host write ordering). The ownership transfers
+// follow the rule whichever backend this is: none while Vulkan owns the
+// buffer and nobody else writes it, which is the CPU backend's case.
+void recordCpuHostRender(FrameContext& frame, CpuHostState& own, bool acquires, bool releases) {
+  GridResources& grid = frame.grid;
+  const uint32_t queueFamily = frame.device.queueFamily;
   VkCommandBuffer commandBuffer = beginFrameCommands(frame);
-  recordSurfaceTextureUpload(frame.grid, own, commandBuffer);
-  recordFrameTagCopy(own.frameTags, frame.grid.vertices.buffer, frame.schedule.totalFrames, commandBuffer);
+  if (acquires)
+    recordAcquireFromExternal(grid, queueFamily, commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
+                              VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT, frame.device.maintenance8);
+  recordSurfaceTextureUpload(grid, own, commandBuffer);
+  recordFrameTagCopy(own.frameTags, grid.vertices.buffer, frame.schedule.totalFrames, commandBuffer);
   recordScenePass(frame, commandBuffer);
+  if (releases) recordReleaseToExternal(grid, queueFamily, commandBuffer, frame.device.maintenance8);
   endFrameCommands(frame, commandBuffer);
 }
 
@@ -81,18 +89,27 @@ void createCpuHostGrid(GridResources& grid, CpuHostState& own, const GridSetup& 
 }
 
 void runCpuHostFrame(FrameContext& frame, CpuHostState& own) {
+  GridResources& grid = frame.grid;
   // Render k. Recording happens while sim k-1 still runs.
-  recordCpuHostRender(frame, own);
+  const bool acquires = grid.vertexOwner == VertexOwner::external;
+  const bool releases = grid.externalWriter;
+  recordCpuHostRender(frame, own, acquires, releases);
   RenderSync render = nextRenderSync(frame.schedule);  // waits 2k (or simDone), signals 2k+1 (or renderDone)
-  // No acquire behind the wait (the mapped writes are made visible by the
-  // submission itself): the vertex input, and TRANSFER for the texels'
+  // Without an acquire behind the wait (the mapped writes are made visible
+  // by the submission itself): the vertex input; with one,
+  // externalAcquireWaitStage (rules M21, M22); and TRANSFER for the texels'
   // upload and the tag's copy.
   const VkPipelineStageFlags waitStage =
-      VK_PIPELINE_STAGE_VERTEX_INPUT_BIT |
-      (frame.grid.texture.writer == TextureWriter::hostUpload ? VK_PIPELINE_STAGE_TRANSFER_BIT : 0) |
+      (acquires ? externalAcquireWaitStage(grid, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, frame.device.maintenance8)
+                : VkPipelineStageFlags{VK_PIPELINE_STAGE_VERTEX_INPUT_BIT}) |
+      (grid.texture.writer == TextureWriter::hostUpload ? VK_PIPELINE_STAGE_TRANSFER_BIT : 0) |
       frameTagWaitStages(own.frameTags);
   const RenderBatch batch = submitScheduledRender(frame, render, waitStage);
-  noteWaitSubmitted(own.frameTags, *frame.grid.simulation);  // the frame-tag worker may write
+  if (releases)
+    grid.vertexOwner = VertexOwner::external;
+  else if (acquires)
+    grid.vertexOwner = VertexOwner::vulkan;
+  noteWaitSubmitted(own.frameTags, *grid.simulation);  // the frame-tag worker may write
   finishRenderTurn(frame, batch);
   runSimulationTurn(frame, render);
 }
