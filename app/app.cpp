@@ -8,6 +8,7 @@
 #include "app/paths/path_factory.h"
 #include "app/testing/fault_hooks.h"
 #include "renderer/vk_check.h"
+#include "sim/nvtx_ranges.h"
 #include "sim/cuda/cuda_simulation.h"
 
 namespace vksim {
@@ -24,6 +25,15 @@ bool environmentSwitch(const char* name) {
 // write and the drain in the trace's schedule events, the tag each render
 // saw (--frame-tags) in its "render submit" event, and the last frames'
 // timings once all work is done.
+// The tag a render saw (--frame-tags), into its "render submit" event.
+void noteFrameTagSeen(App& app, const SeenFrameTag& seen) {
+  for (auto event = app.scheduleLog.events.rbegin(); event != app.scheduleLog.events.rend(); ++event)
+    if (event->side == ScheduleSide::render && event->frame == seen.frame) {
+      event->sawTag = seen.tag;
+      break;
+    }
+}
+
 GridResourceHooks captureHooks(App& app) {
   GridResourceHooks hooks;
   hooks.initialWriteDone = [&app](bool signalledSimDone) {
@@ -34,13 +44,6 @@ GridResourceHooks captureHooks(App& app) {
     if (scheduleRecording(app.capture, app.schedule))
       recordDrainSubmission(app.scheduleLog, app.schedule, {app.grid.semaphores, currentSlotResources(app).imageAvailable},
                             waits);
-  };
-  hooks.frameTagSeen = [&app](const SeenFrameTag& seen) {
-    for (auto event = app.scheduleLog.events.rbegin(); event != app.scheduleLog.events.rend(); ++event)
-      if (event->side == ScheduleSide::render && event->frame == seen.frame) {
-        event->sawTag = seen.tag;
-        break;
-      }
   };
   hooks.workFinished = [&app] {
     settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));
@@ -146,7 +149,8 @@ void createApp(App& app, const Options& options) {
   app.frameSlot = 0;
   app.gpuTimer = createGpuTimer(app.device, kMaxFramesInFlight);
   app.gridHooks = captureHooks(app);
-  createGridResources(app.grid, gridSetup(app), options.model, app.schedule);
+  app.path.frameTagSeen = [&app](const SeenFrameTag& seen) { noteFrameTagSeen(app, seen); };
+  createPathGrid(app.grid, app.path, gridSetup(app), options.model, app.schedule);
   // ImGui: always with a window; headless only when asked (--overlay), so
   // that plain headless runs and their screenshots stay free of it.
   if (!app.headless || options.overlay)
@@ -173,13 +177,19 @@ void waitForEarlierFrames(App& app) {
 }  // namespace
 
 void rebuildGridResources(App& app, const ModelParams& params) {
+  const ProfileRange range("grid rebuild");  // NVTX
   waitForEarlierFrames(app);
-  rebuildGridResources(gridSetup(app), params, currentSlotResources(app), app.grid, app.schedule, app.deviceLoss);
+  const GridSetup setup = gridSetup(app);
+  destroyPathGrid({app.device, currentSlotResources(app), app.schedule, app.deviceLoss, app.gridHooks}, app.grid,
+                  app.path);
+  createPathGrid(app.grid, app.path, setup, params, app.schedule);
 }
 
 void drainSchedule(App& app) {
   waitForEarlierFrames(app);
-  drainSchedule(app.device, currentSlotResources(app), app.grid, app.schedule, app.deviceLoss, app.gridHooks);
+  if (app.path.descriptor)
+    app.path.descriptor->drain({app.device, currentSlotResources(app), app.schedule, app.deviceLoss, app.gridHooks},
+                               app.grid, app.path);
 }
 
 void destroyApp(App& app) {
@@ -197,7 +207,8 @@ void destroyApp(App& app) {
     }
     waitForDeviceIdleInTeardown(app.device, app.deviceLoss);
     destroyOverlay(app.overlay, app.device);
-    destroyGridResources(app.device, currentSlotResources(app), app.grid, app.schedule, app.deviceLoss, app.gridHooks);
+    destroyPathGrid({app.device, currentSlotResources(app), app.schedule, app.deviceLoss, app.gridHooks}, app.grid,
+                    app.path);
     destroyGpuTimer(app.device, app.gpuTimer);
     for (FrameResources& slot : app.frameSlots) destroyFrameResources(app.device, slot);
     destroyMeshPipeline(app.device, app.pipeline);

@@ -1,6 +1,6 @@
 // Everything one run holds, and the wiring between renderer/ and sim/: the
 // interop core (app/interop/) gets the pieces of App that each step uses;
-// the exported fds cross from Vulkan to CUDA in app/interop/grid_resources.cpp.
+// the exported fds cross from Vulkan to CUDA in app/paths/zero_copy_path.cpp.
 #pragma once
 #include <array>
 #include <chrono>
@@ -17,6 +17,7 @@
 #include "app/interop/device_pairing.h"
 #include "app/interop/grid_resources.h"
 #include "app/interop/teardown.h"
+#include "app/paths/path_factory.h"
 #include "app/capture/frame_timing.h"
 #include "app/ui/input.h"
 #include "app/ui/overlay.h"
@@ -58,6 +59,7 @@ struct App {
   uint32_t frameSlot = 0;  // the slot of the frame being recorded, or submitted last (currentSlotResources)
   InteropConfig config;  // what the interop core reads of options (gridSetup refreshes it)
   GridResources grid;    // app/interop/grid_resources.h: what Vulkan and the simulation share for one grid
+  PathResources path;    // app/paths/path_factory.h: the path that runs, and what it keeps of its own
   ScheduleState schedule;  // app/interop/value_schedule.h: the frame, the mode, what is outstanding
   // VK_ERROR_DEVICE_LOST was seen (or the test seam injects it in teardown):
   // app/interop/teardown.h. The spec's Lost Device rules allow destroying
@@ -93,11 +95,13 @@ GridSetup gridSetup(App& app);
 // state for options.model. Throws EnvironmentError / RuntimeFailure.
 void createApp(App& app, const Options& options);
 
-// rebuildGridResources (app/interop/teardown.h) on this app's objects: new
-// grid resources for `params` at a frame boundary (grid or model change).
+// New grid resources for `params` at a frame boundary (grid or model
+// change): destroyPathGrid, then createPathGrid (app/paths/path_factory.h);
+// the schedule restarts at frame 0 of a new timeline.
 void rebuildGridResources(App& app, const ModelParams& params);
 
-// drainSchedule (app/interop/teardown.h) on this app's objects.
+// The path's drain (drainSchedule, app/interop/teardown.h, on every path
+// but the copy path) on this app's objects.
 void drainSchedule(App& app);
 
 // Destroys everything createApp made, in reverse order: after the drain and

@@ -7,7 +7,7 @@
 
 #include "app/capture/frame_observer.h"
 #include "app/capture/present_timing.h"
-#include "app/capture/profiling_marks.h"
+#include "app/interop/profiling_marks.h"
 #include "app/interop/value_schedule.h"
 #include "app/interop/wait_strategy.h"
 #include "app/paths/path_factory.h"
@@ -24,8 +24,8 @@ namespace {
 // waits as the enqueue strategy does. The render queue has no host handover
 // to poll before, but its fence wait is the frame's pace: it polls too when
 // asked (see waitForSlot).
-WaitStrategy waitStrategyOn(InteropPath path, WaitStrategy asked) {
-  return path == InteropPath::copy ? WaitStrategy::enqueue : asked;
+WaitStrategy waitStrategyOn(const PathDescriptor& path, WaitStrategy asked) {
+  return path.hostOrdered ? WaitStrategy::enqueue : asked;
 }
 
 // The slot's previous frame must be done before its command buffer is
@@ -59,7 +59,7 @@ void waitForSlot(App& app, WaitStrategy strategy) {
   }();
   if (!signalled) throwWaitTimeout(app.schedule, "render fence of the previous frame");
   injectDeviceLoss(app.options.faults, app.schedule, app.deviceLoss);
-  reportFrameTag(app.grid.frameTags, app.gridHooks.frameTagSeen);
+  noteSlotDone(app.path);
   noteRenderSeenDone(app.timing, app.frameSlot, hostNowNs());
   collectGpuTimings(app.timing, app.device, app.gpuTimer, app.frameSlot, simulationOf(app.grid));
   if (!app.headless) collectDisplayTimes(app.timing, app.device, app.swapchain);
@@ -121,7 +121,7 @@ void addFinishedFrameTiming(App& app, FrameTiming& timing) {
   timing.frame = app.schedule.totalFrames;
   timing.scheduleFrame = app.schedule.scheduleFrame;
   timing.syncMode = app.schedule.mode;
-  timing.copyPath = app.grid.path == InteropPath::copy;
+  timing.copyPath = app.path.descriptor->transfer == TransferMode::copy;
   timing.model = params.model;
   timing.grid = params.grid;
   if (!app.headless) {
@@ -137,7 +137,7 @@ void addFinishedFrameTiming(App& app, FrameTiming& timing) {
 void requestSyncMode(App& app, SyncMode mode) {
   // The OpenCL backend has binary semaphores only (cl_khr_semaphore): the
   // key and the overlay's choice ask in vain, and the overlay says why.
-  if (app.devices.backend == Backend::opencl && mode == SyncMode::timeline) return;
+  if (app.path.descriptor && !app.path.descriptor->timeline && mode == SyncMode::timeline) return;
   app.schedule.pendingMode = mode;
 }
 
@@ -167,11 +167,12 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   const ProfileRange frameRange([&] { return frameName(app.schedule.scheduleFrame); });  // NVTX: "frame k"
   FrameTiming timing;
   timing.hostFrame.beginNs = hostNowNs();
-  const WaitStrategy strategy = waitStrategyOn(app.grid.path, app.options.waitStrategy);
+  const PathDescriptor& path = *app.path.descriptor;
+  const WaitStrategy strategy = waitStrategyOn(path, app.options.waitStrategy);
   // The frame's slot: the next one with two frames in flight, the same one
   // otherwise (so that one frame in flight always waits for the frame
   // submitted last, whatever the slot count was before).
-  if (const uint32_t slots = framesInFlight(app.grid.path); slots > 1) app.frameSlot = (app.frameSlot + 1) % slots;
+  if (const uint32_t slots = path.framesInFlight; slots > 1) app.frameSlot = (app.frameSlot + 1) % slots;
   waitForSlot(app, strategy);
   uint32_t imageIndex = 0;
   const std::optional<FrameTarget> target = acquireTarget(app, &imageIndex);
@@ -180,11 +181,15 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   FrameResources& slot = currentSlotResources(app);
   CaptureFrameObserver observer(app.capture, app.scheduleLog, app.schedule, {app.grid.semaphores, slot.imageAvailable},
                                 timing);
+  // The test facility's faults for this frame, decided here, at the frame's start.
+  const FrameFaults faults{renderLeavesOutSignal(app.options.faults, app.schedule),
+                           stepFaultFor(app.options.faults, app.schedule)};
   FrameContext frame{app.device, slot,          app.frameSlot, app.gpuTimer,
                      app.grid,   app.schedule,  *target,       sceneDraw(app),
-                     strategy,   !app.paused,   app.options.faults, observer,
+                     strategy,   !app.paused,   faults,        observer,
                      [&] { screenshotAndPresent(app, timing, capture, imageIndex); }};
-  runPathFrame(frame);
+  frame.renderLabel = renderLabel(app.schedule);
+  path.frame(frame, app.path);
 
   addFinishedFrameTiming(app, timing);
   // The frame boundary: the only place the mode may change.

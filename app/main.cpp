@@ -106,6 +106,7 @@ std::string summaryLine(const App& app, double seconds) {
   const uint64_t timeline =
       app.grid.semaphores.timeline ? readTimelineCounter(app.device, app.grid.semaphores) : 0;
   const SimulationBackend* simulation = simulationOf(app.grid);
+  const TransferMode transfer = app.path.descriptor ? app.path.descriptor->transfer : TransferMode::zeroCopy;
   return fmt::format(
       "vkcuda-sim: frames={} seconds={:.3f} mean_frame_ms={:.3f} backend={} sync={} model={} grid={} "
       "switches={} timeline_value={} steps={} transfer={} wait={} memory_owner={} lod={} lod_levels={}-{} "
@@ -113,9 +114,9 @@ std::string summaryLine(const App& app, double seconds) {
       app.schedule.totalFrames, seconds, mean, backendName(app.devices), toString(app.schedule.mode),
       toString(simulation ? simulation->params().model : app.options.model.model),
       simulation ? simulation->params().grid : app.options.model.grid, app.schedule.switches, timeline,
-      simulation ? simulation->stepCount() : 0, toString(transferOf(app.grid.path)),
-      app.grid.path == InteropPath::copy ? "none" : toString(app.options.waitStrategy),
-      app.grid.path == InteropPath::copy ? "none" : toString(app.options.memoryOwner),
+      simulation ? simulation->stepCount() : 0, toString(transfer),
+      transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy),
+      transfer == TransferMode::copy ? "none" : toString(app.options.memoryOwner),
       app.options.levelOfDetail ? "on" : "off", app.meshDraw.minLevel, app.meshDraw.maxLevel,
       app.meshDraw.triangles, transferStagesName(app.device.maintenance8), describeValidation(app.instance),
       validationCounts().warnings.load(), validationCounts().errors.load());

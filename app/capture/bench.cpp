@@ -369,7 +369,7 @@ MatrixOutcome runMatrix(App& app, const BenchOptions& bench, const std::vector<B
     results.back().trianglesDrawn = app.meshDraw.triangles;
     results.back().gridTriangles = app.meshDraw.gridTriangles;
     if (matrix[i].transfer == TransferMode::copy) {
-      results.back().stagingMemory = describeStagingChoice(app.device, app.grid.stagingChoice);
+      results.back().stagingMemory = describeStagingChoice(app.device, app.path.copy.stagingChoice);
       fmt::print("bench: grid {} copy path staging memory: {}\n", matrix[i].grid, results.back().stagingMemory);
     }
     if (switchCost)

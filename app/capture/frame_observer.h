@@ -1,8 +1,7 @@
-// The seam through which measurement reaches a frame (app/paths/): a path's
-// frame tells its observer what it submitted and what the simulation
-// reported, and the capture room (this file) turns that into the trace's
-// schedule events and the frame's timing. The frame itself knows nothing of
-// captures, traces or clocks.
+// The capture room's side of the seam through which measurement reaches a
+// frame: a path's frame tells its FrameObserver (app/paths/frame_context.h)
+// what it submitted and what the simulation reported, and this observer
+// turns that into the trace's schedule events and the frame's timing.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -12,21 +11,10 @@
 #include "app/capture/schedule_log.h"
 #include "app/capture/schedule_recording.h"
 #include "app/interop/value_schedule.h"
+#include "app/paths/frame_context.h"
 #include "renderer/frame_sync.h"
 
 namespace vksim {
-
-class FrameObserver {
- public:
-  virtual ~FrameObserver() = default;
-  // Render k's submission, as submitted (the schedule already noted it).
-  virtual void renderSubmitted(uint64_t scheduleFrame, std::span<const SemaphoreWait> waits,
-                               std::span<const SemaphoreSignal> signals) = 0;
-  // The host has just seen render k's signal (a host wait before the step).
-  virtual void renderSignalSeen() = 0;
-  // Sim k's turn as the simulation reported it (the schedule already noted it).
-  virtual void simulationStepped(uint64_t scheduleFrame, const StepSync& sync, const StepResult& step) = 0;
-};
 
 // The observer of a run that may capture: schedule events go into `log`
 // while scheduleRecording says so, the host's sightings into `timing`.

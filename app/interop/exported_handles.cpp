@@ -2,9 +2,9 @@
 
 #include <unistd.h>
 
+#include <string>
 #include <utility>
 
-#include "app/testing/fault_hooks.h"
 
 namespace vksim {
 namespace {
@@ -44,16 +44,22 @@ ExportedHandles::~ExportedHandles() {
   closeRemainingFds(*this);
 }
 
-ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuffer& vertices,
-                                    const SyncSemaphores& semaphores, const FaultPlan& faults,
-                                    const SharedTexture* texture) {
+namespace {
+
+// The exports, in the order the walkthrough reads them: the memory, the
+// semaphores, the texture.
+ExportedHandles exportEach(const Device& device, const SharedVertexBuffer& vertices, const SyncSemaphores& semaphores,
+                           const FaultPlan& faults, const SharedTexture* texture) {
   ExportedHandles handles;
   handles.buffer.fd = exportMemoryFd(device, vertices);
   handles.buffer.allocationSize = vertices.allocationSize;  // the importer must use the allocation's size
   handles.buffer.size = vertices.size;
   handles.buffer.dedicated = vertices.dedicated;
   // A test's export-fails: `handles` closes the memory's fd on the way out.
-  injectExportFailure(faults, semaphores.exportable ? "timeline semaphore" : "semaphores");
+  if (hasFault(faults, FaultKind::exportFails))
+    throw EnvironmentError(std::string("could not export the ") +
+                           (semaphores.exportable ? "timeline semaphore" : "semaphores") +
+                           " after the vertex memory (injected fault export-fails)");
   if (semaphores.exportable) {
     handles.semaphores.timelineFd = exportSemaphoreFd(device, semaphores.timeline);
     handles.semaphores.renderDoneFd = exportSemaphoreFd(device, semaphores.renderDone);
@@ -73,22 +79,26 @@ ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuff
   return handles;
 }
 
-std::unique_ptr<Simulation> handOverSharedHandles(const Handoff& handoff, const SimulationImporter& importer) {
-  const std::string& who = handoff.who;
-  ExportedHandles handles;
+}  // namespace
+
+ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuffer& vertices,
+                                    const SyncSemaphores& semaphores, const FaultPlan& faults,
+                                    const SharedTexture* texture, const std::string& who) {
   try {
-    handles = exportSharedHandles(handoff.device, handoff.vertices, handoff.semaphores, handoff.faults,
-                                  handoff.texture);
+    return exportEach(device, vertices, semaphores, faults, texture);
   } catch (const EnvironmentError& error) {
+    if (who.empty()) throw;
     throw EnvironmentError(who + ": " + error.what());
   }
-  // A test's import-fails: nothing was imported, so every fd is still ours,
-  // and `handles` closes them.
-  injectImportFailure(handoff.faults, who + ": could not import the vertex buffer's memory");
-  Result<std::unique_ptr<Simulation>> simulation = importer(handles);
-  // What the importer took is -1 now; `handles` closes the rest either way.
-  if (!simulation) throw EnvironmentError(who + ": " + simulation.error().message);
-  return std::move(*simulation);
+}
+
+void injectImportFailure(const FaultPlan& faults, const std::string& what) {
+  if (hasFault(faults, FaultKind::importFails)) throw EnvironmentError(what + " (injected fault import-fails)");
+}
+
+std::unique_ptr<Simulation> importedSimulation(Result<std::unique_ptr<Simulation>> imported, const std::string& who) {
+  if (!imported) throw EnvironmentError(who + ": " + imported.error().message);
+  return std::move(*imported);
 }
 
 }  // namespace vksim

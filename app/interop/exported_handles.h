@@ -2,11 +2,12 @@
 // its one owner (ExportedHandles). The rule for opaque POSIX fds: an fd whose
 // import succeeded belongs to the importer from then on (closing it is
 // undefined); an fd that was not imported, because its import failed or never
-// ran, is still the exporter's, which must close it. Every path that shares
-// memory (app/paths/) hands its fds over here and nowhere else; tests count
-// /proc/self/fd around these calls (tests/integration/test_fd_handoff.cpp).
+// ran, is still the exporter's, which must close it. A path that shares
+// memory (app/paths/) reads as the route runs: exportSharedHandles, then the
+// importer (which sets each fd it took to -1), then importedSimulation, and
+// `handles` closes what is left when it goes. Tests count /proc/self/fd
+// around these calls (tests/integration/test_fd_handoff.cpp).
 #pragma once
-#include <functional>
 #include <memory>
 #include <string>
 
@@ -46,34 +47,23 @@ struct ExportedHandles {
 // Exports the vertex buffer's memory (which must be exportable) and, when
 // semaphores.exportable, the three semaphores: each a new opaque fd that the
 // returned handles own. If an export fails, every fd exported before it is
-// closed and the exception goes on (EnvironmentError or RuntimeFailure):
-// nothing stays open. With export-fails in `faults`, the export after the
-// vertex memory's fails that way (EnvironmentError). With `texture` (an
-// external one), its memory is exported last.
+// closed and the exception goes on (EnvironmentError or RuntimeFailure, its
+// message led by `who` when given: "CUDA backend"): nothing stays open. With
+// export-fails in `faults` (the test facility's, docs/testing.md), the export
+// after the vertex memory's fails that way. With `texture` (an external one),
+// its memory is exported last.
 ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuffer& vertices,
                                     const SyncSemaphores& semaphores, const FaultPlan& faults,
-                                    const SharedTexture* texture = nullptr);
+                                    const SharedTexture* texture = nullptr, const std::string& who = "");
 
-// Imports the handles into a simulation: sets each fd that it imported
-// successfully to -1 in `handles` (the importer's now); whatever it leaves
-// >= 0 is still the caller's. On failure the Error's message is one sentence.
-using SimulationImporter = std::function<Result<std::unique_ptr<Simulation>>(ExportedHandles& handles)>;
+// import-fails (the test facility's, docs/testing.md): the import that `what`
+// names ("CUDA backend: could not import ...") fails before it runs, with
+// EnvironmentError; every fd is still the exporter's. Nothing without it.
+void injectImportFailure(const FaultPlan& faults, const std::string& what);
 
-// The whole route of the fds: exportSharedHandles, then `importer`, then
-// every fd the importer did not take is closed, on success and failure alike.
-// With import-fails in `faults`, the import of the vertex memory fails before
-// the importer runs (its fd, still ours, is closed like the others). Throws
-// EnvironmentError (exit 3) naming what failed.
-// What is handed over, by whom (`who` begins every sentence of an error:
-// "CUDA backend"), and the test facility's faults.
-struct Handoff {
-  const Device& device;
-  const SharedVertexBuffer& vertices;
-  const SyncSemaphores& semaphores;
-  const FaultPlan& faults;
-  std::string who;
-  const SharedTexture* texture = nullptr;  // an external texture, exported last; null: none
-};
-std::unique_ptr<Simulation> handOverSharedHandles(const Handoff& handoff, const SimulationImporter& importer);
+// What an importer returned, as the path keeps it: the simulation, or
+// EnvironmentError (exit 3) "who: <the importer's sentence>". Either way the
+// fds it did not take (still >= 0) are the caller's handles' to close.
+std::unique_ptr<Simulation> importedSimulation(Result<std::unique_ptr<Simulation>> imported, const std::string& who);
 
 }  // namespace vksim

@@ -2,6 +2,7 @@
 
 #include "renderer/debug_names.h"
 #include "renderer/readback.h"
+#include "sim/vulkan/render_queue_simulation.h"
 #include "sim/surface_texture.h"
 
 namespace vksim {
@@ -43,36 +44,21 @@ ExternalTransferStages textureReleaseStages(bool maintenance8) {
 
 }  // namespace
 
-const char* toString(InteropPath path) {
-  switch (path) {
-    case InteropPath::zeroCopy: return "zero-copy";
-    case InteropPath::cudaOwnedMemory: return "cuda-owned memory";
-    case InteropPath::openCl: return "opencl";
-    case InteropPath::cpuHost: return "cpu host";
-    case InteropPath::copy: return "copy";
-    case InteropPath::renderQueue: return "render queue";
-  }
-  return "?";
-}
-
-TransferMode transferOf(InteropPath path) {
-  return path == InteropPath::copy ? TransferMode::copy : TransferMode::zeroCopy;
-}
+GridResources::GridResources() = default;
+GridResources::~GridResources() = default;
 
 SimulationBackend* simulationOf(const GridResources& grid) {
   if (grid.simulation) return grid.simulation.get();
   return grid.queueSimulation.get();
 }
 
-// The initial write ends in a simDone signal that render 0 waits on (the
-// copy path: in host memory that render 0 stages); the schedule records what
-// the write reports having enqueued, and restarts at frame 0.
-void writeInitialState(SimulationBackend& simulation, InteropPath path, ScheduleState& schedule,
-                       const GridResourceHooks& hooks) {
-  const bool copyPath = path == InteropPath::copy;
+// The initial write ends in a simDone signal that render 0 waits on; the
+// schedule records what the write reports having enqueued, and restarts at
+// frame 0.
+void writeInitialState(SimulationBackend& simulation, ScheduleState& schedule, const GridResourceHooks& hooks) {
   const StepResult initial = simulation.writeInitialState();
-  restartSchedule(schedule, initial, copyPath);
-  if (!copyPath && hooks.initialWriteDone) hooks.initialWriteDone(initial.signalEnqueued);
+  restartSchedule(schedule, initial, /*copyPath=*/false);
+  if (hooks.initialWriteDone) hooks.initialWriteDone(initial.signalEnqueued);
   if (initial.status != StepStatus::ok)
     throw RuntimeFailure("the simulation could not write its initial state");
 }

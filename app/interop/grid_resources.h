@@ -1,9 +1,11 @@
 // The grid resources: what Vulkan and the simulation share for one grid
-// size (the vertex buffer, the surface texture, the semaphores, the index
-// buffer and the simulation itself), rebuilt together when the grid or the
-// model changes. Which path built them (InteropPath) is one value; each path
-// builds them in its own file (app/paths/), and the fds cross between the
-// APIs only through ExportedHandles (app/interop/exported_handles.h).
+// size, whichever path built them: the vertex buffer, the surface texture,
+// the semaphores, the index buffer and the simulation itself, rebuilt
+// together when the grid or the model changes. Each path builds them in its
+// own file (app/paths/) and keeps there whatever else it needs (a staging
+// buffer, CUDA's allocation, host semaphore operations: app/paths/path_factory.h);
+// the fds cross between the APIs only through ExportedHandles
+// (app/interop/exported_handles.h).
 //
 // Also here: who owns the vertex buffer in the sense of queue family
 // ownership, and the barriers that hand it over to and from the other API.
@@ -14,27 +16,21 @@
 #include <functional>
 #include <memory>
 #include <span>
-#include <string>
 #include <vector>
 
 #include "app/interop/interop_config.h"
-#include "app/interop/device_pairing.h"
-#include "app/testing/frame_tags.h"
-#include "app/interop/host_semaphores.h"
 #include "app/interop/value_schedule.h"
-#include "base/result.h"
 #include "renderer/frame_sync.h"
-#include "renderer/gpu_buffer.h"
 #include "renderer/mesh_renderer.h"
 #include "renderer/shared_resources.h"
 #include "renderer/shared_texture.h"
-#include "renderer/staging_memory.h"
 #include "renderer/vulkan_context.h"
-#include "sim/cuda/cuda_owned_memory.h"
 #include "sim/simulation.h"
-#include "sim/vulkan/render_queue_simulation.h"
 
 namespace vksim {
+
+struct DeviceChoice;           // app/interop/device_pairing.h
+class RenderQueueSimulation;  // sim/vulkan/render_queue_simulation.h
 
 // Which side may access the shared vertex buffer now, in the sense of queue
 // family ownership: the render queue's family (Vulkan), or
@@ -44,42 +40,12 @@ namespace vksim {
 // transfers, and the external memory chapter's rule for shared resources).
 enum class VertexOwner { vulkan, external };
 
-// The one way the vertices travel and the simulation runs, for one grid
-// (docs/design.md, "Paths"). Each has its own file in app/paths/, and
-// app/paths/path_factory.h chooses one from the backend and the InteropConfig:
-//   zeroCopy:        CUDA writes the renderer's exported memory in place (the lesson);
-//   cudaOwnedMemory: as zeroCopy, but CUDA allocates and exports, Vulkan imports;
-//   openCl:          as zeroCopy, with OpenCL importing (binary semaphores only);
-//   cpuHost:         the CPU writes host-visible memory through a mapping, ordered
-//                    by the same semaphores through host operations;
-//   copy:            the simulation writes memory of its own, the host copies it;
-//   renderQueue:     the step rides in the render's own submission (vulkan, cuda-nvx).
-enum class InteropPath { zeroCopy, cudaOwnedMemory, openCl, cpuHost, copy, renderQueue };
-const char* toString(InteropPath path);
-
-// How the vertices reach the renderer on `path`.
-TransferMode transferOf(InteropPath path);
-
-// What a path adds to the zero-copy frame beyond the schedule itself: the
-// CPU host path uploads the texels its simulation wrote, and with
-// --frame-tags copies the frame tag, before the draw. Empty for the paths
-// where another API writes the buffer (its writes reach Vulkan through the
-// acquire alone).
-struct HostWrites {
-  // Stages the render's wait on the simulation's signal must also cover
-  // (TRANSFER for a texture upload or a tag copy); 0 when nothing is added.
-  VkPipelineStageFlags waitStages = 0;
-  // Records the additions before the render pass of frame `frame`.
-  std::function<void(VkCommandBuffer commandBuffer, uint64_t frame)> recordBeforeDraw;
-  // Heard right after a render's submission (the frame-tag worker may write).
-  std::function<void()> renderSubmitted;
-};
-
 // The resources that belong to one grid size: rebuilt together when the grid
 // or model changes (CUDA first on the way down, as the design notes require).
 struct GridResources {
-  InteropPath path = InteropPath::cpuHost;  // the path that built them
-  SharedVertexBuffer vertices;              // copy path: device-local, not exported
+  GridResources();
+  ~GridResources();  // out of line: where RenderQueueSimulation is a complete type
+  SharedVertexBuffer vertices;  // the copy path's: device-local, not exported
   // Whether another API (CUDA, OpenCL) writes `vertices`: only then do
   // ownership transfers happen. The CPU backend writes host-visible memory
   // through a mapping, which needs none; the copy path's buffer is Vulkan's.
@@ -88,32 +54,18 @@ struct GridResources {
   // the initial state; every render acquires it (if EXTERNAL) and releases it
   // back; the drain acquires it, so that read-backs after it are defined.
   VertexOwner vertexOwner = VertexOwner::vulkan;
-  GpuBuffer staging;  // copy path only: host-visible, the simulation's vertices land here first
   // The surface texture the mesh samples (renderer/shared_texture.h): written
   // by CUDA (external: exported with the vertex buffer, its ownership moves
-  // with vertexOwner, under the same semaphores), uploaded from
-  // textureStaging by every render (the CPU backend writes the texels there
-  // in its turn), or a placeholder when the texture is off, on the copy path
-  // and with --frame-tags.
+  // with vertexOwner, under the same semaphores), uploaded by every render
+  // from what the CPU backend wrote in its turn (hostUpload), or a
+  // placeholder when the texture is off or the path writes no texels.
   SharedTexture texture;
-  GpuBuffer textureStaging;  // hostUpload only: every level packed (sim/surface_texture.h)
-  // Copy path only: the memory type staging is in, chosen by measured host
-  // write speed (renderer/staging_memory.h), and what was measured.
-  StagingChoice stagingChoice;
   SyncSemaphores semaphores;
   GridIndexBuffer indices;
-  std::unique_ptr<VulkanHostSemaphores> hostOps;  // CPU host path only
   // The simulation: one that submits its own step (every path but the render
   // queue), or one whose step rides in the render's submission.
   std::unique_ptr<Simulation> simulation;
   std::unique_ptr<RenderQueueSimulation> queueSimulation;
-  HostWrites hostWrites;  // CPU host path only
-  FrameTags frameTags;    // --frame-tags only (app/testing/frame_tags.h)
-  // --memory-owner cuda: the allocation behind `vertices`, which CUDA made
-  // and exported and Vulkan imported. The simulation borrows its mapping. It
-  // goes last, after the simulation and after Vulkan has freed its import
-  // (destroyGridResources); empty otherwise.
-  CudaVertexMemory cudaVertices;
 };
 
 // The simulation of `grid`, whichever kind it is; null when there is none.
@@ -125,10 +77,11 @@ struct GridResourceHooks {
   // The initial write ran; `signalledSimDone` says whether it enqueued the
   // simDone signal that render 0 waits on.
   std::function<void(bool signalledSimDone)> initialWriteDone;
+  // Once the drain has waited for the last render's fence, before its
+  // submission (the CPU host path reads its last frame tag here).
+  std::function<void()> beforeDrainSubmitted;
   // The drain's submission, as submitted (its waits; it signals nothing).
   std::function<void(std::span<const SemaphoreWait> waits)> drainSubmitted;
-  // A render's frame tag, read back once its fence signalled (--frame-tags).
-  std::function<void(const SeenFrameTag& seen)> frameTagSeen;
   // Every frame's work has completed (the simulation finished): the last
   // frames' timings are all there will be.
   std::function<void()> workFinished;
@@ -143,12 +96,11 @@ struct GridSetup {
   const GridResourceHooks& hooks;
 };
 
-// The common end of every path's creation: the initial write, after which
-// `schedule` restarts at frame 0 and hooks.initialWriteDone hears of it (not
-// on the copy path, which signals nothing). Throws RuntimeFailure when the
-// write fails.
-void writeInitialState(SimulationBackend& simulation, InteropPath path, ScheduleState& schedule,
-                       const GridResourceHooks& hooks);
+// The common end of the creation of every path whose simulation meets
+// Vulkan through the semaphores: the initial write, after which `schedule`
+// restarts at frame 0 and hooks.initialWriteDone hears of it. Throws
+// RuntimeFailure when the write fails.
+void writeInitialState(SimulationBackend& simulation, ScheduleState& schedule, const GridResourceHooks& hooks);
 
 // The placeholder texture (the mesh takes its colour from the height): for
 // the paths whose simulation writes no texels.

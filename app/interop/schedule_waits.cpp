@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "app/capture/profiling_marks.h"
+#include "app/interop/profiling_marks.h"
 #include "app/interop/wait_strategy.h"
 #include "sim/nvtx_ranges.h"
 
@@ -45,6 +45,21 @@ void requireStepOk(const ScheduleState& schedule, const StepSync& sync, const St
   if (result.status == StepStatus::failed)
     throw RuntimeFailure("the simulation step failed (frame " + std::to_string(schedule.scheduleFrame) + ", " +
                          toString(schedule.mode) + " mode)");
+}
+
+void noteSkippedSimSignal(ScheduleState& schedule, const StepSync& sync, const StepResult& step) {
+  if (step.status == StepStatus::ok && !step.signalEnqueued)
+    schedule.skippedSimSignal = SimSignal{sync.mode, sync.signalValue};
+}
+
+void awaitSkippedSimSignal(const Device& device, const GridResources& grid, ScheduleState& schedule) {
+  if (!schedule.skippedSimSignal) return;
+  RenderSync missing;
+  missing.wait = schedule.skippedSimSignal->mode == SyncMode::timeline ? RenderSync::Wait::timeline
+                                                                        : RenderSync::Wait::simDone;
+  missing.waitValue = schedule.skippedSimSignal->value;
+  waitUntilSimulationSignalled(device, grid, schedule, missing);
+  schedule.skippedSimSignal.reset();
 }
 
 }  // namespace vksim

@@ -30,4 +30,16 @@ void waitUntilRenderSignalled(const Device& device, const GridResources& grid, c
 // (throwWaitTimeout), one that failed a RuntimeFailure naming the frame.
 void requireStepOk(const ScheduleState& schedule, const StepSync& sync, const StepResult& result);
 
+// After sim k's turn: a step that ran but left its signal out (a test's
+// sim-skips-signal). The next render must not run unordered after its
+// writes.
+void noteSkippedSimSignal(ScheduleState& schedule, const StepSync& sync, const StepResult& step);
+
+// Before render k+1's submission: a wait is handed to the queue only for a
+// signal that was enqueued, so when the previous step left its signal out the
+// host waits for it instead, bounded like every wait; nothing will end it but
+// the bound (a binary simDone that was never signalled cannot be waited for
+// by the queue: VUID-vkQueueSubmit-pWaitSemaphores-03238).
+void awaitSkippedSimSignal(const Device& device, const GridResources& grid, ScheduleState& schedule);
+
 }  // namespace vksim

@@ -1,41 +1,13 @@
 #include "app/interop/teardown.h"
 
 #include <array>
-#include <cstdio>
 
-#include "app/paths/copy_path.h"
-#include "app/paths/path_factory.h"
 #include "renderer/vk_check.h"
-#include "sim/nvtx_ranges.h"
+#include "sim/vulkan/render_queue_simulation.h"
 
 namespace vksim {
-namespace {
-
-// The copy path's drain: the last step's output uploaded as a frame would
-// upload it, so that the vertex buffer ends, as on the zero-copy path, with
-// the state after the last step. Once only: with nothing unstaged (a second
-// drain, or the render already took it) there is nothing to do.
-void drainCopyPath(const Device& device, FrameResources& frame, GridResources& grid, ScheduleState& schedule,
-                   DeviceLoss& loss) {
-  if (!schedule.hostOutputUnstaged || loss.lost) return;
-  // The last render's upload must be done before the staging buffer is
-  // written again, and the last step's copy to host memory before it is read.
-  if (!waitForFenceInTeardown(device, frame.inFlight, loss))
-    throwWaitTimeout(schedule, "render fence before the drain");
-  if (loss.lost) return;
-  if (!stageSimulationOutput(grid, schedule)) throwWaitTimeout(schedule, "simulation copy to host memory");
-  runOneTimeCommands(device,
-                     [&](VkCommandBuffer commandBuffer) { recordVertexUpload(grid, commandBuffer); });
-}
-
-}  // namespace
-
 void drainSchedule(const Device& device, FrameResources& frame, GridResources& grid, ScheduleState& schedule,
                    DeviceLoss& loss, const GridResourceHooks& hooks) {
-  if (grid.path == InteropPath::copy) {
-    drainCopyPath(device, frame, grid, schedule, loss);
-    return;
-  }
   if (loss.lost) return;  // nothing more is submitted to a lost device
   // Exactly what is outstanding (value_schedule.h), nothing that was never
   // enqueued: after a step that failed before its signal there is no sim
@@ -51,8 +23,7 @@ void drainSchedule(const Device& device, FrameResources& frame, GridResources& g
   if (!waitForFenceInTeardown(device, frame.inFlight, loss))
     throwWaitTimeout(schedule, "render fence before the drain");
   if (loss.lost) return;
-  reportFrameTag(grid.frameTags, hooks.frameTagSeen);
-  if (grid.simulation) finishFrameTagStep(grid.frameTags, *grid.simulation);
+  if (hooks.beforeDrainSubmitted) hooks.beforeDrainSubmitted();
   std::array<SemaphoreWait, 2> waits{};
   uint32_t waitCount = 0;
   // The waits are at ALL_COMMANDS: whatever Vulkan does after the drain
@@ -94,68 +65,47 @@ void drainSchedule(const Device& device, FrameResources& frame, GridResources& g
     throwWaitTimeout(schedule, "drain of the last simulation signal");
 }
 
-void destroyGridResources(const Device& device, FrameResources& frame, GridResources& grid,
-                        ScheduleState& schedule, DeviceLoss& loss, const GridResourceHooks& hooks) {
-  bool cudaWorkFinished = true;  // nothing of the simulation's can still write CUDA's vertex memory
-  if (SimulationBackend* simulation = simulationOf(grid)) {
-    // FAULT HOOK (--inject-fault sim-stalls): let a stalled step finish, so
-    // that the drain and finish() below see the work end.
-    simulation->releaseInjectedStall();
-    // A no-op after the run's own drain: it consumes only what is outstanding.
-    drainSchedule(device, frame, grid, schedule, loss, hooks);
-    // CUDA first (design notes): no wait or signal outstanding, then the
-    // imported objects go before Vulkan frees what they alias. With the
-    // Vulkan device lost, a CUDA wait on one of its signals never ends: the
-    // backend then keeps its imports (it says so), whose payloads outlive
-    // Vulkan's objects, and the Vulkan side is destroyed all the same.
-    cudaWorkFinished = simulation->finish(kWaitTimeoutNs);
-    if (!cudaWorkFinished && !loss.lost) throw RuntimeFailure("timeout: the simulation did not finish");
-    // Everything has completed: the last frames' timings are all there is.
-    // (A lost device has none to give.)
-    if (!loss.lost && hooks.workFinished) hooks.workFinished();
-    grid.hostWrites = HostWrites{};
-    grid.simulation.reset();
-    grid.queueSimulation.reset();
-  }
-  grid.hostOps.reset();
+bool finishSimulation(const Device& device, FrameResources& frame, GridResources& grid, ScheduleState& schedule,
+                      DeviceLoss& loss, const GridResourceHooks& hooks) {
+  SimulationBackend* simulation = simulationOf(grid);
+  if (!simulation) return true;
+  // FAULT HOOK (--inject-fault sim-stalls): let a stalled step finish, so
+  // that the drain and finish() below see the work end.
+  simulation->releaseInjectedStall();
+  // A no-op after the run's own drain: it consumes only what is outstanding.
+  drainSchedule(device, frame, grid, schedule, loss, hooks);
+  // CUDA first (design notes): no wait or signal outstanding, then the
+  // imported objects go before Vulkan frees what they alias. With the
+  // Vulkan device lost, a CUDA wait on one of its signals never ends: the
+  // backend then keeps its imports (it says so), whose payloads outlive
+  // Vulkan's objects, and the Vulkan side is destroyed all the same.
+  const bool finished = simulation->finish(kWaitTimeoutNs);
+  if (!finished && !loss.lost) throw RuntimeFailure("timeout: the simulation did not finish");
+  // Everything has completed: the last frames' timings are all there is.
+  // (A lost device has none to give.)
+  if (!loss.lost && hooks.workFinished) hooks.workFinished();
+  grid.simulation.reset();
+  grid.queueSimulation.reset();
+  return finished;
+}
+
+void destroySharedObjects(const Device& device, GridResources& grid, DeviceLoss& loss) {
   waitForDeviceIdleInTeardown(device, loss);
-  // Reverse order of creation (app/paths/).
-  destroyFrameTags(device, grid.frameTags);
-  // CUDA has freed its mipmapped array and external memory by now (the
-  // simulation went first): Vulkan's image and memory may go.
-  destroyGpuBuffer(device, grid.textureStaging);
+  // Reverse order of creation (app/paths/). CUDA has freed its mipmapped
+  // array and external memory by now (the simulation went first): Vulkan's
+  // image and memory may go.
   destroySharedTexture(device, grid.texture);
   destroyGridIndexBuffer(device, grid.indices);
   destroySyncSemaphores(device, grid.semaphores);
-  destroyGpuBuffer(device, grid.staging);
   destroySharedVertexBuffer(device, grid.vertices);
-  // --memory-owner cuda: CUDA's allocation goes last. Vulkan's import holds
-  // a reference to it, so releasing it first would also be allowed
-  // (cuMemRelease frees the memory only when no mapping and no handle,
-  // shareable ones included, is left) and the memory would live on under
-  // the VkDeviceMemory; but then its lifetime would hang on an import that
-  // CUDA cannot see. The order chosen leaves nothing to that rule: the
-  // device idle (above), Vulkan's memory freed, then cuMemUnmap,
-  // cuMemAddressFree, cuMemRelease. A CUDA stream that did not finish may
-  // still write through the mapping: then the allocation is left until the
-  // process ends, as the simulation leaves its imports.
-  if (cudaWorkFinished) {
-    destroyCudaVertexMemory(grid.cudaVertices);
-  } else if (grid.cudaVertices.allocation != 0) {
-    std::fprintf(stderr,
-                 "vkcuda-sim: CUDA's vertex memory is left allocated: a CUDA stream that may write it did not "
-                 "finish\n");
-    grid.cudaVertices = CudaVertexMemory{};
-  }
   grid.externalWriter = false;
   grid.vertexOwner = VertexOwner::vulkan;
 }
 
-void rebuildGridResources(const GridSetup& setup, const ModelParams& params, FrameResources& frame,
-                          GridResources& grid, ScheduleState& schedule, DeviceLoss& loss) {
-  const ProfileRange range("grid rebuild");
-  destroyGridResources(setup.device, frame, grid, schedule, loss, setup.hooks);
-  createGridResources(grid, setup, params, schedule);
+void destroyGridResources(const Device& device, FrameResources& frame, GridResources& grid,
+                          ScheduleState& schedule, DeviceLoss& loss, const GridResourceHooks& hooks) {
+  finishSimulation(device, frame, grid, schedule, loss, hooks);
+  destroySharedObjects(device, grid, loss);
 }
 
 }  // namespace vksim

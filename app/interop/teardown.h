@@ -7,9 +7,7 @@
 #pragma once
 #include <volk.h>
 
-#include "app/interop/interop_config.h"
 #include "app/interop/device_loss.h"
-#include "app/interop/device_pairing.h"
 #include "app/interop/grid_resources.h"
 #include "app/interop/value_schedule.h"
 #include "renderer/frame_sync.h"
@@ -25,27 +23,31 @@ namespace vksim {
 // (grid.vertexOwner), read-backs of it are defined, and no binary semaphore
 // is left signalled. Only what was really enqueued is waited for
 // (app/interop/value_schedule.h), so after a failed step it returns at once.
-// Idempotent: a second call finds nothing outstanding (the copy path: nothing
-// unstaged). A lost device counts as drained. hooks.drainSubmitted hears of
-// the submission, hooks.frameTagSeen of the last render's frame tag. Throws
+// Idempotent: a second call finds nothing outstanding. A lost device counts
+// as drained. hooks.beforeDrainSubmitted runs once the last render's fence
+// has signalled, hooks.drainSubmitted hears of the submission. Throws
 // RuntimeFailure on a timeout.
 void drainSchedule(const Device& device, FrameResources& frame, GridResources& grid, ScheduleState& schedule,
                    DeviceLoss& loss, const GridResourceHooks& hooks);
 
-// Finishes the schedule (drainSchedule: a no-op when the run already
-// drained), then tears `grid` down in reverse order of creation: the
-// simulation (CUDA) first, once it has finished (hooks.workFinished then
-// hears that every frame's work is done), then the device idles, then the
-// Vulkan objects. A lost device counts as idle (loss.lost is set) and
-// everything is still destroyed. `grid` is empty afterwards. Throws
-// RuntimeFailure when the simulation does not finish in time.
-void destroyGridResources(const Device& device, FrameResources& frame, GridResources& grid,
-                        ScheduleState& schedule, DeviceLoss& loss, const GridResourceHooks& hooks);
+// CUDA first: finishes the schedule (drainSchedule: a no-op when the run
+// already drained), waits until the simulation has finished its work
+// (hooks.workFinished then hears that every frame's work is done), and
+// destroys it, releasing its imports. Returns whether it finished; false only
+// with a lost device (loss.lost). Throws RuntimeFailure when it does not
+// finish in time.
+bool finishSimulation(const Device& device, FrameResources& frame, GridResources& grid, ScheduleState& schedule,
+                      DeviceLoss& loss, const GridResourceHooks& hooks);
 
-// destroyGridResources, then createGridResources (app/paths/path_factory.h)
-// for new params (grid or model change) at a frame boundary; the schedule
-// restarts at frame 0 of a new timeline.
-void rebuildGridResources(const GridSetup& setup, const ModelParams& params, FrameResources& frame,
-                          GridResources& grid, ScheduleState& schedule, DeviceLoss& loss);
+// Then the device idles and the shared Vulkan objects go, in reverse order
+// of creation. A lost device counts as idle (loss.lost is set) and
+// everything is still destroyed.
+void destroySharedObjects(const Device& device, GridResources& grid, DeviceLoss& loss);
+
+// The lesson's teardown, both in order: finishSimulation, then
+// destroySharedObjects. `grid` is empty afterwards. A path that keeps more
+// (app/paths/path_factory.h) destroys its own after these.
+void destroyGridResources(const Device& device, FrameResources& frame, GridResources& grid,
+                          ScheduleState& schedule, DeviceLoss& loss, const GridResourceHooks& hooks);
 
 }  // namespace vksim

@@ -3,40 +3,48 @@
 #include <vector>
 
 #include "app/interop/exported_handles.h"
+#include "app/paths/frame_commands.h"
+#include "app/paths/schedule_turns.h"
 #include "app/testing/fault_hooks.h"
-#include "app/testing/frame_tags.h"
 #include "renderer/debug_names.h"
 #include "sim/surface_texture.h"
 
 namespace vksim {
 namespace {
 
-// Every level from grid.textureStaging (what the simulation's last turn
-// wrote) into grid.texture, before the render pass. Nothing unless the
+// Every level from the texture staging buffer (what the simulation's last
+// turn wrote) into grid.texture, before the render pass. Nothing unless the
 // texture is hostUpload.
-void recordSurfaceTextureUpload(const GridResources& grid, VkCommandBuffer commandBuffer) {
+void recordSurfaceTextureUpload(const GridResources& grid, const CpuHostState& own, VkCommandBuffer commandBuffer) {
   if (grid.texture.writer != TextureWriter::hostUpload) return;
   // Where each level lies in what the simulation wrote (sim/surface_texture.h).
   std::vector<TextureLevelCopy> levels;
   for (uint32_t level = 0; level < grid.texture.levels; ++level)
     levels.push_back({level, surfaceTextureLevel(grid.texture.width, level).offset});
-  recordTextureUpload(commandBuffer, grid.texture, grid.textureStaging.buffer, levels);
+  recordTextureUpload(commandBuffer, grid.texture, own.textureStaging.buffer, levels);
 }
 
-// What the host wrote reaches the render through the render's own commands:
-// the texels are copied at TRANSFER, before the vertex reads, so the render's
-// wait covers TRANSFER too; so does the frame tag's copy (--frame-tags).
-HostWrites hostWritesOf(GridResources& grid) {
-  HostWrites writes;
-  writes.waitStages = (grid.texture.writer == TextureWriter::hostUpload ? VK_PIPELINE_STAGE_TRANSFER_BIT : 0) |
-                      frameTagWaitStages(grid.frameTags);
-  writes.recordBeforeDraw = [&grid](VkCommandBuffer commandBuffer, uint64_t frame) {
+// Render k's command buffer: what the host wrote reaches the render through
+// the render's own commands (the texels' upload, the frame tag's copy), then
+// the mesh pass. The mapped vertex writes need no barrier: the submission
+// makes host writes visible (host write ordering). The ownership transfers
+// follow the rule whichever backend this is: none while Vulkan owns the
+// buffer and nobody else writes it, which is the CPU backend's case.
+void recordCpuHostRender(FrameContext& frame, CpuHostState& own, bool acquires, bool releases) {
+  GridResources& grid = frame.grid;
+  const uint32_t queueFamily = frame.device.queueFamily;
+  VkCommandBuffer commandBuffer = beginFrameCommands(frame);
+  if (acquires)
+    recordAcquireFromExternal(grid, queueFamily, commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
+                              VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT, frame.device.maintenance8);
+  {
     const ScopedCommandLabel label(commandBuffer, "upload the host's writes");
-    recordSurfaceTextureUpload(grid, commandBuffer);
-    recordFrameTagCopy(grid.frameTags, grid.vertices.buffer, frame, commandBuffer);
-  };
-  writes.renderSubmitted = [&grid] { noteWaitSubmitted(grid.frameTags, *grid.simulation); };
-  return writes;
+    recordSurfaceTextureUpload(grid, own, commandBuffer);
+    recordFrameTagCopy(own.frameTags, grid.vertices.buffer, frame.schedule.totalFrames, commandBuffer);
+  }
+  recordScenePass(frame, commandBuffer);
+  if (releases) recordReleaseToExternal(grid, queueFamily, commandBuffer, frame.device.maintenance8);
+  endFrameCommands(frame, commandBuffer);
 }
 
 // A test's import-fails or export-fails with the CPU backend, which imports
@@ -44,25 +52,23 @@ HostWrites hostWritesOf(GridResources& grid) {
 // and the handoff fails where that backend's import would run, so the fd
 // ownership route runs in CI on lavapipe.
 [[noreturn]] void failInjectedHandoff(const Device& device, const GridResources& grid, const FaultPlan& faults) {
-  handOverSharedHandles({device, grid.vertices, grid.semaphores, faults, "cpu backend"},
-                        [](ExportedHandles&) -> Result<std::unique_ptr<Simulation>> {
-                          return fail("the CPU backend imports nothing", kExitEnvironment);
-                        });
+  ExportedHandles handles =
+      exportSharedHandles(device, grid.vertices, grid.semaphores, faults, nullptr, "cpu backend");
+  injectImportFailure(faults, "cpu backend: could not import the vertex buffer's memory");
+  importedSimulation(fail("the CPU backend imports nothing", kExitEnvironment), "cpu backend");
   throw EnvironmentError("cpu backend: an injected handoff fault did not fail");  // unreachable
 }
 
 }  // namespace
 
-void createCpuHostGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
+void createCpuHostGrid(GridResources& grid, CpuHostState& own, const GridSetup& setup, const ModelParams& params,
                        ScheduleState& schedule) {
   const Device& device = setup.device;
   const InteropConfig& config = setup.config;
-  grid.path = InteropPath::cpuHost;
   const bool rehearsedHandoff = handoffFaultInjected(config.faults);
   const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
   grid.vertices = createSharedVertexBuffer(device, bytes, VertexMemory::hostVisible, rehearsedHandoff);
   grid.semaphores = createSyncSemaphores(device, /*exportable=*/false);
-  grid.indices = createGridIndexBuffer(device, params.grid);
   // The simulation's turn writes the texels into textureStaging, which every
   // render uploads. Not with --frame-tags (its simulation writes no texels)
   // nor in a rehearsed handoff.
@@ -70,21 +76,62 @@ void createCpuHostGrid(GridResources& grid, const GridSetup& setup, const ModelP
   grid.texture = createSharedTexture(device, params.grid, params.grid, surfaceTextureLevelCount(params.grid),
                                      textured ? TextureWriter::hostUpload : TextureWriter::placeholder);
   if (textured)
-    grid.textureStaging =
+    own.textureStaging =
         createGpuBuffer(device, surfaceTextureBytes(params.grid), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                         VK_MEMORY_PROPERTY_HOST_CACHED_BIT);
   if (rehearsedHandoff) failInjectedHandoff(device, grid, config.faults);
-  grid.hostOps = std::make_unique<VulkanHostSemaphores>(device, grid.semaphores);
+  own.hostOps = std::make_unique<VulkanHostSemaphores>(device, grid.semaphores);
   grid.simulation =
       config.frameTags
-          ? createFrameTagSimulation(device, grid.frameTags, grid.vertices.mapped, *grid.hostOps, params,
+          ? createFrameTagSimulation(device, own.frameTags, grid.vertices.mapped, *own.hostOps, params,
                                      config.waitStrategy == WaitStrategy::enqueue)
-          : createCpuSimulation(params, grid.vertices.mapped, *grid.hostOps, grid.textureStaging.mapped);
-  grid.hostWrites = hostWritesOf(grid);
+          : createCpuSimulation(params, grid.vertices.mapped, *own.hostOps, own.textureStaging.mapped);
   grid.externalWriter = false;
   grid.vertexOwner = VertexOwner::vulkan;
-  writeInitialState(*grid.simulation, grid.path, schedule, setup.hooks);
+  writeInitialState(*grid.simulation, schedule, setup.hooks);
+}
+
+void runCpuHostFrame(FrameContext& frame, CpuHostState& own) {
+  GridResources& grid = frame.grid;
+  // Render k. Recording happens while sim k-1 still runs.
+  const bool acquires = grid.vertexOwner == VertexOwner::external;
+  const bool releases = grid.externalWriter;
+  recordCpuHostRender(frame, own, acquires, releases);
+  RenderSync render = nextRenderSync(frame.schedule);  // waits 2k (or simDone), signals 2k+1 (or renderDone)
+  // Without an acquire behind the wait (the mapped writes are made visible
+  // by the submission itself): the vertex input; with one,
+  // externalAcquireWaitStage (rules M21, M22); and TRANSFER for the texels'
+  // upload and the tag's copy.
+  const VkPipelineStageFlags waitStage =
+      (acquires ? externalAcquireWaitStage(grid, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, frame.device.maintenance8)
+                : VkPipelineStageFlags{VK_PIPELINE_STAGE_VERTEX_INPUT_BIT}) |
+      (grid.texture.writer == TextureWriter::hostUpload ? VK_PIPELINE_STAGE_TRANSFER_BIT : 0) |
+      frameTagWaitStages(own.frameTags);
+  const RenderBatch batch = submitScheduledRender(frame, render, waitStage);
+  if (releases)
+    grid.vertexOwner = VertexOwner::external;
+  else if (acquires)
+    grid.vertexOwner = VertexOwner::vulkan;
+  noteWaitSubmitted(own.frameTags, *grid.simulation);  // the frame-tag worker may write
+  finishRenderTurn(frame, batch);
+  runSimulationTurn(frame, render);
+}
+
+void reportCpuHostFrameTag(CpuHostState& own, const std::function<void(const SeenFrameTag& seen)>& seen) {
+  reportFrameTag(own.frameTags, seen);
+}
+
+void finishCpuHostFrameTags(CpuHostState& own, Simulation& simulation,
+                            const std::function<void(const SeenFrameTag& seen)>& seen) {
+  reportFrameTag(own.frameTags, seen);
+  finishFrameTagStep(own.frameTags, simulation);
+}
+
+void destroyCpuHostState(const Device& device, CpuHostState& own) {
+  own.hostOps.reset();
+  destroyFrameTags(device, own.frameTags);
+  destroyGpuBuffer(device, own.textureStaging);
 }
 
 }  // namespace vksim

@@ -1,9 +1,10 @@
 #include "app/paths/cuda_owned_memory_path.h"
 
+#include <cstdio>
 #include <string>
 
+#include "app/interop/device_pairing.h"
 #include "app/interop/exported_handles.h"
-#include "app/testing/fault_hooks.h"
 #include "sim/cuda/cuda_owned_memory.h"
 #include "sim/cuda/cuda_simulation.h"
 
@@ -18,18 +19,18 @@ namespace {
 // simulation each semaphore fd it imported (CUDA's), and whatever is left
 // is closed when `handles` goes. A failed Vulkan import leaves the memory fd
 // with us, so `handles` closes it; closing it never frees CUDA's
-// allocation, which grid.cudaVertices keeps until destroyGridResources.
-std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, GridResources& grid,
+// allocation, which own.cudaVertices keeps until destroyCudaOwnedState.
+std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, GridResources& grid, CudaOwnedState& own,
                                                   const FaultPlan& faults, const ModelParams& params,
                                                   int cudaOrdinal) {
   const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
   Result<CudaVertexMemory> memory = createCudaVertexMemory(cudaOrdinal, bytes);
   if (!memory) throw EnvironmentError("CUDA backend: " + memory.error().message);
-  grid.cudaVertices = *memory;
+  own.cudaVertices = *memory;
 
   ExportedHandles handles;
   handles.bufferExporter = MemoryOwner::cuda;
-  Result<ExternalBuffer> exported = exportCudaVertexMemory(grid.cudaVertices);
+  Result<ExternalBuffer> exported = exportCudaVertexMemory(own.cudaVertices);
   if (!exported) throw EnvironmentError("CUDA backend: " + exported.error().message);
   handles.buffer = *exported;
   // The semaphores still go from Vulkan to CUDA, as in exportSharedHandles
@@ -51,28 +52,44 @@ std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, GridReso
     throw EnvironmentError(std::string("CUDA backend: ") + error.what());
   }
   Result<std::unique_ptr<Simulation>> simulation =
-      createCudaSimulationOnCudaMemory(params, cudaOrdinal, grid.cudaVertices, handles.semaphores);
+      createCudaSimulationOnCudaMemory(params, cudaOrdinal, own.cudaVertices, handles.semaphores);
   if (!simulation) throw EnvironmentError("CUDA backend: " + simulation.error().message);
   return std::move(*simulation);
 }
 
 }  // namespace
 
-void createCudaOwnedMemoryGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
-                               ScheduleState& schedule) {
+void createCudaOwnedMemoryGrid(GridResources& grid, CudaOwnedState& own, const GridSetup& setup,
+                               const ModelParams& params, ScheduleState& schedule) {
   const Device& device = setup.device;
-  grid.path = InteropPath::cudaOwnedMemory;
   // The vertex buffer comes later, imported from CUDA's allocation.
   grid.semaphores = createSyncSemaphores(device, /*exportable=*/true);
-  grid.indices = createGridIndexBuffer(device, params.grid);
   // This route shows the buffer's reverse direction alone: its simulation
   // imports no image, and the mesh takes its colour from the height.
   grid.texture = createPlaceholderTexture(device, params);
-  grid.simulation = importCudaOwnedMemory(device, grid, setup.config.faults, params, setup.devices.cuda->ordinal);
+  grid.simulation = importCudaOwnedMemory(device, grid, own, setup.config.faults, params, setup.devices.cuda->ordinal);
   // CUDA writes the initial state: Vulkan's first use acquires it from EXTERNAL.
   grid.externalWriter = true;
   grid.vertexOwner = VertexOwner::external;
-  writeInitialState(*grid.simulation, grid.path, schedule, setup.hooks);
+  writeInitialState(*grid.simulation, schedule, setup.hooks);
+}
+
+// CUDA's allocation goes last. Vulkan's import holds a reference to it, so
+// releasing it first would also be allowed (cuMemRelease frees the memory
+// only when no mapping and no handle, shareable ones included, is left) and
+// the memory would live on under the VkDeviceMemory; but then its lifetime
+// would hang on an import that CUDA cannot see. The order chosen leaves
+// nothing to that rule: the device idle, Vulkan's memory freed, then
+// cuMemUnmap, cuMemAddressFree, cuMemRelease.
+void destroyCudaOwnedState(CudaOwnedState& own, bool simulationFinished) {
+  if (simulationFinished) {
+    destroyCudaVertexMemory(own.cudaVertices);
+  } else if (own.cudaVertices.allocation != 0) {
+    std::fprintf(stderr,
+                 "vkcuda-sim: CUDA's vertex memory is left allocated: a CUDA stream that may write it did not "
+                 "finish\n");
+    own.cudaVertices = CudaVertexMemory{};
+  }
 }
 
 }  // namespace vksim

@@ -6,13 +6,28 @@
 // (app/interop/teardown.cpp).
 #pragma once
 #include "app/interop/grid_resources.h"
+#include "sim/cuda/cuda_owned_memory.h"
 
 namespace vksim {
+
+// What the path keeps beside the shared grid resources: the allocation
+// behind grid.vertices, which CUDA made and exported and Vulkan imported.
+// The simulation borrows its mapping. It goes last, after the simulation and
+// after Vulkan has freed its import (destroyCudaOwnedState).
+struct CudaOwnedState {
+  CudaVertexMemory cudaVertices;
+};
 
 // Builds `grid` (empty) for `params` on CUDA's memory. Throws
 // EnvironmentError / RuntimeFailure; what was built stays in `grid` for
 // destroyGridResources.
-void createCudaOwnedMemoryGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
-                               ScheduleState& schedule);
+void createCudaOwnedMemoryGrid(GridResources& grid, CudaOwnedState& own, const GridSetup& setup,
+                               const ModelParams& params, ScheduleState& schedule);
+
+// Frees CUDA's allocation (cuMemUnmap, cuMemAddressFree, cuMemRelease) once
+// Vulkan has freed its import of it and the device is idle; when the
+// simulation did not finish (a CUDA stream may still write through the
+// mapping) it is left until the process ends, and says so.
+void destroyCudaOwnedState(CudaOwnedState& own, bool simulationFinished);
 
 }  // namespace vksim

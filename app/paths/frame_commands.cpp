@@ -1,7 +1,7 @@
 #include "app/paths/frame_commands.h"
 
-#include "app/capture/profiling_marks.h"
 #include "app/ui/camera.h"
+#include "app/ui/overlay.h"
 #include "renderer/debug_names.h"
 #include "renderer/render_targets.h"
 #include "renderer/vk_check.h"
@@ -49,7 +49,7 @@ void recordGridDraw(const SceneDraw& scene, VkCommandBuffer commandBuffer, const
 VkCommandBuffer beginFrameCommands(FrameContext& frame) {
   VkCommandBuffer commandBuffer = frame.slot.commandBuffer;
   restartCommandBuffer(commandBuffer);
-  beginRenderLabel(commandBuffer, frame.schedule);  // "render k: wait 2k, signal 2k+1", closed by endFrameCommands
+  if (!frame.renderLabel.empty()) beginCommandLabel(commandBuffer, frame.renderLabel.c_str());  // closed below
   beginGpuTimer(frame.device, frame.gpuTimer, frame.slotIndex, commandBuffer);
   return commandBuffer;
 }
@@ -72,7 +72,7 @@ void recordScenePass(FrameContext& frame, VkCommandBuffer commandBuffer) {
 
 void endFrameCommands(FrameContext& frame, VkCommandBuffer commandBuffer) {
   endGpuTimer(frame.gpuTimer, frame.slotIndex, commandBuffer);
-  endCommandLabel(commandBuffer);
+  if (!frame.renderLabel.empty()) endCommandLabel(commandBuffer);
   VK_CHECK(vkEndCommandBuffer(commandBuffer));
 }
 

@@ -1,5 +1,6 @@
 #include "app/paths/opencl_path.h"
 
+#include "app/interop/device_pairing.h"
 #include "app/interop/exported_handles.h"
 #include "sim/opencl/opencl_simulation.h"
 
@@ -8,11 +9,9 @@ namespace vksim {
 void createOpenClGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
                       ScheduleState& schedule) {
   const Device& device = setup.device;
-  grid.path = InteropPath::openCl;
   const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
   grid.vertices = createSharedVertexBuffer(device, bytes, VertexMemory::deviceLocal, /*exportable=*/true);
   grid.semaphores = createSyncSemaphores(device, /*exportable=*/true);
-  grid.indices = createGridIndexBuffer(device, params.grid);
   // The OpenCL backend imports the buffer alone: the mesh takes its colour
   // from the height.
   grid.texture = createPlaceholderTexture(device, params);
@@ -21,16 +20,16 @@ void createOpenClGrid(GridResources& grid, const GridSetup& setup, const ModelPa
   // sets each of those fds to -1; the timeline fd, which it never imports
   // (cl_khr_semaphore has no timeline type), stays in `handles` and is
   // closed with whatever else was not taken.
-  const OpenClDeviceInfo& opencl = *setup.devices.opencl;
-  grid.simulation = handOverSharedHandles(
-      {device, grid.vertices, grid.semaphores, setup.config.faults, "OpenCL backend"},
-      [&](ExportedHandles& handles) {
-        return createOpenClSimulation(params, opencl, handles.buffer, handles.semaphores);
-      });
+  ExportedHandles handles =
+      exportSharedHandles(device, grid.vertices, grid.semaphores, setup.config.faults, nullptr, "OpenCL backend");
+  injectImportFailure(setup.config.faults, "OpenCL backend: could not import the vertex buffer's memory");
+  Result<std::unique_ptr<Simulation>> imported =
+      createOpenClSimulation(params, *setup.devices.opencl, handles.buffer, handles.semaphores);
+  grid.simulation = importedSimulation(std::move(imported), "OpenCL backend");
   // OpenCL writes the initial state: Vulkan's first use acquires it from EXTERNAL.
   grid.externalWriter = true;
   grid.vertexOwner = VertexOwner::external;
-  writeInitialState(*grid.simulation, grid.path, schedule, setup.hooks);
+  writeInitialState(*grid.simulation, schedule, setup.hooks);
 }
 
 }  // namespace vksim

@@ -1,34 +1,113 @@
-// The one place that chooses a path: from the backend that runs and the
-// InteropConfig, one InteropPath (app/interop/grid_resources.h), whose own
-// file builds the grid resources and runs its frame. Nothing else in a frame
-// asks which path it is on.
+// The paths, one row each, and the one place that chooses one: from the
+// backend that runs and the InteropConfig, a PathDescriptor says how the grid
+// resources are built (create), how one frame runs (frame), how the schedule
+// ends (drain) and what the path offers (sync modes, transfer, frames in
+// flight, the overlay's words). Whatever a path needs beyond the grid
+// resources that every path shares (app/interop/grid_resources.h) it keeps
+// in PathResources, next to its own code. The rest of the app asks the
+// descriptor; nothing else switches on the path or the backend to run one.
 #pragma once
 #include <cstdint>
+#include <functional>
 
+#include "app/interop/device_loss.h"
+#include "app/interop/device_pairing.h"
 #include "app/interop/grid_resources.h"
+#include "app/paths/copy_path.h"
+#include "app/paths/cpu_host_path.h"
+#include "app/paths/cuda_owned_memory_path.h"
 #include "app/paths/frame_context.h"
+#include "app/testing/frame_tags.h"
 
 namespace vksim {
+
+// The one way the vertices travel and the simulation runs, for one grid
+// (docs/design.md, "Paths"). Each has its own file in app/paths/:
+//   zeroCopy:        CUDA writes the renderer's exported memory in place (the lesson);
+//   cudaOwnedMemory: as zeroCopy, but CUDA allocates and exports, Vulkan imports;
+//   openCl:          as zeroCopy, with OpenCL importing (binary semaphores only);
+//   cpuHost:         the CPU writes host-visible memory through a mapping, ordered
+//                    by the same semaphores through host operations;
+//   copy:            the simulation writes memory of its own, the host copies it;
+//   renderQueue:     the step rides in the render's own submission (vulkan, cuda-nvx).
+enum class InteropPath { zeroCopy, cudaOwnedMemory, openCl, cpuHost, copy, renderQueue };
+
+struct PathDescriptor;
+
+// One path's own state, beside the shared grid resources: only the member of
+// the path that runs is ever filled. The frame-tag hook is the capture
+// room's (set once by the app).
+struct PathResources {
+  const PathDescriptor* descriptor = nullptr;  // the path that built the grid resources
+  CpuHostState cpuHost;
+  CopyState copy;
+  CudaOwnedState cudaOwned;
+  // A render's frame tag, read back once its fence signalled (--frame-tags).
+  std::function<void(const SeenFrameTag& seen)> frameTagSeen;
+};
+
+// What ending a path's schedule works on (the last frame's slot, the loss
+// state, the capture room's hooks).
+struct PathTeardown {
+  const Device& device;
+  FrameResources& frame;
+  ScheduleState& schedule;
+  DeviceLoss& loss;
+  const GridResourceHooks& hooks;
+};
+
+struct PathDescriptor {
+  InteropPath path;
+  const char* name;  // "zero-copy", ... (reports)
+  TransferMode transfer;
+  bool timeline;    // offers timeline semaphores (OpenCL: binary only)
+  bool hostOrdered; // the host orders every handover: nothing to poll (waits as enqueue)
+  // Frames in flight (base/config.h). Two only where the queue alone orders
+  // every handover: a simulation in the render's own submission (the copy
+  // path's host staging buffer is rewritten every frame and would need one
+  // per frame; every other path has one shared buffer that the two sides
+  // take turns on).
+  uint32_t framesInFlight;
+  // The overlay's words for where the semaphores and the vertex buffer go.
+  const char* semaphoreSharing;
+  const char* bufferSharing;
+  // Builds `grid` and `own` (both empty) for `params`. Throws
+  // EnvironmentError / RuntimeFailure; what was built stays for
+  // destroyPathGrid.
+  void (*create)(GridResources& grid, PathResources& own, const GridSetup& setup, const ModelParams& params,
+                 ScheduleState& schedule);
+  // One frame of the path's schedule (app/paths/*_path.h).
+  void (*frame)(FrameContext& frame, PathResources& own);
+  // Ends the schedule (drainSchedule, app/interop/teardown.h, or the path's
+  // own); idempotent.
+  void (*drain)(const PathTeardown& teardown, GridResources& grid, PathResources& own);
+};
 
 // The path for `backend` under `config`: renderQueue for vulkan and
 // cuda-nvx; copy for --transfer copy; cudaOwnedMemory for cuda with
 // --memory-owner cuda; zeroCopy for cuda; openCl; cpuHost for cpu.
 InteropPath choosePath(Backend backend, const InteropConfig& config);
 
-// Builds `grid` (empty) for `params` on the path that choosePath gives.
-// Throws EnvironmentError / RuntimeFailure; what was built stays in `grid`
-// for destroyGridResources (app/interop/teardown.h).
-void createGridResources(GridResources& grid, const GridSetup& setup, const ModelParams& params,
-                         ScheduleState& schedule);
+// The row of `path` in the table.
+const PathDescriptor& describePath(InteropPath path);
 
-// One frame of grid.path's schedule (app/paths/*_path.h).
-void runPathFrame(FrameContext& frame);
+// The path's name ("zero-copy", ...).
+const char* toString(InteropPath path);
 
-// Frames in flight on `path` (base/config.h). Two only where the queue alone
-// orders every handover: a simulation in the render's own submission (the
-// copy path's host staging buffer is rewritten every frame and would need one
-// per frame; every other path has one shared buffer that the two sides take
-// turns on).
+// describePath(path).framesInFlight.
 uint32_t framesInFlight(InteropPath path);
+
+// Builds the grid resources for `params` on the path that choosePath gives.
+void createPathGrid(GridResources& grid, PathResources& own, const GridSetup& setup, const ModelParams& params,
+                    ScheduleState& schedule);
+
+// What the path reads back once the slot's fence has signalled, at the top
+// of every frame (the frame tag of the render before, --frame-tags).
+void noteSlotDone(PathResources& own);
+
+// Ends the schedule and tears down the grid resources and the path's own,
+// CUDA first (app/interop/teardown.h), the path's own last (CUDA's memory
+// after Vulkan's import of it).
+void destroyPathGrid(const PathTeardown& teardown, GridResources& grid, PathResources& own);
 
 }  // namespace vksim

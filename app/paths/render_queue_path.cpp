@@ -3,10 +3,10 @@
 #include <optional>
 #include <string>
 
+#include "app/interop/device_pairing.h"
 #include "app/interop/queue_submission.h"
 #include "app/interop/schedule_waits.h"
 #include "app/paths/frame_commands.h"
-#include "app/testing/fault_hooks.h"
 #include "renderer/debug_names.h"
 #include "renderer/vk_check.h"
 
@@ -16,21 +16,19 @@ void createRenderQueueGrid(GridResources& grid, const GridSetup& setup, const Mo
                            ScheduleState& schedule) {
   const Device& device = setup.device;
   const Backend backend = setup.devices.backend;
-  grid.path = InteropPath::renderQueue;
   const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
   bool deviceAddress = false;
   const VkBufferUsageFlags usage = queueVertexUsage(backend, &deviceAddress);
   grid.vertices = createSharedVertexBuffer(device, bytes, VertexMemory::deviceLocal, /*exportable=*/false, usage,
                                            deviceAddress);
   grid.semaphores = createSyncSemaphores(device, /*exportable=*/false);
-  grid.indices = createGridIndexBuffer(device, params.grid);
   // The render-queue backends write no texture: the mesh binds the
   // placeholder and takes its colour from the height.
   grid.texture = createPlaceholderTexture(device, params);
   grid.queueSimulation = createRenderQueueSimulation(device, backend, grid.vertices, grid.semaphores, params);
   grid.externalWriter = false;
   grid.vertexOwner = VertexOwner::vulkan;
-  writeInitialState(*grid.queueSimulation, grid.path, schedule, setup.hooks);
+  writeInitialState(*grid.queueSimulation, schedule, setup.hooks);
 }
 
 void runRenderQueueFrame(FrameContext& frame) {
@@ -41,7 +39,7 @@ void runRenderQueueFrame(FrameContext& frame) {
   recordScenePass(frame, commandBuffer);
   endFrameCommands(frame, commandBuffer);
   RenderSync render = nextRenderSync(schedule);
-  render.signals = !renderLeavesOutSignal(frame.faults, schedule);
+  render.signals = !frame.faults.renderLeavesOutSignal;
   // Vulkan owns the buffer throughout: the wait is at the first stage that
   // reads the vertices.
   const RenderBatch batch = scheduleRenderBatch(frame, render, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT);
@@ -50,7 +48,8 @@ void runRenderQueueFrame(FrameContext& frame) {
   // Without render k's schedule signal (a test left it out) the step's wait
   // could never be satisfied (binary: it would even be invalid), so the step
   // is left out and the host's bounded wait for that signal below ends the run.
-  const StepSync step = withStepFault(simSyncForFrame(k, schedule.mode), frame.faults, schedule);
+  StepSync step = simSyncForFrame(k, schedule.mode);
+  step.fault = frame.faults.step;
   std::optional<RecordedStep> queuedStep;
   if (render.signals) {
     queuedStep = grid.queueSimulation->recordStep(step, frame.advance);

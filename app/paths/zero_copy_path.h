@@ -16,12 +16,12 @@ namespace vksim {
 void createZeroCopyGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
                         ScheduleState& schedule);
 
-// One frame of the value schedule, for every path whose simulation submits
-// its own step beside Vulkan and meets it through semaphores (zero copy:
-// CUDA, CUDA-owned memory, OpenCL, the CPU host):
+// One frame of the value schedule, for the paths where another API writes
+// the shared buffer (zero copy: CUDA; and the same frame for CUDA-owned
+// memory and OpenCL):
 //   render k waits for what sim k-1 signalled (2k, or simDone; render 0: the
-//   initial write's simDone), acquires the vertex buffer from EXTERNAL when
-//   another API wrote it, draws, releases it, signals 2k+1 (or renderDone);
+//   initial write's simDone), acquires the vertex buffer from EXTERNAL,
+//   draws, releases it, signals 2k+1 (or renderDone);
 //   sim k waits for 2k+1 (or renderDone), runs its kernels, signals 2k+2 (or
 //   simDone). Throws RuntimeFailure (throwWaitTimeout) when a wait runs out.
 void runZeroCopyFrame(FrameContext& frame);

@@ -38,15 +38,7 @@ struct SharingText {
   const char* buffer;
 };
 SharingText sharingText(const App& app) {
-  switch (app.grid.path) {
-    case InteropPath::renderQueue: return {"render queue only (one vkQueueSubmit): not exported", "device-local"};
-    case InteropPath::openCl: return {"exported to OpenCL as opaque fds", "exported to OpenCL"};
-    case InteropPath::cudaOwnedMemory: return {"exported to CUDA as opaque fds", "CUDA's memory, imported by Vulkan"};
-    case InteropPath::zeroCopy: return {"exported to CUDA as opaque fds", "exported to CUDA"};
-    case InteropPath::cpuHost:
-    case InteropPath::copy: break;
-  }
-  return {"CPU backend: the host waits and signals through Vulkan", "host-visible"};
+  return {app.path.descriptor->semaphoreSharing, app.path.descriptor->bufferSharing};
 }
 
 // Parameters that need no new resources change the running simulation at
@@ -68,7 +60,7 @@ void drawSyncSection(App& app) {
   const SyncMode shown = schedule.pendingMode.value_or(schedule.mode);
   if (ImGui::RadioButton("binary (B)", shown == SyncMode::binary)) requestSyncMode(app, SyncMode::binary);
   ImGui::SameLine();
-  const bool timelineAvailable = app.devices.backend != Backend::opencl;
+  const bool timelineAvailable = app.path.descriptor->timeline;
   if (!timelineAvailable) ImGui::BeginDisabled();
   if (ImGui::RadioButton("timeline (T)", shown == SyncMode::timeline))
     requestSyncMode(app, SyncMode::timeline);

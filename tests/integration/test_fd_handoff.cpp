@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -22,6 +23,7 @@ namespace vksim {
 namespace {
 
 using testing::CloseRecorder;
+using SimulationImporter = std::function<Result<std::unique_ptr<Simulation>>(ExportedHandles& handles)>;
 using testing::openFdCount;
 
 bool fdIsOpen(int fd) { return fd >= 0 && fcntl(fd, F_GETFD) != -1; }
@@ -61,8 +63,13 @@ class FdHandoff : public ::testing::Test {
     destroyInstance(instance_);
   }
 
+  // The route as a path runs it (app/paths/zero_copy_path.cpp): export,
+  // the import fault's point, the import, then what the importer returned;
+  // `handles` closes what was not taken when it goes.
   std::unique_ptr<Simulation> handOver(const FaultPlan& faults, const SimulationImporter& importer) {
-    return handOverSharedHandles({device_, vertices_, semaphores_, faults, "test"}, importer);
+    ExportedHandles handles = exportSharedHandles(device_, vertices_, semaphores_, faults, nullptr, "test");
+    injectImportFailure(faults, "test: could not import the vertex buffer's memory");
+    return importedSimulation(importer(handles), "test");
   }
 
   Instance instance_;

@@ -220,7 +220,7 @@ class FailingSimulation final : public Simulation {
 
 void installFailingSimulation(App& app, uint64_t failAt, FailingSimulation::Where where) {
   app.grid.simulation = std::make_unique<FailingSimulation>(std::move(app.grid.simulation),
-                                                              *app.grid.hostOps, failAt, where);
+                                                              *app.path.cpuHost.hostOps, failAt, where);
 }
 
 // After the drain nothing is left signalled: a fresh signal of each binary

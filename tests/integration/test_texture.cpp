@@ -157,7 +157,7 @@ TEST(SurfaceTexture, OffAndTheCopyPathBindThePlaceholder) {
     EXPECT_EQ(app.grid.texture.writer, TextureWriter::placeholder);
     EXPECT_FALSE(textureDrawn(app.grid));
     EXPECT_EQ(app.grid.texture.width, 1u);
-    EXPECT_EQ(app.grid.textureStaging.buffer, VK_NULL_HANDLE);
+    EXPECT_EQ(app.path.cpuHost.textureStaging.buffer, VK_NULL_HANDLE);
     for (int frame = 0; frame < 5; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
     destroyApp(app);
   }

@@ -23,9 +23,10 @@ std::string renderName(uint64_t frame, const RenderSync& render);
 std::string simulationSignalWaitName(const RenderSync& render);
 std::string renderSignalWaitName(const RenderSync& render);
 
-// Opens the label region of the render that the schedule gives next
-// ("render k: ..."), on a command buffer being recorded; endCommandLabel
-// closes it. Formats nothing where VK_EXT_debug_utils is absent.
-void beginRenderLabel(VkCommandBuffer commandBuffer, const ScheduleState& schedule);
+// The label of the render that the schedule gives next ("render k: ...");
+// empty, and nothing formatted, where VK_EXT_debug_utils is absent. The loop
+// computes it before the frame (FrameContext::renderLabel), so that the
+// frame's own functions only open and close the region.
+std::string renderLabel(const ScheduleState& schedule);
 
 }  // namespace vksim

@@ -1,4 +1,4 @@
-#include "app/capture/profiling_marks.h"
+#include "app/interop/profiling_marks.h"
 
 #include <fmt/format.h>
 
@@ -43,9 +43,8 @@ std::string renderSignalWaitName(const RenderSync& render) {
   return fmt::format("host wait: render signalled {}", renderSignalWords(render));
 }
 
-void beginRenderLabel(VkCommandBuffer commandBuffer, const ScheduleState& schedule) {
-  if (!debugUtilsLoaded()) return;
-  beginCommandLabel(commandBuffer, renderName(schedule.scheduleFrame, nextRenderSync(schedule)).c_str());
+std::string renderLabel(const ScheduleState& schedule) {
+  return debugUtilsLoaded() ? renderName(schedule.scheduleFrame, nextRenderSync(schedule)) : std::string();
 }
 
 }  // namespace vksim
