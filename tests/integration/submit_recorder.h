@@ -55,7 +55,8 @@ class SubmitRecorder {
     SubmitRecorder* self = active();
     for (uint32_t s = 0; s < count; ++s)
       for (uint32_t w = 0; w < submits[s].waitSemaphoreCount; ++w)
-        self->waits.push_back({submits[s].pWaitSemaphores[w], submits[s].pWaitDstStageMask[w], self->submissions});
+        self->waits.push_back(
+            {submits[s].pWaitSemaphores[w], submits[s].pWaitDstStageMask[w], self->submissions});
     ++self->submissions;
     return self->previous_(queue, count, submits, fence);
   }

@@ -50,7 +50,8 @@ TEST_P(ExternalAcquireWait, IsAtAllCommandsWithoutMaintenance8) {
     // Every wait on the simulation's signal (timeline or simDone) orders an
     // acquire: 12 renders and the drain.
     std::vector<testing::RecordedWait> acquireWaits = recorder.waitsOn(semaphores.timeline);
-    for (const testing::RecordedWait& wait : recorder.waitsOn(semaphores.simDone)) acquireWaits.push_back(wait);
+    for (const testing::RecordedWait& wait : recorder.waitsOn(semaphores.simDone))
+      acquireWaits.push_back(wait);
     EXPECT_GE(acquireWaits.size(), 13u);
     // What the rule asks, written out: ALL_COMMANDS, or with maintenance8
     // the stages of the acquire's consumer, the vertex input.
@@ -67,8 +68,11 @@ TEST_P(ExternalAcquireWait, IsAtAllCommandsWithoutMaintenance8) {
   EXPECT_EQ(validationCounts().warnings.load(), 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(SyncModes, ExternalAcquireWait, ::testing::Values(SyncMode::timeline, SyncMode::binary),
-                         [](const ::testing::TestParamInfo<SyncMode>& p) { return std::string(toString(p.param)); });
+INSTANTIATE_TEST_SUITE_P(SyncModes, ExternalAcquireWait,
+                         ::testing::Values(SyncMode::timeline, SyncMode::binary),
+                         [](const ::testing::TestParamInfo<SyncMode>& p) {
+                           return std::string(toString(p.param));
+                         });
 
 }  // namespace
 }  // namespace vksim

@@ -99,7 +99,8 @@ TEST(PathBarriers, CpuHostRenderWaitCoversTheTexelUploadAndTheVertexInput) {
     testing::SubmitRecorder recorder;
     for (int frame = 0; frame < 8; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
     std::vector<testing::RecordedWait> renderWaits = recorder.waitsOn(semaphores.timeline);
-    for (const testing::RecordedWait& wait : recorder.waitsOn(semaphores.simDone)) renderWaits.push_back(wait);
+    for (const testing::RecordedWait& wait : recorder.waitsOn(semaphores.simDone))
+      renderWaits.push_back(wait);
     EXPECT_GE(renderWaits.size(), 7u);  // frame 0 may wait on nothing but the initial write's signal
     for (const testing::RecordedWait& wait : renderWaits)
       EXPECT_EQ(wait.stage & (kVertexInput | kTransfer), kVertexInput | kTransfer)

@@ -20,7 +20,9 @@
 namespace vksim {
 namespace {
 
-bool isOpen(int fd) { return fd >= 0 && fcntl(fd, F_GETFD) != -1; }
+bool isOpen(int fd) {
+  return fd >= 0 && fcntl(fd, F_GETFD) != -1;
+}
 
 // Every fd slot of one ExportedHandles, in one order.
 std::array<int*, 5> fdSlots(ExportedHandles& handles) {
@@ -57,7 +59,8 @@ TEST(ExportedHandlesMove, AssignmentTakesEveryFdAndTheSourceClosesNone) {
   }  // the source goes: it must close nothing of what the target took
   for (size_t i = 0; i < moved.size(); ++i) {
     EXPECT_EQ(*fdSlots(target)[i], moved[i]) << kSlotNames[i];
-    EXPECT_TRUE(isOpen(moved[i])) << kSlotNames[i] << " fd " << moved[i] << " was closed by the moved-from handles";
+    EXPECT_TRUE(isOpen(moved[i])) << kSlotNames[i] << " fd " << moved[i]
+                                  << " was closed by the moved-from handles";
   }
   EXPECT_EQ(target.texture.width, 64u);
   for (int* slot : fdSlots(target)) {  // ours again: closed here, not by the handles

@@ -20,18 +20,23 @@ InteropConfig configOf(TransferMode transfer, MemoryOwner owner) {
 
 const char* nameOf(Backend backend) {
   switch (backend) {
-    case Backend::cpu: return "cpu";
-    case Backend::cuda: return "cuda";
-    case Backend::opencl: return "opencl";
-    case Backend::vulkan: return "vulkan";
-    case Backend::cudaNvx: return "cuda-nvx";
+    case Backend::cpu:
+      return "cpu";
+    case Backend::cuda:
+      return "cuda";
+    case Backend::opencl:
+      return "opencl";
+    case Backend::vulkan:
+      return "vulkan";
+    case Backend::cudaNvx:
+      return "cuda-nvx";
   }
   return "?";
 }
 
 std::string describe(Backend backend, TransferMode transfer, MemoryOwner owner) {
-  return std::string("--backend ") + nameOf(backend) + " --transfer " + toString(transfer) + " --memory-owner " +
-         toString(owner);
+  return std::string("--backend ") + nameOf(backend) + " --transfer " + toString(transfer) +
+         " --memory-owner " + toString(owner);
 }
 
 // What docs/design.md ("Paths") promises, written out on its own: the
@@ -41,7 +46,8 @@ std::string describe(Backend backend, TransferMode transfer, MemoryOwner owner) 
 InteropPath expectedPath(Backend backend, TransferMode transfer, MemoryOwner owner) {
   if (backend == Backend::vulkan || backend == Backend::cudaNvx) return InteropPath::renderQueue;
   if (transfer == TransferMode::copy) return InteropPath::copy;
-  if (backend == Backend::cuda) return owner == MemoryOwner::cuda ? InteropPath::cudaOwnedMemory : InteropPath::zeroCopy;
+  if (backend == Backend::cuda)
+    return owner == MemoryOwner::cuda ? InteropPath::cudaOwnedMemory : InteropPath::zeroCopy;
   if (backend == Backend::opencl) return InteropPath::openCl;
   return InteropPath::cpuHost;
 }
@@ -49,12 +55,14 @@ InteropPath expectedPath(Backend backend, TransferMode transfer, MemoryOwner own
 TEST(PathChoice, TransferCopyIsTheCopyPathWhateverTheMemoryOwner) {
   for (const Backend backend : {Backend::cpu, Backend::cuda, Backend::opencl})
     for (const MemoryOwner owner : {MemoryOwner::vulkan, MemoryOwner::cuda})
-      EXPECT_STREQ(toString(choosePath(backend, configOf(TransferMode::copy, owner))), toString(InteropPath::copy))
+      EXPECT_STREQ(toString(choosePath(backend, configOf(TransferMode::copy, owner))),
+                   toString(InteropPath::copy))
           << describe(backend, TransferMode::copy, owner);
 }
 
 TEST(PathChoice, EveryBackendTransferAndOwnerGivesItsPath) {
-  for (const Backend backend : {Backend::cpu, Backend::cuda, Backend::opencl, Backend::vulkan, Backend::cudaNvx})
+  for (const Backend backend :
+       {Backend::cpu, Backend::cuda, Backend::opencl, Backend::vulkan, Backend::cudaNvx})
     for (const TransferMode transfer : {TransferMode::zeroCopy, TransferMode::copy})
       for (const MemoryOwner owner : {MemoryOwner::vulkan, MemoryOwner::cuda}) {
         const InteropPath chosen = choosePath(backend, configOf(transfer, owner));
@@ -62,10 +70,12 @@ TEST(PathChoice, EveryBackendTransferAndOwnerGivesItsPath) {
             << describe(backend, transfer, owner);
       }
   // The ones a user names most, spelt out.
-  EXPECT_EQ(choosePath(Backend::cuda, configOf(TransferMode::zeroCopy, MemoryOwner::vulkan)), InteropPath::zeroCopy);
+  EXPECT_EQ(choosePath(Backend::cuda, configOf(TransferMode::zeroCopy, MemoryOwner::vulkan)),
+            InteropPath::zeroCopy);
   EXPECT_EQ(choosePath(Backend::cuda, configOf(TransferMode::zeroCopy, MemoryOwner::cuda)),
             InteropPath::cudaOwnedMemory);
-  EXPECT_EQ(choosePath(Backend::cpu, configOf(TransferMode::zeroCopy, MemoryOwner::vulkan)), InteropPath::cpuHost);
+  EXPECT_EQ(choosePath(Backend::cpu, configOf(TransferMode::zeroCopy, MemoryOwner::vulkan)),
+            InteropPath::cpuHost);
 }
 
 }  // namespace
