@@ -11,7 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +29,32 @@ std::string appPath() {
   // A packed copy (../shared/gpu/pack.sh) keeps the test beside the app.
   return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "vkcuda-sim").string();
 }
+
+namespace {
+
+// The app reports a failure that ends the run in one stderr line beginning
+// "vkcuda-sim: " (app/app.h, runThenTearDown), before its teardown.
+bool reportsRunTimeFailure(const std::string& err) {
+  const std::string start = "vkcuda-sim: ";
+  return err.rfind(start, 0) == 0 || err.find("\n" + start) != std::string::npos;
+}
+
+// How long a teardown after a failure may take: its bounded waits (the
+// drain's, the simulation's finish, a capture's last GPU timings: three at
+// most) at the run's wait bound (VKSIM_WAIT_TIMEOUT_MS in `env`, else the
+// environment's, else 5 s), and 10 s for writing the outputs and the
+// destroys on a loaded machine.
+std::chrono::seconds teardownGrace(const std::vector<std::string>& env) {
+  const std::string name = "VKSIM_WAIT_TIMEOUT_MS=";
+  long long boundMs = 5000;
+  if (const char* inherited = std::getenv("VKSIM_WAIT_TIMEOUT_MS"); inherited && *inherited)
+    boundMs = std::atoll(inherited);
+  for (const std::string& entry : env)
+    if (entry.rfind(name, 0) == 0) boundMs = std::atoll(entry.c_str() + name.size());
+  return std::chrono::seconds(3 * std::max(boundMs, 1000LL) / 1000 + 10);
+}
+
+}  // namespace
 
 AppResult runApp(const std::vector<std::string>& args, const std::vector<std::string>& env, int timeoutSeconds,
                  const std::string& program, const std::string& workingDirectory) {
@@ -74,14 +102,27 @@ AppResult runApp(const std::vector<std::string>& args, const std::vector<std::st
     return result;
   }
 
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeoutSeconds);
+  bool failureReported = false;
   pollfd fds[2] = {{outPipe[0], POLLIN, 0}, {errPipe[0], POLLIN, 0}};
   int open = 2;
   char buffer[4096];
   while (open > 0) {
+    // Once the app has reported a run-time failure, only its teardown's
+    // bounded waits are left: a child still running after them is hung (a
+    // queue that waits on a semaphore nobody will signal keeps
+    // vkDeviceWaitIdle from returning) and is ended now, not at the
+    // test's own bound or ctest's.
+    if (!failureReported && reportsRunTimeFailure(result.err)) {
+      failureReported = true;
+      deadline = std::min(deadline, std::chrono::steady_clock::now() + teardownGrace(env));
+    }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       result.timedOut = true;
+      if (failureReported)
+        result.err += "[app_runner: the app reported the failure above and was still running " +
+                      std::to_string(teardownGrace(env).count()) + " s later: killed]\n";
       kill(pid, SIGKILL);
       break;
     }

@@ -9,8 +9,11 @@
 //             initial write signalled); sim k waits what render k signalled;
 //             the drain waits what the last sim signalled.
 //
-// Used by the integration tests (CPU backend on lavapipe) and the GPU tests
-// (CUDA backend).
+// Each render wait's stage must cover the vertex input (ALL_COMMANDS where it
+// orders an acquire from EXTERNAL without VK_KHR_maintenance8).
+//
+// Used by the integration tests (CPU and vulkan backends on lavapipe: every
+// backend whose submissions CI can record) and the GPU tests (CUDA backend).
 #pragma once
 #include <nlohmann/json.hpp>
 

@@ -95,17 +95,30 @@ void expectTiled(const AppResult& run, uint64_t gridTriangles) {
 }
 
 // The default camera at 1280x720 and a close-up one, on a grid large enough
-// that both choose coarser levels: each picture within 35 dB of every
-// triangle's (the issue's bound; docs/benchmarks.md has the figures).
-TEST(LevelOfDetail, BothDrawsAreCleanAndThePictureStaysWithin35DbOfEveryTriangle) {
+// that both choose coarser levels: each picture close to every triangle's,
+// by a bound per view. Measured on lavapipe (2026-12-03, docs/benchmarks.md,
+// "The picture"): 73.8 dB at the default camera and 56.1 dB at the close-up.
+// With every tile drawn one level coarser than the rule gives (a bug planted
+// in levelAtDistance) they fell to 59.6 dB and 54.3 dB: the default view's
+// bound, 66 dB, lies 7 dB from each and is what fails a level chosen one too
+// coarse. The close-up is drawn mostly at the finest levels, so the same bug
+// costs it only 1.8 dB, less than a rasterizer of another width may move
+// it; its bound, 53 dB, catches only worse.
+struct LodView {
+  std::string name;
+  std::vector<std::string> args;
+  double minimumDecibels;
+};
+
+TEST(LevelOfDetail, BothDrawsAreCleanAndNoTileIsDrawnCoarserThanTheRuleAllows) {
   const std::string dir = makeTempDir("lod-psnr");
   const std::string close = writeScene(dir, "close", "\"model\": \"sinewave\", \"grid\": 1024",
                                        R"({"yaw": 0.75, "pitch": 0.35, "distance": 0.9, "target": [0.3, 0.0, 0.2], "fovY": 0.7854})");
-  const std::vector<std::pair<std::string, std::vector<std::string>>> views{
-      {"default", {"--sim", "sinewave", "--grid", "1024"}}, {"close", {"--scene", close}}};
-  for (const auto& [name, extra] : views) {
-    SCOPED_TRACE(name);
-    const LodPair pair = renderBoth(dir, name, extra);
+  const std::vector<LodView> views{{"default", {"--sim", "sinewave", "--grid", "1024"}, 66.0},
+                                   {"close", {"--scene", close}, 53.0}};
+  for (const LodView& view : views) {
+    SCOPED_TRACE(view.name);
+    const LodPair pair = renderBoth(dir, view.name, view.args);
     expectCleanRun(pair.tiledRun);
     expectCleanRun(pair.fullRun);
     EXPECT_EQ(summaryField(pair.fullRun.out, "lod"), "off");
@@ -114,8 +127,9 @@ TEST(LevelOfDetail, BothDrawsAreCleanAndThePictureStaysWithin35DbOfEveryTriangle
     ASSERT_EQ(pair.tiled.width, 1280);
     ASSERT_EQ(pair.full.width, 1280);
     const double decibels = psnr(pair.full, pair.tiled);
-    std::printf("PSNR %s view, --lod on against off: %.2f dB\n", name.c_str(), decibels);
-    EXPECT_GE(decibels, 35.0);
+    std::printf("PSNR %s view, --lod on against off: %.2f dB (at least %.0f dB)\n", view.name.c_str(), decibels,
+                view.minimumDecibels);
+    EXPECT_GE(decibels, view.minimumDecibels);
   }
 }
 

@@ -390,6 +390,41 @@ TEST(BadInput, DistinctOutputNamesAreAccepted) {
   fs::remove_all(dir);
 }
 
+// The allowed counterpart of each kind of pair that sharedNameCases refuses:
+// names that look alike but reach different files, and names reserved only
+// for the layout that writes them (MangoHud's `_summary.csv` is written
+// beside a --capture-format mangohud log only, never beside PresentMon's).
+TEST(BadInput, TheCounterpartsOfTheRefusedSharedNamesAreAccepted) {
+  const fs::path dir = fs::temp_directory_path() / ("vksim-counterparts-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "other");
+  const std::string d = dir.string();
+  const std::string script = writeFile(dir / "shots.txt", "at 1 screenshot " + d + "/same.png\n");
+  fs::create_directory(dir / "scene");
+  const std::string scene = writeFile(dir / "scene" / "calm.json", calmScene());
+  const std::vector<std::vector<std::string>> allowed{
+      {"--capture", d + "/run.csv", "--dump-vertices", d + "/run_summary.csv"},
+      {"--capture", d + "/run.csv", "--capture-format", "presentmon", "--dump-vertices", d + "/run_summary.csv"},
+      {"--capture", d + "/run.csv", "--capture-columns", "v2", "--trace", d + "/run_summary.json"},
+      {"--capture", d + "/run.csv", "--capture-format", "mangohud", "--dump-vertices", d + "/run.summary.csv"},
+      {"--capture", d + "/run.csv", "--capture-format", "mangohud", "--trace", d + "/other/run.summary.json"},
+      {"--capture", d + "/run.csv", "--dump-vertices", d + "/other/run.csv"},
+      {"--capture", d + "/run.csv", "--dump-vertices", d + "/run.summary.json.bin"},
+      {"--screenshot", d + "/same.png", "--dump-vertices", d + "/same.png.bin"},
+      {"--screenshot", d + "/same.png", "--dump-vertices", d + "/Same.png"},
+      {"--trace", d + "/t.json", "--dump-vertices", d + "/t.summary.json"},
+      {"--input-script", script, "--screenshot", d + "/other/same.png"},
+      {"--scene", scene, "--dump-vertices", d + "/calm.json"},
+  };
+  for (const std::vector<std::string>& args : allowed) {
+    const Result<Options> outcome = testing::parseArguments(args);
+    std::string given;
+    for (const std::string& a : args) given += a + " ";
+    EXPECT_TRUE(outcome.has_value()) << given << "was refused: " << outcome.error().message;
+  }
+  fs::remove_all(dir);
+}
+
 // Every option that --help lists (main and bench) is in the table or a flag.
 TEST(BadInput, OptionTableCoversTheHelp) {
   std::set<std::string> listed;

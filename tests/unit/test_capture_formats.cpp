@@ -68,8 +68,10 @@ FrameRecord syntheticFrame(int i) {
   return frame;
 }
 
-// Writes kFrames synthetic frames in `format` / `columns` and returns the file.
-std::string writeCapture(CaptureFormat format, CaptureColumns columns, const std::string& name) {
+// Writes kFrames frames (syntheticFrame unless `frameOf` says otherwise) in
+// `format` / `columns` and returns the file.
+std::string writeCapture(CaptureFormat format, CaptureColumns columns, const std::string& name,
+                         FrameRecord (*frameOf)(int) = syntheticFrame) {
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("vksim-formats-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
@@ -80,7 +82,7 @@ std::string writeCapture(CaptureFormat format, CaptureColumns columns, const std
   options.columns = columns;
   CaptureWriter writer;
   EXPECT_TRUE(writer.open(options).has_value());
-  for (int i = 0; i < kFrames; ++i) writer.addFrame(syntheticFrame(i));
+  for (int i = 0; i < kFrames; ++i) writer.addFrame(frameOf(i));
   CaptureEnvironment environment;
   environment.gpu = "llvmpipe (LLVM 15.0.6, 256 bits)";
   environment.driver = "llvmpipe, Mesa 22.3.6 (LLVM 15.0.6)";
@@ -178,6 +180,37 @@ TEST(CaptureFormats, MangoHudLogHasMangoHudsLinesAndUnits) {
     for (size_t column = 2; column < 11; ++column) EXPECT_EQ(values[column], "0") << column;
     EXPECT_EQ(values[11], std::to_string(std::llround(frame.timeInSeconds * 1e9))) << i;
   }
+}
+
+// Frame times that are not whole microseconds, as a clock gives them: each
+// half a microsecond or more past a whole one, so that rounding and
+// truncating part. The synthetic frames above are whole microseconds and
+// cannot tell the two apart.
+constexpr int64_t kFractionalFrameTimesNs[] = {16'666'667, 16'666'500, 8'333'999, 33'333'833, 1'000'999};
+FrameRecord fractionalFrame(int i) {
+  FrameRecord frame = syntheticFrame(i);
+  frame.msBetweenPresents = double(kFractionalFrameTimesNs[i % 5]) / 1e6;
+  return frame;
+}
+
+// MangoHud 0.6.8 truncates the frame time to whole microseconds (its
+// frametime column, and the fps it computes from it): 16,666.667 us is
+// 16666, not 16667.
+TEST(CaptureFormats, MangoHudFrameTimeIsTruncatedNotRounded) {
+  const std::vector<std::string> lines = capframex::splitLines(
+      writeCapture(CaptureFormat::mangohud, CaptureColumns::v1, "fractional.csv", fractionalFrame));
+  ASSERT_EQ(lines.size(), size_t(kFrames + 3));
+  for (int i = 0; i < kFrames; ++i) {
+    const std::vector<std::string> values = capframex::splitCommas(lines[size_t(i) + 3]);
+    ASSERT_EQ(values.size(), 12u);
+    const uint64_t truncatedUs = uint64_t(kFractionalFrameTimesNs[i % 5] / 1000);
+    EXPECT_EQ(values[1], std::to_string(truncatedUs)) << "frame " << i << ": " << lines[size_t(i) + 3];
+    // 1e6 / 16666 and 1e6 / 16667 differ by 0.0036 fps.
+    EXPECT_NEAR(std::stod(values[0]), 1e6 / double(truncatedUs), 1e-3) << "frame " << i;
+  }
+  EXPECT_EQ(mangoHudFrameTimeUs(16'666'999), 16666u);
+  EXPECT_EQ(mangoHudFrameTimeUs(999), 0u);
+  EXPECT_EQ(mangoHudFrameTimeUs(-5), 0u);
 }
 
 // MangoHud 0.6.8's summary figures, over the fps 1..3000 in shuffled order.

@@ -18,6 +18,7 @@
 
 #include "app/capture/capture_session.h"
 #include "app/capture/frame_timing.h"
+#include "app/capture/present_timing.h"
 #include "sim/simulation.h"
 
 namespace vksim {
@@ -65,6 +66,14 @@ FrameTiming frameAt(uint64_t k) {
   return timing;
 }
 
+// When frame k was seen on the display: 6 ms after its present point, plus
+// half a millisecond more each frame, so that the display changes come
+// 20.5 ms apart while the presents come 20 ms apart.
+int64_t displayedAt(uint64_t k) {
+  const int64_t start = 1000 * kMs + int64_t(k) * 20 * kMs;
+  return start + 14 * kMs + int64_t(k) * kMs / 2;
+}
+
 StepTiming stepAt(uint64_t k) {
   const int64_t start = 1000 * kMs + int64_t(k) * 20 * kMs;
   StepTiming step;
@@ -109,8 +118,11 @@ class CaptureRows : public ::testing::Test {
   void TearDown() override { fs::remove_all(directory_); }
 
   // Three frames through the queue and the session, as the frame loop feeds
-  // them; returns the CSV's columns.
-  std::map<std::string, std::vector<std::string>> capture(const std::string& backend) {
+  // them; returns the CSV's columns. With `shown`, each frame is stamped as
+  // seen on the display (what collectDisplayTimes does in a FIFO window, which
+  // lavapipe under Xvfb never reaches: it has no VK_KHR_present_wait) at
+  // displayedAt(k).
+  std::map<std::string, std::vector<std::string>> capture(const std::string& backend, bool shown = false) {
     const std::string csv = (directory_ / "rows.csv").string();
     CaptureSession session;
     CaptureRequest request;
@@ -124,6 +136,7 @@ class CaptureRows : public ::testing::Test {
     for (uint64_t k = 0; k < 3; ++k) {
       addFrameTiming(queue, noTimer, 0, frameAt(k));
       queue.pending.back().renderGpu = frameAt(k).renderGpu;  // as if its timestamps had been read
+      if (shown) noteDisplayed(queue, queue.pending.back(), displayedAt(k));
       simulation.timings.push_back(stepAt(k));
       GpuTimer timer;
       collectGpuTimings(queue, Device{}, timer, 0, &simulation);
@@ -176,6 +189,26 @@ TEST_F(CaptureRows, CpuBusyStartsWhereThePreviousPresentCallReturned) {
     EXPECT_NEAR(number(columns["MsBetweenPresents"], row), 20.0, 1e-6) << "row " << row;
     EXPECT_NEAR(number(columns["MsCPUBusy"], row), 18.5, 1e-6) << "row " << row;
   }
+}
+
+// The display columns, which no lavapipe run fills (no VK_KHR_present_wait):
+// a frame seen on the display was not dropped; MsUntilDisplayed runs from
+// the present point (6, 6.5, 7 ms; from the present call's return it would
+// be 1.5 ms less); MsBetweenDisplayChange from the previous frame's display
+// (20.5 ms, where the presents are 20 ms apart), NA for the first frame
+// shown. Without display times all three are NA.
+TEST_F(CaptureRows, DisplayColumnsComeFromTheDisplayTimes) {
+  auto columns = capture("cuda", /*shown=*/true);
+  ASSERT_EQ(columns["Dropped"].size(), 3u);
+  EXPECT_EQ(columns["MsBetweenDisplayChange"][0], "NA");
+  for (size_t row = 0; row < 3; ++row) {
+    EXPECT_EQ(columns["Dropped"][row], "0") << "row " << row;
+    EXPECT_NEAR(number(columns["MsUntilDisplayed"], row), 6.0 + 0.5 * double(row), 1e-6) << "row " << row;
+    if (row > 0) EXPECT_NEAR(number(columns["MsBetweenDisplayChange"], row), 20.5, 1e-6) << "row " << row;
+  }
+  auto unseen = capture("cuda");
+  for (const char* column : {"Dropped", "MsUntilDisplayed", "MsBetweenDisplayChange"})
+    for (size_t row = 0; row < 3; ++row) EXPECT_EQ(unseen[column][row], "NA") << column << " row " << row;
 }
 
 }  // namespace

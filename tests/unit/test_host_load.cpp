@@ -1,6 +1,10 @@
 // What the bench reports of the host's own load (app/capture/host_load.h).
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <thread>
 
 #include "app/capture/bench.h"
 #include "app/capture/host_load.h"
@@ -29,6 +33,30 @@ TEST(HostLoad, BetweenTwoSnapshotsInMilliseconds) {
   EXPECT_EQ(load.involuntarySwitches, 7u);
   after.stealTicks.reset();
   EXPECT_FALSE(hostLoadBetween(before, after).stealMs);
+}
+
+// The snapshot reads the counter of preemptions (ru_nivcsw), not of the
+// thread's own blocking waits (ru_nvcsw): a fresh thread that first blocks
+// 64 times has at least 64 voluntary switches and, having run almost
+// nothing, next to no involuntary ones, so the snapshot must fall between
+// the involuntary counts read just before and just after it.
+TEST(HostLoad, CountsThePreemptionsNotTheThreadsOwnWaits) {
+  rusage before{}, after{};
+  HostLoadSnapshot snapshot;
+  std::thread([&] {
+    for (int wait = 0; wait < 64; ++wait) {
+      const timespec shortSleep{0, 100'000};
+      nanosleep(&shortSleep, nullptr);  // blocks: one voluntary switch each
+    }
+    getrusage(RUSAGE_THREAD, &before);
+    snapshot = takeHostLoadSnapshot();
+    getrusage(RUSAGE_THREAD, &after);
+  }).join();
+  ASSERT_GE(before.ru_nvcsw, 64) << "the sleeps did not block";
+  EXPECT_GE(snapshot.involuntarySwitches, uint64_t(before.ru_nivcsw))
+      << "voluntary " << before.ru_nvcsw << ", involuntary " << before.ru_nivcsw;
+  EXPECT_LE(snapshot.involuntarySwitches, uint64_t(after.ru_nivcsw))
+      << "voluntary " << after.ru_nvcsw << ", involuntary " << after.ru_nivcsw;
 }
 
 TEST(HostLoad, TheBenchJsonCarriesIt) {

@@ -93,6 +93,30 @@ TEST(InputScript, KeyNames) {
   EXPECT_EQ(keyFromName("AB"), -1);
 }
 
+// Each button name is its own button, for clicks and drags, and the player
+// presses the GLFW button of that name: `middle` is neither the left button
+// (which drops a ripple) nor the right one.
+TEST(InputScript, EachButtonNameIsThatButton) {
+  const Result<InputScript> parsed = parseInputScript(
+      "at 1 click 5 6 left\nat 2 click 5 6 right\nat 3 click 5 6 middle\nat 4 click 5 6\n"
+      "at 10 drag 0 0 8 0 middle\nat 30 drag 0 0 8 0 right\nat 50 drag 0 0 8 0 left\n",
+      "buttons.txt");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  const std::vector<ScriptButton> expected{ScriptButton::left,   ScriptButton::right, ScriptButton::middle,
+                                           ScriptButton::left,   ScriptButton::middle, ScriptButton::right,
+                                           ScriptButton::left};
+  ASSERT_EQ(parsed->commands.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i)
+    EXPECT_EQ(int(parsed->commands[i].button), int(expected[i])) << "line " << parsed->commands[i].line;
+  // The presses the player makes, in order: one per click or drag.
+  std::vector<int> pressed;
+  for (const ScriptEvent& e : createScriptPlayer(*parsed).events)
+    if (e.kind == ScriptEvent::Kind::button && e.action == GLFW_PRESS) pressed.push_back(e.code);
+  EXPECT_EQ(pressed, (std::vector<int>{GLFW_MOUSE_BUTTON_LEFT, GLFW_MOUSE_BUTTON_RIGHT, GLFW_MOUSE_BUTTON_MIDDLE,
+                                       GLFW_MOUSE_BUTTON_LEFT, GLFW_MOUSE_BUTTON_MIDDLE, GLFW_MOUSE_BUTTON_RIGHT,
+                                       GLFW_MOUSE_BUTTON_LEFT}));
+}
+
 TEST(ScriptPlayer, ExpandsClicksKeysAndDragsIntoTimedEvents) {
   const Result<InputScript> parsed =
       parseInputScript("at 4 click 5 6\nat 4 key F1\nat 10 drag 0 0 80 0\n", "s");

@@ -84,6 +84,48 @@ TEST(DropGenerator, DropsAreAPureFunctionOfSeedAndNumber) {
   EXPECT_EQ(differentFromNext, 100);
 }
 
+// The seed is mixed before the drop number is added: without that, seed s+1
+// would give seed s's drops one number later (the same ripples, shifted by
+// one interval), and neighbouring seeds, which a user tries first, would
+// look alike.
+TEST(DropGenerator, NearbySeedsAreNotShiftedCopiesOfOneSequence) {
+  ModelParams params = rippleParams(128);
+  for (const uint64_t seed : {0ull, 1ull, 7ull, 1000ull}) {
+    params.seed = seed;
+    ModelParams next = params;
+    next.seed = seed + 1;
+    int shiftedMatches = 0;
+    for (uint64_t number = 1; number <= 100; ++number) {
+      const Drop later = automaticDrop(params, number + 1);
+      const Drop nextSeeds = automaticDrop(next, number);
+      shiftedMatches += later.x == nextSeeds.x && later.z == nextSeeds.z;
+    }
+    EXPECT_EQ(shiftedMatches, 0) << "seed " << seed + 1 << " repeats seed " << seed << "'s drops one number later";
+  }
+  // One drop, spelled out: seed 1's first drop from splitmix64 of
+  // splitmix64(1) + 1 (the top and the middle 24 bits of its output).
+  params.seed = 1;
+  const uint64_t bits = splitMix64(splitMix64(1) + 1);
+  EXPECT_EQ(automaticDrop(params, 1).x, kDropExtent * (2.0f * float(bits >> 40) * 0x1p-24f - 1.0f));
+  EXPECT_EQ(automaticDrop(params, 1).z, kDropExtent * (2.0f * float((bits >> 16) & 0xFFFFFFull) * 0x1p-24f - 1.0f));
+}
+
+// A change of parameters at run time (a scene loaded from the overlay, the
+// overlay's sliders) takes the requested seed: the drops that follow are
+// the new seed's. Only the model and the grid stay (they decide the buffer).
+TEST(DropGenerator, AChangeOfParametersTakesTheRequestedSeed) {
+  ModelParams current = rippleParams(128);
+  current.seed = 1;
+  ModelParams requested = rippleParams(256);
+  requested.seed = 9;
+  requested.dropInterval = 5;
+  const ModelParams next = changeParams(current, requested);
+  EXPECT_EQ(next.seed, 9u);
+  EXPECT_EQ(next.dropInterval, 5u);
+  EXPECT_EQ(next.grid, 128u);
+  EXPECT_EQ(automaticDrop(next, 3).x, automaticDrop(requested, 3).x);
+}
+
 TEST(DropGenerator, StepDropsPutTheAutomaticDropFirstOnMultiplesOfTheInterval) {
   ModelParams params = rippleParams(64);
   params.dropInterval = 3;

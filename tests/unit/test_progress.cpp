@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "app/capture/progress.h"
 #include "base/config.h"
@@ -87,6 +88,64 @@ TEST(Progress, LineGivesFramesRateAndTimeLeft) {
   // Nothing to go on yet.
   EXPECT_EQ(formatProgressLine(0, 100, 0, "", 4), "[....] 0/100 frames  -- fps  -- left");
   EXPECT_EQ(formatProgressLine(100, 100, 1000 * kMs, "", 4), "[####] 100/100 frames  100.0 fps  0 s left");
+}
+
+// What a terminal shows after `text`: a carriage return moves back to the
+// line's start and later characters overwrite earlier ones; a newline starts
+// the next line. Trailing blanks are dropped.
+std::vector<std::string> screenOf(const std::string& text) {
+  std::vector<std::string> lines(1);
+  size_t column = 0;
+  for (char c : text) {
+    if (c == '\r') {
+      column = 0;
+    } else if (c == '\n') {
+      lines.emplace_back();
+      column = 0;
+    } else {
+      std::string& line = lines.back();
+      if (line.size() <= column) line.resize(column + 1, ' ');
+      line[column++] = c;
+    }
+  }
+  for (std::string& line : lines) line.erase(line.find_last_not_of(' ') + 1);
+  return lines;
+}
+
+// A line shorter than the one before it (a shorter label, less time left)
+// leaves nothing of the longer one on the screen: the terminal shows exactly
+// the newest line, and nothing may wrap past the terminal's width (80
+// columns where the size cannot be asked, as for this file).
+TEST(Progress, AShorterLineLeavesNothingOfTheLongerOneOnScreen) {
+  std::FILE* file = std::tmpfile();
+  ASSERT_NE(file, nullptr);
+  ProgressBar bar = terminalBar(file, 1000);
+  countProgressFrame(bar, bar.startNs + 10 * kMs);
+  drawProgressBar(bar, bar.startNs + 10 * kMs, "recording a/capture/with/a/long/name.csv");
+  for (int frame = 0; frame < 999; ++frame) countProgressFrame(bar, bar.startNs + 20 * kMs);
+  drawProgressBar(bar, bar.startNs + 20 * kMs, "x");
+  const std::vector<std::string> screen = screenOf(contents(file));
+  std::fclose(file);
+  ASSERT_EQ(screen.size(), 1u);
+  EXPECT_EQ(screen[0], formatProgressLine(1000, 1000, 20 * kMs, "x")) << "the screen shows: " << screen[0];
+  // A label longer than the terminal is cut, not wrapped onto a second row.
+  std::FILE* narrow = std::tmpfile();
+  ASSERT_NE(narrow, nullptr);
+  ProgressBar wide = terminalBar(narrow, 10);
+  countProgressFrame(wide, wide.startNs + kMs);
+  drawProgressBar(wide, wide.startNs + kMs, std::string(200, 'L'));
+  const std::string drawn = contents(narrow);
+  std::fclose(narrow);
+  EXPECT_LT(screenOf(drawn)[0].size(), 80u) << drawn;
+}
+
+// The bar fills in proportion to the frames done, rounded down: it is full
+// only when every frame is done, never a frame before.
+TEST(Progress, TheBarIsFullOnlyWhenEveryFrameIsDone) {
+  EXPECT_EQ(formatProgressLine(99, 100, 1000 * kMs, "", 4).substr(0, 6), "[###.]");
+  EXPECT_EQ(formatProgressLine(999, 1000, 1000 * kMs, "", 10).substr(0, 12), "[#########.]");
+  EXPECT_EQ(formatProgressLine(1, 1000, 1000 * kMs, "", 10).substr(0, 12), "[..........]");
+  EXPECT_EQ(formatProgressLine(1000, 1000, 1000 * kMs, "", 10).substr(0, 12), "[##########]");
 }
 
 TEST(Progress, NoTotalNeverDraws) {
