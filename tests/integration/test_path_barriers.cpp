@@ -51,7 +51,7 @@ TEST(PathBarriers, CopyPathUploadWaitsForTheReadsAndTheDrawForTheUpload) {
   App app;
   app.headless = true;
   createApp(app, cpuOptions(TransferMode::copy));
-  ASSERT_EQ(app.grid.path, InteropPath::copy);
+  ASSERT_EQ(app.path.descriptor->path, InteropPath::copy);
   const VkBuffer vertices = app.grid.vertices.buffer;
   {
     testing::BarrierRecorder recorder;
@@ -92,7 +92,7 @@ TEST(PathBarriers, CpuHostRenderWaitCoversTheTexelUploadAndTheVertexInput) {
   App app;
   app.headless = true;
   createApp(app, cpuOptions(TransferMode::zeroCopy));
-  ASSERT_EQ(app.grid.path, InteropPath::cpuHost);
+  ASSERT_EQ(app.path.descriptor->path, InteropPath::cpuHost);
   ASSERT_EQ(app.grid.texture.writer, TextureWriter::hostUpload);
   const SyncSemaphores semaphores = app.grid.semaphores;
   {
