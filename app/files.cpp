@@ -15,6 +15,8 @@
 #include <fmt/format.h>
 #include <stb_image_write.h>
 
+#include "app/ui/interrupt.h"
+
 namespace vksim {
 namespace {
 namespace fs = std::filesystem;
@@ -55,6 +57,8 @@ Result<> checkWritable(const std::string& path) {
   // bits, which root passes everywhere; only creating a file shows what the
   // run will meet.
   const std::string probe = temporaryPathFor(path);
+  // A start-up signal ends the process; it waits until the probe is gone.
+  const StartUpSignalsHeld held;
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return fail("cannot write " + path + ": " + errnoText(errno));
   ::close(fd);
