@@ -299,14 +299,16 @@ void addFacilityOptions(CLI::App& app, Options& options, std::vector<std::string
                "records the tag it read into the trace (headless, --backend cpu; docs/value-schedule.md)");
 }
 
+// One line whatever the user typed: a value echoed back may hold control
+// characters (a '\r' in an argument), shown as \xNN.
 tl::unexpected<Error> usageError(const std::string& message) {
-  return fail("vkcuda-sim: " + message + "\n", kExitUsage);
+  return fail("vkcuda-sim: " + printableText(message) + "\n", kExitUsage);
 }
 
 // Not a usage error: the request is well formed, but the backend cannot do
 // it (exit 3, as for a missing device), whatever the machine has.
 tl::unexpected<Error> unavailable(const std::string& message) {
-  return fail("vkcuda-sim: " + message + "\n", kExitEnvironment);
+  return fail("vkcuda-sim: " + printableText(message) + "\n", kExitEnvironment);
 }
 
 Result<> applyBenchCommand(const CLI::App& app, const BenchOptions& bench, Options& options) {

@@ -235,6 +235,19 @@ Result<> writePngFile(const std::string& path, const RgbaImage& image) {
   return file.commit();
 }
 
+std::string printableText(std::string_view text) {
+  std::string shown;
+  shown.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f)
+      shown += fmt::format("\\x{:02x}", byte);
+    else
+      shown += c;
+  }
+  return shown;
+}
+
 Result<std::string> readFileBounded(const std::string& path, std::string_view what, std::size_t maxBytes) {
   const auto unreadable = [&](int error) {
     return fail(fmt::format("{}: cannot read {}: {}", path, what, errnoText(error)));

@@ -82,9 +82,11 @@ std::string showValue(const Json& value) {
   return text;
 }
 
+// Line breaks become spaces; other control characters (from a key or a
+// path) are shown as \xNN (printableText).
 std::string oneLine(std::string text) {
   std::replace_if(text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
-  return text;
+  return printableText(text);
 }
 
 size_t editDistance(std::string_view a, std::string_view b) {

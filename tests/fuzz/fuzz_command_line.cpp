@@ -9,6 +9,8 @@
 //     the working directory, a fresh empty one).
 // Arguments that name a path under /dev, /proc or /sys are skipped: reading
 // /dev/kmsg blocks by design, and which device a user names is their choice.
+// The target works in a fresh directory of its own, so the corpus and
+// artifact paths given to libFuzzer must be absolute (smoke.sh's are).
 #include <dirent.h>
 #include <stdlib.h>
 #include <unistd.h>

@@ -441,6 +441,17 @@ TEST(BadInput, OptionsThatCanTakeEffectAreAccepted) {
   fs::remove_all(dir);
 }
 
+// A value echoed in a refusal may hold control characters; they are shown
+// as \xNN, so the message stays one line (a '\r' would let the terminal
+// overwrite it). Found by fuzz_command_line's invariant on the input script's
+// messages, which the command line passes on.
+TEST(BadInput, ControlCharactersInAValueAreShownEscaped) {
+  const Result<Options> frames = testing::parseArguments({"--frames", "1\r2"});
+  ASSERT_FALSE(frames);
+  EXPECT_EQ(frames.error().message.find('\r'), std::string::npos) << frames.error().message;
+  EXPECT_NE(frames.error().message.find("1\\x0d2"), std::string::npos) << frames.error().message;
+}
+
 // Every option that --help lists (main and bench) is in the table or a flag.
 TEST(BadInput, OptionTableCoversTheHelp) {
   std::set<std::string> listed;
