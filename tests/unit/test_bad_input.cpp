@@ -452,6 +452,19 @@ TEST(BadInput, ControlCharactersInAValueAreShownEscaped) {
   EXPECT_NE(frames.error().message.find("1\\x0d2"), std::string::npos) << frames.error().message;
 }
 
+// Found by fuzz_command_line (tests/fuzz/corpus/command_line/regression-bench-mixed-case.txt):
+// bench's dimensions take their names in any case, as --help's validator
+// does; "timeLine" passed the validator and then ended the process with an
+// uncaught std::out_of_range.
+TEST(BadInput, BenchDimensionsTakeNamesInAnyCase) {
+  const Result<Options> outcome = testing::parseArguments(
+      {"bench", "--sync", "timeLine", "--transfer", "Zero-Copy", "--wait-strategy", "BOTH"});
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+  EXPECT_EQ(outcome->bench->syncModes, std::vector<SyncMode>{SyncMode::timeline});
+  EXPECT_EQ(outcome->bench->transfers, std::vector<TransferMode>{TransferMode::zeroCopy});
+  EXPECT_EQ(outcome->bench->waitStrategies.size(), 2u);
+}
+
 // Every option that --help lists (main and bench) is in the table or a flag.
 TEST(BadInput, OptionTableCoversTheHelp) {
   std::set<std::string> listed;
