@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <utility>
 
 #include "app/capture/capture_writer.h"
 #include "app/files.h"
@@ -240,6 +241,47 @@ Result<> checkCaptureLayout(const CLI::App& app, const Options& options) {
   return {};
 }
 
+// The run's options that `bench` replaces with its matrix: given before
+// `bench`, they parse (they belong to the main command) and would be
+// silently overridden. Each with what sets it in the bench.
+constexpr std::pair<const char*, const char*> kReplacedByBench[] = {
+    {"--frames", "bench --frames"},       {"--grid", "bench --grids"},   {"--sync", "bench --sync"},
+    {"--transfer", "bench --transfer"},   {"--wait-strategy", "bench --wait-strategy"},
+    {"--lod", "bench --lod"},             {"--warmup", "bench --warmup"},
+    {"--switch-sync-every", "nothing: the bench never switches"},
+    {"--vsync", "nothing: the bench presents nothing"}};
+
+// Options that cannot take effect in the run asked for are refused, as
+// --capture-format without --capture is, rather than accepted and ignored.
+// The level of detail can be turned on during a run (key L, or an input
+// script's `key L`), so --lod-pixels with --lod off is refused only where
+// nothing can: a headless run without a script, or a bench without --lod on.
+Result<> checkOptionsTakeEffect(const CLI::App& app, const CLI::App& benchCommand, const Options& options) {
+  if (options.bench) {
+    for (const auto& [option, instead] : kReplacedByBench)
+      if (app.count(option))
+        return fail(std::string("bench runs its own matrix: ") + option + " does not apply (set by " + instead + ")");
+    const auto& b = *options.bench;
+    if (app.count("--lod-pixels") && std::find(b.levelsOfDetail.begin(), b.levelsOfDetail.end(), true) ==
+                                         b.levelsOfDetail.end())
+      return fail("--lod-pixels sizes the level of detail's cells: bench --lod off draws every triangle");
+    if (benchCommand.count("--wait-strategy") &&
+        std::find(b.transfers.begin(), b.transfers.end(), TransferMode::zeroCopy) == b.transfers.end())
+      return fail("bench --wait-strategy chooses the zero-copy rows' waits: bench --transfer copy has none");
+    return {};
+  }
+  if (app.count("--lod-pixels") && !options.levelOfDetail && options.headless && options.inputScriptPath.empty())
+    return fail("--lod-pixels sizes the level of detail's cells: with --lod off, a --headless run without "
+                "--input-script draws every triangle to the end");
+  if (app.count("--warmup") && options.capturePath.empty())
+    return fail("--warmup leaves frames out of the --capture's statistics: give --capture PATH.csv too");
+  if (app.count("--vsync") && options.headless)
+    return fail("--vsync paces a window's presentation: a --headless run presents nothing");
+  if (app.count("--wait-strategy") && options.transfer == TransferMode::copy)
+    return fail("--wait-strategy chooses how the zero-copy path waits: --transfer copy has no semaphore wait");
+  return {};
+}
+
 // Test facilities, and --memory-owner between them.
 void addFacilityOptions(CLI::App& app, Options& options, std::vector<std::string>& faults) {
   app.add_option("--inject-fault", faults,
@@ -260,14 +302,16 @@ void addFacilityOptions(CLI::App& app, Options& options, std::vector<std::string
                "records the tag it read into the trace (headless, --backend cpu; docs/value-schedule.md)");
 }
 
+// One line whatever the user typed: a value echoed back may hold control
+// characters (a '\r' in an argument), shown as \xNN.
 tl::unexpected<Error> usageError(const std::string& message) {
-  return fail("vkcuda-sim: " + message + "\n", kExitUsage);
+  return fail("vkcuda-sim: " + printableText(message) + "\n", kExitUsage);
 }
 
 // Not a usage error: the request is well formed, but the backend cannot do
 // it (exit 3, as for a missing device), whatever the machine has.
 tl::unexpected<Error> unavailable(const std::string& message) {
-  return fail("vkcuda-sim: " + message + "\n", kExitEnvironment);
+  return fail("vkcuda-sim: " + printableText(message) + "\n", kExitEnvironment);
 }
 
 Result<> applyBenchCommand(const CLI::App& app, const BenchOptions& bench, Options& options) {
@@ -405,6 +449,8 @@ Result<> finishOptions(const CLI::App& app, const CLI::App& benchCommand, const 
   if (const std::string refused = refuseSharedNames(options, text.scene); !refused.empty())
     return usageError(refused);
   if (Result<> checked = checkCaptureLayout(app, options); !checked) return usageError(checked.error().message);
+  if (Result<> checked = checkOptionsTakeEffect(app, benchCommand, options); !checked)
+    return usageError(checked.error().message);
   return {};
 }
 

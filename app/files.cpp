@@ -15,6 +15,8 @@
 #include <fmt/format.h>
 #include <stb_image_write.h>
 
+#include "app/ui/interrupt.h"
+
 namespace vksim {
 namespace {
 namespace fs = std::filesystem;
@@ -55,6 +57,8 @@ Result<> checkWritable(const std::string& path) {
   // bits, which root passes everywhere; only creating a file shows what the
   // run will meet.
   const std::string probe = temporaryPathFor(path);
+  // A start-up signal ends the process; it waits until the probe is gone.
+  const StartUpSignalsHeld held;
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return fail("cannot write " + path + ": " + errnoText(errno));
   ::close(fd);
@@ -229,6 +233,19 @@ Result<> writePngFile(const std::string& path, const RgbaImage& image) {
     return writeFailure("cannot write screenshot " + path +
                         ": PNG encoding failed");  // the temp goes with `file`
   return file.commit();
+}
+
+std::string printableText(std::string_view text) {
+  std::string shown;
+  shown.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f)
+      shown += fmt::format("\\x{:02x}", byte);
+    else
+      shown += c;
+  }
+  return shown;
 }
 
 Result<std::string> readFileBounded(const std::string& path, std::string_view what, std::size_t maxBytes) {

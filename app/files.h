@@ -88,6 +88,12 @@ Result<> writeFileAtomically(const std::string& path, std::string_view what, std
 // rendered) is refused.
 Result<> writePngFile(const std::string& path, const RgbaImage& image);
 
+// Text from an input (a path, a word of a script, a key of a scene) made safe
+// to show in a one-line message: each control character (below 0x20, and
+// 0x7f) is written as \xNN. A raw '\r' would let a terminal overwrite the
+// line, an ESC start an escape sequence.
+std::string printableText(std::string_view text);
+
 // The whole file at `path`, for inputs that are small by nature (a scene, an
 // input script): a file larger than maxBytes is refused rather than read, as
 // it is a wrong path, not an input. Errors carry kExitUsage and read

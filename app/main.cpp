@@ -8,11 +8,7 @@
 #include <GLFW/glfw3.h>
 #include <fmt/format.h>
 
-#include <signal.h>
-#include <unistd.h>
-
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
@@ -25,6 +21,7 @@
 #include "app/frame_loop.h"
 #include "app/files.h"
 #include "app/ui/controls.h"
+#include "app/ui/interrupt.h"
 #include "app/ui/overlay_panels.h"
 #include "app/ui/script_player.h"
 #include "base/host_clock.h"
@@ -32,55 +29,6 @@
 
 namespace vksim {
 namespace {
-
-// The signal that asked the process to stop (SIGINT or SIGTERM), 0 while
-// none did. Set once, by the first signal; the frame loop and bench poll it
-// at frame boundaries.
-volatile std::sig_atomic_t interrupted = 0;
-
-// The announcement is written here, not by the frame loop, because the loop
-// may be blocked for the whole wait bound (a stalled step, up to an hour with
-// VKSIM_WAIT_TIMEOUT_MS): the user must learn that the first signal arrived
-// and that a second one ends the process. write(2) is async-signal-safe;
-// stdio is not.
-constexpr char kSigintLine[] = "interrupted (SIGINT): finishing; a second signal ends the process at once\n";
-constexpr char kSigtermLine[] = "interrupted (SIGTERM): finishing; a second signal ends the process at once\n";
-
-// The first signal lets the run finish its current frame, render one last
-// frame and write what was asked for (bench: abandon the configuration in
-// progress and report the completed ones); a second one ends the process at
-// once, by that signal (the default action), for a run that does not stop.
-void onInterrupt(int signalNumber) {
-  if (interrupted) {
-    // signal() and raise() are async-signal-safe. The default action of
-    // both signals ends the process, whichever thread this runs on.
-    std::signal(signalNumber, SIG_DFL);
-    std::raise(signalNumber);
-    return;
-  }
-  interrupted = signalNumber;
-  if (signalNumber == SIGINT)
-    (void)!::write(STDOUT_FILENO, kSigintLine, sizeof kSigintLine - 1);
-  else
-    (void)!::write(STDOUT_FILENO, kSigtermLine, sizeof kSigtermLine - 1);
-}
-
-// Installed first thing in main(), before the command line is parsed:
-// parsing creates and removes probe files (checkWritable), and a signal then
-// must be remembered (the run that follows renders one frame and finishes),
-// not end the process with a probe left on disk.
-void installInterruptHandlers() {
-  struct sigaction action {};
-  action.sa_handler = onInterrupt;
-  sigemptyset(&action.sa_mask);
-  // SA_NODEFER: the announcement's write(2) can block (stdout a full pipe);
-  // a second signal must still get in, find `interrupted` set and end the
-  // process, rather than wait behind the first handler. SA_RESTART: the
-  // run's own reads, writes and waits go on after the first signal.
-  action.sa_flags = SA_RESTART | SA_NODEFER;
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-}
 
 // A misspelt switch ("yes", "on") must not quietly run without the layer
 // while the summary still prints zero errors.
@@ -179,7 +127,7 @@ double runFrames(App& app, const Options& options, int64_t frames, RgbaImage& sc
     // captured like the last of a --frames run, so a screenshot shows the
     // final state, never an empty image.
     // The handler has announced the signal already.
-    const bool stopping = interrupted != 0;
+    const bool stopping = interruptSignal() != 0;
     if (stopping && !announcedInterrupt) {
       finishProgressBar(progress);
       announcedInterrupt = true;
@@ -261,7 +209,7 @@ int runApplication(const Options& options) {
     return switches.error().exitCode;
   }
   if (options.listDevices) return listDevices();
-  if (options.bench) return runBenchmark(options, interrupted);
+  if (options.bench) return runBenchmark(options, interruptSignal());
 
   App app;
   chooseDisplay(app, options);
@@ -269,6 +217,9 @@ int runApplication(const Options& options) {
     createApp(app, options);
     const InputCallbackScope inputCallbacks(app);  // windowed: GLFW's events reach `app` until the body ends
     const int64_t frames = framesToRun(options, app.headless);
+    // Start-up ends here: a signal from now on asks for a last frame
+    // (app/ui/interrupt.h), and the run's files may be opened.
+    endStartUp();
     // The capture's files exist before the run says it is running: a reader
     // of that line (a script, a test) may act on the output directory.
     startRequestedCapture(app, options);
@@ -288,7 +239,9 @@ int runApplication(const Options& options) {
 }  // namespace vksim
 
 int main(int argc, char** argv) {
-  vksim::installInterruptHandlers();  // before parsing (see there)
+  // Before parsing: a signal during start-up ends the process at once
+  // (app/ui/interrupt.h).
+  vksim::installInterruptHandlers();
   const vksim::Result<vksim::Options> parsed = vksim::parseCommandLine(argc, argv);
   if (!parsed) {
     // --help and --version arrive here too, as exit code 0 (base/result.h).

@@ -21,8 +21,10 @@ namespace fs = std::filesystem;
 // is the first one in the file and saved files list fields in the documented order.
 using Json = nlohmann::ordered_json;
 
-// Scene files are a few hundred bytes; a large file is a wrong path, not a scene.
-constexpr size_t kMaxSceneFileBytes = 1 << 20;
+// Scene files are under a kilobyte (the presets: 300 to 600 bytes); a file
+// past 64 KiB is a wrong path, not a scene, and is refused before it is read
+// whole (docs/scenes.md).
+constexpr size_t kMaxSceneFileBytes = 64 << 10;
 constexpr size_t kMaxShownValueLength = 60;
 
 constexpr const char* kSceneFields[] = {"name",    "description", "model",        "grid",         "timeStep",
@@ -80,9 +82,11 @@ std::string showValue(const Json& value) {
   return text;
 }
 
+// Line breaks become spaces; other control characters (from a key or a
+// path) are shown as \xNN (printableText).
 std::string oneLine(std::string text) {
   std::replace_if(text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
-  return text;
+  return printableText(text);
 }
 
 size_t editDistance(std::string_view a, std::string_view b) {
@@ -125,7 +129,10 @@ class SceneChecker {
   // back to the default.
   template <size_t N>
   void rejectUnknownFields(const Json& object, const std::string& prefix, const char* const (&known)[N]) {
-    for (const auto& [key, value] : object.items()) {
+    for (const auto& item : object.items()) {
+      // A named reference, not a structured binding: clang 14 (the fuzz
+      // build's compiler) cannot capture a binding in the lambda below.
+      const std::string& key = item.key();
       if (std::find_if(std::begin(known), std::end(known), [&](const char* k) { return key == k; }) !=
           std::end(known))
         continue;
@@ -312,18 +319,43 @@ std::string dumpScene(const Json& document) {
   return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
-// nlohmann keeps the last of two equal keys without a word. A repeated field
-// is as likely a mistake as a typo, so the parser callback records the first
-// repeat with its dotted path.
-struct DuplicateKeyFinder {
+// Nesting a scene may have: the document, `camera`, `camera.target` are 3.
+// A little room above that lets a field of the wrong shape ("grid": [[1]])
+// reach its own message ("must be an integer"); anything deeper is refused
+// as it is read, before the parser builds it.
+constexpr size_t kMaxSceneDepth = 8;
+
+// Thrown from the parser callback to stop the parse at the first level too
+// deep: nlohmann's callback can drop a value but not end the parse.
+struct SceneTooDeep {};
+
+// The parser callback. nlohmann keeps the last of two equal keys without a
+// word; a repeated field is as likely a mistake as a typo, so the first
+// repeat is recorded with its dotted path. It also bounds the nesting.
+//
+// Each open object or array keeps only its own step of the path (its key,
+// or "[]" inside an array), and the dotted path is joined only for a
+// message. Keeping the whole path in every level copied it once per level:
+// quadratic in the depth, 61 s for 100 KB of '[' before the depth bound.
+struct SceneParseGuard {
   struct Frame {
     bool isArray = false;
-    std::string path;
+    std::string step;  // this level's part of the path: its key, "[]" in an array, "" at the top
     std::set<std::string> keys;
   };
   std::vector<Frame> frames;
-  std::string pendingPath;
+  std::string pendingKey;
   std::string duplicatePath;
+  std::string tooDeepPath;
+
+  // The dotted path of the level that `frames` ends with, then `last`.
+  std::string pathTo(const std::string& last) const {
+    std::string path;
+    for (const Frame& frame : frames)
+      path += frame.step.empty() || frame.step == "[]" || path.empty() ? frame.step : "." + frame.step;
+    if (last.empty()) return path;
+    return path.empty() ? last : path + "." + last;
+  }
 
   bool operator()(int, Json::parse_event_t event, Json& parsed) {
     using Event = Json::parse_event_t;
@@ -332,8 +364,12 @@ struct DuplicateKeyFinder {
       case Event::array_start: {
         Frame frame;
         frame.isArray = event == Event::array_start;
-        frame.path = frames.empty() ? "" : frames.back().isArray ? frames.back().path + "[]" : pendingPath;
+        frame.step = frames.empty() ? "" : frames.back().isArray ? "[]" : pendingKey;
         frames.push_back(std::move(frame));
+        if (frames.size() > kMaxSceneDepth) {
+          tooDeepPath = pathTo("");
+          throw SceneTooDeep{};
+        }
         break;
       }
       case Event::object_end:
@@ -341,10 +377,9 @@ struct DuplicateKeyFinder {
         if (!frames.empty()) frames.pop_back();
         break;
       case Event::key: {
-        Frame& frame = frames.back();
-        const std::string key = parsed.get<std::string>();
-        pendingPath = frame.path.empty() ? key : frame.path + "." + key;
-        if (!frame.keys.insert(key).second && duplicatePath.empty()) duplicatePath = pendingPath;
+        pendingKey = parsed.get<std::string>();
+        if (!frames.back().keys.insert(pendingKey).second && duplicatePath.empty())
+          duplicatePath = pathTo(pendingKey);
         break;
       }
       case Event::value:
@@ -419,10 +454,18 @@ bool isSafeSceneName(std::string_view name) {
 }
 
 Result<Scene> parseScene(std::string_view jsonText, const std::string& source) {
-  DuplicateKeyFinder duplicates;
+  if (jsonText.size() > kMaxSceneFileBytes)
+    return vksim::fail(oneLine(source + ": larger than " + std::to_string(kMaxSceneFileBytes >> 10) +
+                               " KiB, not a scene file"));
+  SceneParseGuard guard;
   Json document;
   try {
-    document = Json::parse(jsonText.begin(), jsonText.end(), std::ref(duplicates));
+    document = Json::parse(jsonText.begin(), jsonText.end(), std::ref(guard));
+  } catch (const SceneTooDeep&) {
+    SceneChecker checker(source);
+    checker.failFile("nested more than " + std::to_string(kMaxSceneDepth) + " levels deep (at '" +
+                     guard.tooDeepPath + "'; a scene nests 3: the file, camera, camera.target)");
+    return vksim::fail(checker.error());
   } catch (const Json::exception& e) {
     // nlohmann's text starts "[json.exception.parse_error.101] "; the rest
     // carries the line and column, which is what the user needs.
@@ -431,9 +474,9 @@ Result<Scene> parseScene(std::string_view jsonText, const std::string& source) {
       message = message.substr(end + 2);
     return vksim::fail(oneLine(source + ": malformed JSON: " + message));
   }
-  if (!duplicates.duplicatePath.empty()) {
+  if (!guard.duplicatePath.empty()) {
     SceneChecker checker(source);
-    checker.fail(duplicates.duplicatePath, "appears more than once");
+    checker.fail(guard.duplicatePath, "appears more than once");
     return vksim::fail(checker.error());
   }
   return sceneFromJson(document, source);

@@ -16,6 +16,7 @@
 #include "app/capture/progress.h"
 #include "app/capture/switch_probe.h"
 #include "app/frame_loop.h"
+#include "app/ui/interrupt.h"
 #include "renderer/external_transfer_stages.h"
 #include "renderer/vk_check.h"
 
@@ -423,6 +424,7 @@ int runBenchmark(const Options& options, const volatile std::sig_atomic_t& inter
   const int exitCode = runThenTearDown(app, [&] {
     const Options first = firstConfigurationOptions(options, matrix.front());
     createApp(app, first);
+    endStartUp();  // a signal from now on abandons the configuration in progress (app/ui/interrupt.h)
     const std::string backend = backendName(app.devices);
     fmt::print(
         "bench: {} configurations, {} frames each after {} warm-up frames and at least {} ms, {} backend, "

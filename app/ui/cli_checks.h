@@ -77,7 +77,11 @@ CLI::Option* addDimension(CLI::App& command, const std::string& name, std::vecto
   return command
       .add_option_function<std::string>(
           name,
-          [&values, choices, all = values](const std::string& given) {
+          [&values, choices, all = values](std::string given) {
+            // IsMember below compares without case but passes the text on as
+            // typed: "timeLine" reached choices.at() and ended the process
+            // (std::out_of_range; found by fuzz_command_line).
+            for (char& c : given) c = char(std::tolower(static_cast<unsigned char>(c)));
             values = given == "both" ? all : std::vector<T>{choices.at(given)};
           },
           description)

@@ -189,7 +189,7 @@ Result<InputScript> parseInputScript(std::string_view text, const std::string& s
     ScriptCommand command;
     command.line = lineNumber;
     if (const Result<> parsed = parseLine(line, &command); !parsed)
-      return fail(source + ":" + std::to_string(lineNumber) + ": " + parsed.error().message);
+      return fail(printableText(source + ":" + std::to_string(lineNumber) + ": " + parsed.error().message));
     script.commands.push_back(command);
   }
   // Commands may be written in any order; within one frame they keep the

@@ -60,10 +60,13 @@ TEST_P(CudaRunTimeFault, EndsWithExitFourAndOneLine) {
   const CudaFaultCase& c = GetParam();
   // Lazy module loading on: the stall kernel must have been loaded before any
   // external wait was enqueued, or its first launch could block this thread.
+  std::vector<std::string> args{"--headless", "--backend", "cuda", "--grid", "64", "--size", "96x64", "--frames",
+                                "40", "--sync", c.sync, "--transfer", c.transfer, "--inject-fault",
+                                std::string(c.fault) + "@" + std::to_string(kFaultFrame)};
+  // --wait-strategy is refused with --transfer copy (it has no semaphore wait to choose).
+  if (std::string(c.transfer) != "copy") args.insert(args.end(), {"--wait-strategy", c.waitStrategy});
   const testing::AppResult result = testing::runApp(
-      {"--headless", "--backend", "cuda", "--grid", "64", "--size", "96x64", "--frames", "40", "--sync", c.sync,
-       "--wait-strategy", c.waitStrategy, "--transfer", c.transfer, "--inject-fault",
-       std::string(c.fault) + "@" + std::to_string(kFaultFrame)},
+      args,
       {"VKSIM_VALIDATION=1", "VKSIM_WAIT_TIMEOUT_MS=" + std::to_string(kWaitTimeoutMs), "CUDA_MODULE_LOADING=LAZY"},
       kHangGuardSeconds);
   ASSERT_FALSE(result.timedOut) << "still running after " << kHangGuardSeconds << " s\n" << result.out << result.err;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <poll.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stb_image.h>
 #include <sys/wait.h>
@@ -254,10 +255,10 @@ TEST(InterruptedRun, SecondSignalEndsAStalledRunByThatSignal) {
 
 // checkWritable's probe files (PATH.tmp-<pid>) exist for a moment while the
 // command line is parsed. A SIGTERM sent the moment the first one appears
-// (inotify tells when) must not end the process with the probe on disk: the
-// handler is installed before parsing, so the signal is remembered and the
-// run ends cleanly. The signal lands in the window only some of the time; the
-// repetitions make a hit likely, and every attempt checks the directory.
+// (inotify tells when) ends the start-up by that signal, but only once the
+// probe is gone (app/ui/interrupt.h, StartUpSignalsHeld). The signal lands in
+// the window only some of the time; the repetitions make a hit likely, and
+// every attempt checks the directory.
 TEST(InterruptedRun, SignalWhileAnOutputIsProbedLeavesNoProbeFile) {
   for (int attempt = 0; attempt < 10; ++attempt) {
     const std::string dir = makeTempDir("probe-" + std::to_string(attempt));
@@ -272,12 +273,67 @@ TEST(InterruptedRun, SignalWhileAnOutputIsProbedLeavesNoProbeFile) {
     ASSERT_TRUE(seen) << "no probe file was created";
     const int exitCode = app.finish();
     ASSERT_FALSE(app.timedOut()) << app.out() << app.err();
-    for (const std::string& name : filesIn(dir))
-      EXPECT_TRUE(name == "shot.png" || name == "v.bin") << "attempt " << attempt << ": left behind: " << name;
-    // The signal is handled wherever it lands after main() began: the run
-    // ends cleanly. Only one that came before the handler (none here: the
-    // probe comes later) would end the process by the signal.
-    EXPECT_EQ(exitCode, 0) << "attempt " << attempt << ": " << app.out() << app.err();
+    EXPECT_TRUE(filesIn(dir).empty()) << "attempt " << attempt << ": left behind: " << filesIn(dir).front();
+    // Parsing is start-up: the signal ends the process, by that signal.
+    EXPECT_EQ(exitCode, -1) << "attempt " << attempt << ": " << app.out() << app.err();
+    EXPECT_EQ(app.terminatingSignal(), SIGTERM) << "attempt " << attempt;
+  }
+}
+
+// A start-up that cannot go on by itself: the app reads its scene or its
+// input script from a FIFO whose writer sends nothing. The first SIGTERM
+// must end it, by that signal, with the start-up line. (Before, the handler
+// only noted the signal, the read went on under SA_RESTART, and the process
+// waited for a second signal.) The write end opens only once the app has
+// opened the read end (a non-blocking open for writing fails until then), so
+// the signal reaches a process that is blocked in that read.
+class InterruptedStartUp : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(InterruptedStartUp, FirstSignalEndsAStartUpBlockedOnAnInputFile) {
+  const std::string option = GetParam();
+  const std::string dir = makeTempDir("startup-fifo");
+  const std::string fifo = dir + (option == "--scene" ? "/blocked.json" : "/blocked.txt");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  RunningApp app({"--headless", "--backend", "cpu", "--frames", "5", "--grid", "16", option, fifo}, kValidation,
+                 dir);
+  int writer = -1;
+  for (int tries = 0; writer < 0 && tries < 6000; ++tries) {  // guard: 60 s
+    writer = open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (writer < 0) usleep(10'000);
+  }
+  ASSERT_GE(writer, 0) << "the app never opened " << fifo << ": " << app.out() << app.err();
+  app.signal(SIGTERM);
+  const int exitCode = app.finish(30);  // guard, not a measurement
+  close(writer);
+  ASSERT_FALSE(app.timedOut()) << "the first SIGTERM did not end the blocked start-up: " << app.out();
+  EXPECT_EQ(exitCode, -1) << app.out() << app.err();
+  EXPECT_EQ(app.terminatingSignal(), SIGTERM);
+  EXPECT_EQ(app.out(), "interrupted (SIGTERM) during start-up: ending now\n");
+  EXPECT_TRUE(app.err().empty()) << app.err();
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, InterruptedStartUp, ::testing::Values("--scene", "--input-script"),
+                         [](const ::testing::TestParamInfo<const char*>& p) {
+                           return std::string(p.param).substr(2) == "scene" ? std::string("Scene")
+                                                                             : std::string("InputScript");
+                         });
+
+// A signal at any moment of a run: before "running" is printed it is
+// start-up, which the signal ends by that signal; after, the run finishes
+// (exit 0). Never a process left running, never an exit code in between.
+TEST(InterruptedRun, SignalBeforeTheRunEndsStartUpAfterItFinishesTheRun) {
+  for (const int delayMs : {0, 30, 100, 300, 1000}) {
+    const std::string dir = makeTempDir("stage-" + std::to_string(delayMs));
+    RunningApp app(untilInterrupted(dir), kValidation, dir);
+    usleep(useconds_t(delayMs) * 1000);
+    app.signal(SIGTERM);
+    const int exitCode = app.finish();
+    ASSERT_FALSE(app.timedOut()) << app.out() << app.err();
+    if (app.out().find("running headless") == std::string::npos) {
+      EXPECT_EQ(app.terminatingSignal(), SIGTERM) << "after " << delayMs << " ms: " << app.out() << app.err();
+    } else {
+      EXPECT_EQ(exitCode, 0) << "after " << delayMs << " ms: " << app.out() << app.err();
+    }
   }
 }
 

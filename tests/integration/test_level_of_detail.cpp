@@ -80,7 +80,16 @@ struct LodPair {
 LodPair renderBoth(const std::string& dir, const std::string& name, const std::vector<std::string>& extra) {
   LodPair pair;
   pair.tiledRun = runLod("on", extra, dir + "/" + name + "-on.png");
-  pair.fullRun = runLod("off", extra, dir + "/" + name + "-off.png");
+  // --lod-pixels sizes the tiles' cells: refused with --lod off (headless, no script).
+  std::vector<std::string> fullExtra;
+  for (size_t i = 0; i < extra.size(); ++i) {
+    if (extra[i] == "--lod-pixels") {
+      ++i;
+      continue;
+    }
+    fullExtra.push_back(extra[i]);
+  }
+  pair.fullRun = runLod("off", fullExtra, dir + "/" + name + "-off.png");
   pair.tiled = loadImage(dir + "/" + name + "-on.png");
   pair.full = loadImage(dir + "/" + name + "-off.png");
   return pair;

@@ -305,6 +305,22 @@ std::vector<BadCase> generateBadCases(const std::string& dir) {
   cases.push_back({{"--capture", dir + "/x.csv", "bench"}, "--capture"});
   cases.push_back({{"--trace", dir + "/x.json", "bench", "--json", dir + "/b.json"}, "--trace"});
   cases.push_back({{"--no-such-flag"}, "no-such-flag"});
+  // Options that cannot take effect in the run asked for (their accepted
+  // counterparts: OptionsThatCanTakeEffectAreAccepted).
+  cases.push_back({{"--lod", "off", "--lod-pixels", "4", "--headless"}, "--lod-pixels"});
+  cases.push_back({{"--lod-pixels", "4", "bench", "--lod", "off"}, "--lod-pixels"});
+  cases.push_back({{"--warmup", "5"}, "--warmup"});
+  cases.push_back({{"--headless", "--vsync", "off"}, "--vsync"});
+  cases.push_back({{"--transfer", "copy", "--wait-strategy", "poll"}, "--wait-strategy"});
+  cases.push_back({{"bench", "--transfer", "copy", "--wait-strategy", "poll"}, "--wait-strategy"});
+  for (const std::vector<std::string>& replaced :
+       {std::vector<std::string>{"--frames", "5"}, {"--grid", "64"}, {"--sync", "binary"}, {"--transfer", "copy"},
+        {"--wait-strategy", "poll"}, {"--lod", "off"}, {"--warmup", "0"}, {"--switch-sync-every", "3"},
+        {"--vsync", "off"}}) {
+    std::vector<std::string> args = replaced;
+    args.push_back("bench");
+    cases.push_back({args, replaced.front()});
+  }
   return cases;
 }
 
@@ -359,12 +375,16 @@ TEST(BadInput, HugeFramesAndNegativeSeedNameTheAllowedRange) {
 
 // The limits themselves are accepted: the checks are not off by one.
 TEST(BadInput, EveryRangeAcceptsItsBounds) {
+  const std::string capture =
+      (fs::temp_directory_path() / ("vksim-bounds-" + std::to_string(::getpid()) + ".csv")).string();
   for (const OptionSpec& option : optionTable()) {
     if (option.kind != Kind::number) continue;
     for (uint64_t value : {option.low, option.high}) {
       std::vector<std::string> args;
       if (option.bench) args.push_back("bench");
       args.insert(args.end(), {option.name, std::to_string(value)});
+      // --warmup shapes a capture's statistics: refused without one.
+      if (!option.bench && option.name == "--warmup") args.insert(args.end(), {"--capture", capture});
       const Result<Options> outcome = testing::parseArguments(args);
       EXPECT_TRUE(outcome.has_value()) << option.name << " " << value << ": " << outcome.error().message;
     }
@@ -423,6 +443,61 @@ TEST(BadInput, TheCounterpartsOfTheRefusedSharedNamesAreAccepted) {
     EXPECT_TRUE(outcome.has_value()) << given << "was refused: " << outcome.error().message;
   }
   fs::remove_all(dir);
+}
+
+// The other side of the refusals of options that cannot take effect: where
+// they can, they are accepted. --lod-pixels with --lod off in a window or
+// with a script (key L turns the level of detail on), or with a bench that
+// has --lod on rows; --warmup with a capture; --vsync in a window;
+// --wait-strategy with a zero-copy run or bench rows; run options that the
+// bench uses as they are.
+TEST(BadInput, OptionsThatCanTakeEffectAreAccepted) {
+  const fs::path dir = fs::temp_directory_path() / ("vksim-effect-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string script = writeFile(dir / "lod.txt", "at 5 key L\n");
+  const std::vector<std::vector<std::string>> accepted{
+      {"--lod", "off", "--lod-pixels", "4"},
+      {"--lod", "off", "--lod-pixels", "4", "--headless", "--input-script", script},
+      {"--lod-pixels", "4", "bench", "--lod", "both"},
+      {"--lod-pixels", "4", "--headless"},
+      {"--warmup", "5", "--capture", (dir / "c.csv").string()},
+      {"--vsync", "off"},
+      {"--wait-strategy", "enqueue"},
+      {"bench", "--transfer", "both", "--wait-strategy", "enqueue"},
+      {"--headless", "--texture", "off", "--seed", "5", "--sim", "sinewave", "bench"},
+  };
+  for (const std::vector<std::string>& args : accepted) {
+    const Result<Options> outcome = testing::parseArguments(args);
+    std::string shown;
+    for (const std::string& a : args) shown += a + " ";
+    EXPECT_TRUE(outcome.has_value()) << shown << ": " << outcome.error().message;
+  }
+  fs::remove_all(dir);
+}
+
+// A value echoed in a refusal may hold control characters; they are shown
+// as \xNN, so the message stays one line (a '\r' would let the terminal
+// overwrite it). Found by fuzz_command_line's invariant on the input script's
+// messages, which the command line passes on.
+TEST(BadInput, ControlCharactersInAValueAreShownEscaped) {
+  const Result<Options> frames = testing::parseArguments({"--frames", "1\r2"});
+  ASSERT_FALSE(frames);
+  EXPECT_EQ(frames.error().message.find('\r'), std::string::npos) << frames.error().message;
+  EXPECT_NE(frames.error().message.find("1\\x0d2"), std::string::npos) << frames.error().message;
+}
+
+// Found by fuzz_command_line (tests/fuzz/corpus/command_line/regression-bench-mixed-case.txt):
+// bench's dimensions take their names in any case, as --help's validator
+// does; "timeLine" passed the validator and then ended the process with an
+// uncaught std::out_of_range.
+TEST(BadInput, BenchDimensionsTakeNamesInAnyCase) {
+  const Result<Options> outcome = testing::parseArguments(
+      {"bench", "--sync", "timeLine", "--transfer", "Zero-Copy", "--wait-strategy", "BOTH"});
+  ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
+  EXPECT_EQ(outcome->bench->syncModes, std::vector<SyncMode>{SyncMode::timeline});
+  EXPECT_EQ(outcome->bench->transfers, std::vector<TransferMode>{TransferMode::zeroCopy});
+  EXPECT_EQ(outcome->bench->waitStrategies.size(), 2u);
 }
 
 // Every option that --help lists (main and bench) is in the table or a flag.

@@ -40,11 +40,13 @@ TEST(CliCapture, DefaultsArePollZeroCopyAndThirtyWarmupFrames) {
 }
 
 TEST(CliCapture, EveryNewOptionParses) {
-  const Result<Options> outcome = parse({"--transfer", "copy", "--wait-strategy", "enqueue", "--capture",
-                                         tempPath("c.csv"), "--trace", tempPath("t.json"), "--warmup", "7"});
+  const Result<Options> outcome = parse({"--transfer", "copy", "--capture", tempPath("c.csv"), "--trace",
+                                         tempPath("t.json"), "--warmup", "7"});
   ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
   EXPECT_EQ(outcome->transfer, TransferMode::copy);
-  EXPECT_EQ(outcome->waitStrategy, WaitStrategy::enqueue);
+  const Result<Options> waits = parse({"--wait-strategy", "enqueue"});  // zero-copy only
+  ASSERT_TRUE(waits.has_value()) << waits.error().message;
+  EXPECT_EQ(waits->waitStrategy, WaitStrategy::enqueue);
   EXPECT_EQ(outcome->capturePath, tempPath("c.csv"));
   EXPECT_EQ(outcome->tracePath, tempPath("t.json"));
   EXPECT_EQ(outcome->warmupFrames, 7u);

@@ -83,6 +83,16 @@ INSTANTIATE_TEST_SUITE_P(
                           "at 1 fly 3",
                           "unknown command 'fly' (key, type, click, drag, scroll, resize or screenshot)"}));
 
+// Found by fuzz_input_script (tests/fuzz/corpus/input_script/regression-cr-in-message.txt):
+// a '\r' inside a screenshot path went into the message as it was, and a
+// terminal showing it returns to the start of the line and overwrites it.
+// Control characters are shown as \xNN: the message stays one line.
+TEST(InputScript, ControlCharactersInAMessageAreShownEscaped) {
+  const Result<InputScript> result = parseInputScript("at 70 screenshot out/x\x1b\r.jpg\n", "my.txt");
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().message, "my.txt:1: screenshot path 'out/x\\x1b\\x0d.jpg' must end in .png");
+}
+
 TEST(InputScript, KeyNames) {
   EXPECT_EQ(keyFromName("a"), GLFW_KEY_A);
   EXPECT_EQ(keyFromName("7"), GLFW_KEY_7);

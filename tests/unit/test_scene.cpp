@@ -355,6 +355,52 @@ TEST(Scene, RepeatedFieldIsOneLineNamingFileAndField) {
   EXPECT_EQ(nested.error().message, "scenes/x.json: field 'camera.yaw': appears more than once");
 }
 
+// The repeat's path is joined from each level's own step: inside an array
+// element it carries "[]", as the message has always said.
+TEST(Scene, RepeatedFieldInsideAnArrayElementNamesItsPath) {
+  const Result<Scene> result = parseWith(R"(, "camera": {"target": [{"a": 1, "a": 2}]})");
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(result.error().message, "scenes/x.json: field 'camera.target[].a': appears more than once");
+}
+
+// 100 KB of '[' took 61 s to be refused: each level copied the whole path
+// above it (quadratic in the depth). A scene nests 3 levels; past 8 the parse
+// stops at once, with the place it stopped.
+TEST(Scene, NestingPastEightLevelsIsRefusedWhereItIsRead) {
+  const Result<Scene> deep = parseScene(std::string(60000, '['), "scenes/x.json");
+  ASSERT_FALSE(deep.has_value());
+  EXPECT_EQ(deep.error().message,
+            "scenes/x.json: nested more than 8 levels deep (at '[][][][][][][][]'; a scene nests 3: the file, "
+            "camera, camera.target)");
+  EXPECT_EQ(deep.error().exitCode, kExitUsage);
+  // Eight levels (the file and seven arrays) are read; the field is then refused for what it is.
+  const Result<Scene> eight = parseWith(R"(, "x": [[[[[[[1]]]]]]])");
+  ASSERT_FALSE(eight.has_value());
+  EXPECT_NE(eight.error().message.find("field 'x': unknown field"), std::string::npos) << eight.error().message;
+  const Result<Scene> nine = parseWith(R"(, "x": [[[[[[[[1]]]]]]]])");
+  ASSERT_FALSE(nine.has_value());
+  EXPECT_NE(nine.error().message.find("nested more than 8 levels deep (at 'x[][][][][][][]'"), std::string::npos)
+      << nine.error().message;
+}
+
+// A scene is under a kilobyte: past 64 KiB the text is refused before it is
+// parsed, in memory as from a file (whose reading stops at the limit).
+TEST(Scene, MoreThan64KiBIsRefusedUnparsed) {
+  const std::string large = R"({"name": "x", "model": "ripple", "description": ")" + std::string(64 << 10, 'a') + "\"}";
+  const Result<Scene> inMemory = parseScene(large, "scenes/x.json");
+  ASSERT_FALSE(inMemory.has_value());
+  EXPECT_EQ(inMemory.error().message, "scenes/x.json: larger than 64 KiB, not a scene file");
+  const TemporaryDirectory directory;
+  const fs::path path = directory.path() / "x.json";
+  writeText(path, large);
+  const Result<Scene> fromFile = loadScene(path.string());
+  ASSERT_FALSE(fromFile.has_value());
+  EXPECT_EQ(fromFile.error().message, path.string() + ": larger than 64 KiB, not a scene file");
+  // Just under the limit, a long description is still a scene.
+  const std::string fits = R"({"name": "x", "model": "ripple", "description": ")" + std::string(60000, 'a') + "\"}";
+  EXPECT_TRUE(parseScene(fits, "scenes/x.json").has_value());
+}
+
 TEST(Scene, MalformedJsonIsOneLineWithFileAndPosition) {
   const TemporaryDirectory directory;
   const fs::path path = directory.path() / "broken.json";
