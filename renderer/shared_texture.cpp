@@ -13,7 +13,7 @@
 namespace vksim {
 namespace {
 
-constexpr VkExternalMemoryHandleTypeFlagBits kMemoryHandleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
+constexpr VkExternalMemoryHandleTypeFlagBits kTextureMemoryHandleType = VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT;
 
 VkImageMemoryBarrier imageBarrier(const SharedTexture& texture, VkImageLayout oldLayout, VkImageLayout newLayout) {
   VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
@@ -70,7 +70,7 @@ void prepareTexture(const Device& device, const SharedTexture& texture) {
 VkExternalMemoryProperties externalImageProperties(const Device& device) {
   VkPhysicalDeviceExternalImageFormatInfo externalInfo{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO};
-  externalInfo.handleType = kMemoryHandleType;
+  externalInfo.handleType = kTextureMemoryHandleType;
   VkPhysicalDeviceImageFormatInfo2 formatInfo{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2};
   formatInfo.pNext = &externalInfo;
   formatInfo.format = kSurfaceTextureFormat;
@@ -92,7 +92,7 @@ VkExternalMemoryProperties externalImageProperties(const Device& device) {
 // knows, never as linear memory.
 void createTextureImage(const Device& device, SharedTexture& texture, bool external) {
   VkExternalMemoryImageCreateInfo externalInfo{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO};
-  externalInfo.handleTypes = kMemoryHandleType;
+  externalInfo.handleTypes = kTextureMemoryHandleType;
   VkImageCreateInfo imageInfo{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   imageInfo.pNext = external ? &externalInfo : nullptr;
   imageInfo.imageType = VK_IMAGE_TYPE_2D;
@@ -128,7 +128,7 @@ void allocateTextureMemory(const Device& device, SharedTexture& texture, bool ex
   dedicatedInfo.image = texture.image;
   VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
   exportInfo.pNext = &dedicatedInfo;
-  exportInfo.handleTypes = kMemoryHandleType;
+  exportInfo.handleTypes = kTextureMemoryHandleType;
   VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocateInfo.pNext = external ? &exportInfo : nullptr;
   allocateInfo.allocationSize = requirements.size;
@@ -263,7 +263,7 @@ int exportTextureMemoryFd(const Device& device, const SharedTexture& texture) {
     throw RuntimeFailure("exportTextureMemoryFd: the texture was not created for export");
   VkMemoryGetFdInfoKHR getInfo{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
   getInfo.memory = texture.memory;
-  getInfo.handleType = kMemoryHandleType;  // named at allocation (VUID-VkMemoryGetFdInfoKHR-handleType-00671)
+  getInfo.handleType = kTextureMemoryHandleType;  // named at allocation (VUID-VkMemoryGetFdInfoKHR-handleType-00671)
   int fd = -1;
   VK_CHECK(vkGetMemoryFdKHR(device.device, &getInfo, &fd));
   return fd;

@@ -7,6 +7,9 @@
 
 namespace vksim::testing {
 
+// The environment of a run with the validation layer on.
+inline const std::vector<std::string> kValidation{"VKSIM_VALIDATION=1"};
+
 struct AppResult {
   int exitCode = -1;     // -1 when killed by the timeout or a signal
   bool timedOut = false;

@@ -12,8 +12,6 @@
 namespace vksim::testing {
 namespace {
 
-const std::vector<std::string> kValidation{"VKSIM_VALIDATION=1"};
-
 struct RunCase {
   const char* model;
   const char* sync;

@@ -17,8 +17,6 @@
 namespace vksim::testing {
 namespace {
 
-const std::vector<std::string> kValidation{"VKSIM_VALIDATION=1"};
-
 // Reads the layer's silence from the messenger's prefix on stderr, not from the
 // summary line's counts as the shared expectCleanRun does: a different check.
 void expectQuietMessengerRun(const AppResult& result) {

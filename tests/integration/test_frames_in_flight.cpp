@@ -13,14 +13,10 @@
 #include "app/app.h"
 #include "app/frame_loop.h"
 #include "renderer/vk_check.h"
+#include "sync_validation.h"
 
 namespace vksim {
 namespace {
-
-void enableSynchronizationValidation() {
-  setenv("VKSIM_VALIDATION", "1", 1);
-  setenv("VK_LAYER_ENABLES", "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT", 1);
-}
 
 Options inFlightOptions(BackendChoice backend, SyncMode sync) {
   Options options;

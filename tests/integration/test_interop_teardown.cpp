@@ -25,6 +25,7 @@
 #include "renderer/frame_sync.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"
+#include "sync_validation.h"
 
 namespace vksim {
 namespace {
@@ -35,11 +36,6 @@ size_t lineCount(const std::string& text) {
 
 // Synchronization validation for every instance created from now on in this
 // process (ctest runs each test in a process of its own).
-void enableSynchronizationValidation() {
-  setenv("VKSIM_VALIDATION", "1", 1);
-  setenv("VK_LAYER_ENABLES", "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT", 1);
-}
-
 Options cpuOptions(SyncMode sync) {
   Options options;
   options.headless = true;

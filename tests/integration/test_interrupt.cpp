@@ -160,8 +160,6 @@ PngSize decodePng(const std::string& path) {
   return size;
 }
 
-const std::vector<std::string> kValidation{"VKSIM_VALIDATION=1"};
-
 std::vector<std::string> untilInterrupted(const std::string& dir) {
   return {"--headless",
           "--backend",

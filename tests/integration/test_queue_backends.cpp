@@ -20,7 +20,6 @@
 namespace vksim::testing {
 namespace {
 
-const std::vector<std::string> kValidation{"VKSIM_VALIDATION=1"};
 constexpr int kGrid = 64;
 constexpr int kFrames = 120;
 

@@ -25,14 +25,10 @@
 #include "renderer/vk_check.h"
 #include "sim/model_math.h"
 #include "sim/surface_texture.h"
+#include "sync_validation.h"
 
 namespace vksim {
 namespace {
-
-void enableSynchronizationValidation() {
-  setenv("VKSIM_VALIDATION", "1", 1);
-  setenv("VK_LAYER_ENABLES", "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT", 1);
-}
 
 Options textureOptions(SyncMode sync, ModelKind model, uint32_t grid) {
   Options options;

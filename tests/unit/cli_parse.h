@@ -1,6 +1,7 @@
 // parseCommandLine as the tests call it: arguments after the program name.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/cli.h"
@@ -13,5 +14,9 @@ inline Result<Options> parseArguments(std::vector<std::string> args) {
   for (const auto& a : args) argv.push_back(a.c_str());
   return parseCommandLine(int(argv.size()), argv.data());
 }
+
+// The tests' short name for it (one definition: a unity build puts several
+// test files in one translation unit).
+inline Result<Options> parse(std::vector<std::string> args) { return parseArguments(std::move(args)); }
 
 }  // namespace vksim::testing

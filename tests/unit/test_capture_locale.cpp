@@ -50,7 +50,7 @@ class GermanLocale : public ::testing::Test {
   std::locale previous_;
 };
 
-std::string readAll(const std::string& path) {
+std::string readCaptureText(const std::string& path) {
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
@@ -101,7 +101,7 @@ TEST_F(GermanLocale, CaptureCsvSummaryAndTraceWriteInvariantNumbers) {
 
   // A decimal comma would split a field in two; a thousands separator would
   // change the number.
-  std::stringstream csv(readAll(file("run.csv")));
+  std::stringstream csv(readCaptureText(file("run.csv")));
   std::string line;
   std::vector<std::vector<std::string>> rows;
   while (std::getline(csv, line)) {
@@ -123,9 +123,9 @@ TEST_F(GermanLocale, CaptureCsvSummaryAndTraceWriteInvariantNumbers) {
     EXPECT_EQ(value, 1234.5 + double(k - 1)) << text;
   }
   // The JSON files parse, and their numbers are the ones written.
-  const nlohmann::json summary = nlohmann::json::parse(readAll(file("run.summary.json")));
+  const nlohmann::json summary = nlohmann::json::parse(readCaptureText(file("run.summary.json")));
   EXPECT_DOUBLE_EQ(summary.at("slowestOnePercentMeanMs").get<double>(), 1234.5 + 24.0);  // one frame of 25
-  const std::string traceText = readAll(file("run.json"));
+  const std::string traceText = readCaptureText(file("run.json"));
   ASSERT_TRUE(nlohmann::json::accept(traceText)) << traceText.substr(0, 300);
   EXPECT_NE(traceText.find("1234.5"), std::string::npos) << traceText.substr(0, 300);
   EXPECT_EQ(traceText.find("1.234"), std::string::npos) << "a thousands separator in the trace";

@@ -12,9 +12,7 @@
 namespace vksim {
 namespace {
 
-Result<Options> parse(std::vector<std::string> args) {
-  return testing::parseArguments(std::move(args));
-}
+using testing::parse;
 
 TEST(Cli, DefaultsMatchTheDocumentation) {
   const Result<Options> outcome = parse({});

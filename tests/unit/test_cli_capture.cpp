@@ -16,9 +16,7 @@
 namespace vksim {
 namespace {
 
-Result<Options> parse(std::vector<std::string> args) {
-  return testing::parseArguments(std::move(args));
-}
+using testing::parse;
 
 // A directory of this process's own, so that files left by other runs in the
 // shared temporary directory cannot decide the outcome.

@@ -14,9 +14,7 @@
 namespace vksim {
 namespace {
 
-Result<Options> parse(std::vector<std::string> args) {
-  return testing::parseArguments(std::move(args));
-}
+using testing::parse;
 
 std::string tempFile(const std::string& name, const std::string& text) {
   const auto path =

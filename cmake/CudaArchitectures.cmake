@@ -1,0 +1,38 @@
+# Which GPUs the CUDA code is compiled for. Included before project(): enabling
+# CUDA fills CMAKE_CUDA_ARCHITECTURES with nvcc's default (sm_75 only) otherwise.
+#
+# Every architecture costs a device compile and a ptxas run per .cu file
+# (DEVELOPERS.md, "Build time", has the figures), so the default builds what this machine
+# needs, not every GPU there is:
+#   auto (default): the GPUs of this machine (`native`) when nvidia-smi lists
+#     one; otherwise sm_90 machine code (the NVIDIA machine the project is
+#     tested on runs binaries built elsewhere) and sm_75's, the oldest and
+#     smallest supported SM, where ptxas checks each kernel's launch bounds
+#     against the tightest limits; with sm_75's PTX, which any later GPU can
+#     compile at start-up, so that such a build still runs everywhere.
+#   all: real code for every supported architecture plus PTX of the newest,
+#     for a binary that runs on any of them (packagers; the `all-gpus` preset).
+#   anything else: passed on as CMAKE_CUDA_ARCHITECTURES (e.g. 89-real).
+# An explicit -DCMAKE_CUDA_ARCHITECTURES=... wins over all of this.
+# sim/cuda_nvx/ builds its own sm_90 module whatever is chosen here.
+set(VKSIM_CUDA_ARCHITECTURES "auto" CACHE STRING
+  "CUDA architectures: auto (this machine's GPUs, else sm_75 with its PTX and sm_90), all, or a CMAKE_CUDA_ARCHITECTURES list")
+set(VKSIM_CUDA_ARCHITECTURES_ALL 75-real 80-real 86-real 89-real 90-real 120-real 120-virtual)
+set(VKSIM_CUDA_ARCHITECTURES_NO_GPU 75-real 75-virtual 90-real)
+
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+  if(VKSIM_CUDA_ARCHITECTURES STREQUAL "all")
+    set(CMAKE_CUDA_ARCHITECTURES ${VKSIM_CUDA_ARCHITECTURES_ALL})
+  elseif(VKSIM_CUDA_ARCHITECTURES STREQUAL "auto")
+    execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE smi_result OUTPUT_VARIABLE smi_gpus
+                    ERROR_QUIET TIMEOUT 20)
+    if(smi_result EQUAL 0 AND smi_gpus MATCHES "GPU [0-9]")
+      set(CMAKE_CUDA_ARCHITECTURES native)
+    else()
+      set(CMAKE_CUDA_ARCHITECTURES ${VKSIM_CUDA_ARCHITECTURES_NO_GPU})
+    endif()
+  else()
+    set(CMAKE_CUDA_ARCHITECTURES ${VKSIM_CUDA_ARCHITECTURES})
+  endif()
+endif()
+message(STATUS "CUDA architectures: ${CMAKE_CUDA_ARCHITECTURES} (-DVKSIM_CUDA_ARCHITECTURES=all for every supported GPU)")
