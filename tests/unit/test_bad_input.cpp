@@ -81,6 +81,7 @@ std::vector<OptionSpec> optionTable() {
       {true, "--memory-owner", Kind::choice},
       {true, "--frames", Kind::number, 1, kMaxBenchFrames},
       {true, "--warmup", Kind::number, 0, kMaxBenchFrames},
+      {true, "--warmup-ms", Kind::number, 0, kMaxWarmupMs},
       {true, "--json", Kind::output, 0, 0, ".json"},
       {true, "--backend", Kind::choice},
       {true, "--sim", Kind::choice},
