@@ -78,8 +78,9 @@ TEST(ExportedHandlesMove, AssignmentClosesWhatTheTargetHeldBefore) {
   for (size_t i = 0; i < old.size(); ++i) {
     // A number the kernel reused for `moved` would still be open: only check
     // the ones that are not also a moved fd.
-    if (std::find(moved.begin(), moved.end(), old[i]) == moved.end())
+    if (std::find(moved.begin(), moved.end(), old[i]) == moved.end()) {
       EXPECT_FALSE(isOpen(old[i])) << kSlotNames[i] << ": the target's earlier fd was not closed";
+    }
     EXPECT_TRUE(isOpen(moved[i])) << kSlotNames[i];
   }
 }
