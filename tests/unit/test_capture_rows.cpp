@@ -204,7 +204,9 @@ TEST_F(CaptureRows, DisplayColumnsComeFromTheDisplayTimes) {
   for (size_t row = 0; row < 3; ++row) {
     EXPECT_EQ(columns["Dropped"][row], "0") << "row " << row;
     EXPECT_NEAR(number(columns["MsUntilDisplayed"], row), 6.0 + 0.5 * double(row), 1e-6) << "row " << row;
-    if (row > 0) EXPECT_NEAR(number(columns["MsBetweenDisplayChange"], row), 20.5, 1e-6) << "row " << row;
+    if (row > 0) {
+      EXPECT_NEAR(number(columns["MsBetweenDisplayChange"], row), 20.5, 1e-6) << "row " << row;
+    }
   }
   auto unseen = capture("cuda");
   for (const char* column : {"Dropped", "MsUntilDisplayed", "MsBetweenDisplayChange"})
