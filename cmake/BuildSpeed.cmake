@@ -23,7 +23,7 @@ option(VKSIM_PRECOMPILED_HEADERS "Precompile the large headers that a target's C
 # they must differ (or the file sets SKIP_UNITY_BUILD_INCLUSION). Off in the
 # dev preset, where one edited file should recompile alone.
 option(VKSIM_UNITY_BUILD "Compile each target's C++ files in batches" ON)
-option(VKSIM_FAST_TEST_CODE "Compile the test executables' own files with -Og" ON)
+option(VKSIM_FAST_TEST_CODE "Compile the test executables' own files with -O0 -g1" ON)
 
 # Headers worth precompiling: large library headers whose meaning does not
 # depend on a macro the including file defines first (stb_image.h, GLFW's and
@@ -73,7 +73,7 @@ function(vksim_precompile_shared_headers target cxx_sources)
 endfunction()
 
 # One target with three or more C++ files: a unity build, a precompiled
-# header and, for a test executable, -Og. A target that sets UNITY_BUILD
+# header and, for a test executable, -O0 -g1. A target that sets UNITY_BUILD
 # itself keeps its choice; one file opts out with the source property
 # SKIP_UNITY_BUILD_INCLUSION.
 function(vksim_speed_up_target target)
@@ -88,13 +88,14 @@ function(vksim_speed_up_target target)
   if(count LESS 3)
     return()
   endif()
-  # A test executable's own files (it links GoogleTest): -Og, which compiles
-  # in two thirds of -O2's time (integration/test_schedule.cpp: 10.1 against
-  # 15.8 CPU-seconds). What a test asserts does not depend on how fast its
-  # own code runs; the libraries under test keep the build type's flags.
+  # A test executable's own files (it links GoogleTest): -O0 -g1, which
+  # compiles in about two thirds of -O2 -g's time (DEVELOPERS.md, "Build
+  # time", has the figures). What a test asserts does not depend on how fast
+  # its own code runs, and -g1 keeps the line tables that a backtrace of a
+  # failing test needs; the libraries under test keep the build type's flags.
   get_target_property(links ${target} LINK_LIBRARIES)
   if(VKSIM_FAST_TEST_CODE AND "${links}" MATCHES "GTest::")
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Og>)
+    target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:-O0;-g1>")
   endif()
   get_target_property(unity ${target} UNITY_BUILD)
   if(VKSIM_UNITY_BUILD AND unity MATCHES "NOTFOUND$")

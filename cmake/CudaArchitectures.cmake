@@ -5,20 +5,23 @@
 # (DEVELOPERS.md, "Build time", has the figures), so the default builds what this machine
 # needs, not every GPU there is:
 #   auto (default): the GPUs of this machine (`native`) when nvidia-smi lists
-#     one; otherwise sm_90 machine code (the NVIDIA machine the project is
-#     tested on runs binaries built elsewhere) and sm_75's, the oldest and
-#     smallest supported SM, where ptxas checks each kernel's launch bounds
-#     against the tightest limits; with sm_75's PTX, which any later GPU can
-#     compile at start-up, so that such a build still runs everywhere.
+#     one; otherwise sm_75 machine code and sm_75's PTX. Nothing CUDA runs on
+#     a machine without a GPU: its build is there to catch errors, and one
+#     real architecture does that (the front end and ptxas both run). sm_75
+#     is the oldest and smallest supported SM, where ptxas checks each
+#     kernel's launch bounds against the tightest limits; its PTX lets any
+#     later GPU run the build after the driver compiles it at the first start
+#     (the driver keeps the result in its cache). A build meant for a given
+#     GPU without one names it: -DVKSIM_CUDA_ARCHITECTURES=90-real.
 #   all: real code for every supported architecture plus PTX of the newest,
 #     for a binary that runs on any of them (packagers; the `all-gpus` preset).
 #   anything else: passed on as CMAKE_CUDA_ARCHITECTURES (e.g. 89-real).
 # An explicit -DCMAKE_CUDA_ARCHITECTURES=... wins over all of this.
 # sim/cuda_nvx/ builds its own sm_90 module whatever is chosen here.
 set(VKSIM_CUDA_ARCHITECTURES "auto" CACHE STRING
-  "CUDA architectures: auto (this machine's GPUs, else sm_75 with its PTX and sm_90), all, or a CMAKE_CUDA_ARCHITECTURES list")
+  "CUDA architectures: auto (this machine's GPUs, else sm_75 with its PTX), all, or a CMAKE_CUDA_ARCHITECTURES list")
 set(VKSIM_CUDA_ARCHITECTURES_ALL 75-real 80-real 86-real 89-real 90-real 120-real 120-virtual)
-set(VKSIM_CUDA_ARCHITECTURES_NO_GPU 75-real 75-virtual 90-real)
+set(VKSIM_CUDA_ARCHITECTURES_NO_GPU 75-real 75-virtual)
 
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
   if(VKSIM_CUDA_ARCHITECTURES STREQUAL "all")
