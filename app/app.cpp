@@ -55,7 +55,7 @@ GridResourceHooks captureHooks(App& app) {
 
 GridSetup gridSetup(App& app) {
   app.config = interopConfig(app.options);
-  return {app.device, app.devices, app.config, app.gridHooks};
+  return {app.device, app.devices, app.config, app.gridHooks, app.devices.cuda ? app.devices.cuda->ordinal : -1};
 }
 
 CaptureEnvironment captureEnvironment(const App& app) {

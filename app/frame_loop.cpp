@@ -9,6 +9,7 @@
 #include "app/capture/present_timing.h"
 #include "app/interop/profiling_marks.h"
 #include "app/interop/value_schedule.h"
+#include "app/interop/host_wait.h"
 #include "app/interop/wait_strategy.h"
 #include "app/paths/path_factory.h"
 #include "app/testing/fault_hooks.h"
@@ -158,6 +159,7 @@ SceneDraw sceneDraw(App& app) {
   const SimulationBackend* simulation = simulationOf(app.grid);
   scene.heightBound = lodHeightBound(simulation ? simulation->params() : app.options.model);
   scene.report = &app.meshDraw;
+  scene.indices = &app.path.indices;
   return scene;
 }
 

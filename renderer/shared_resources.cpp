@@ -123,17 +123,43 @@ void nameVertexBuffer(const Device& device, const SharedVertexBuffer& buffer, Ve
                                                  : "shared vertex memory");
 }
 
+std::string deviceWho(const Device& device) { return "The Vulkan device '" + device.info.name + "'"; }
+
+// Refuses, with the sentence a user reads, a device that cannot export the
+// vertex buffer's memory.
+void requireVertexBufferExport(const Device& device) {
+  if (!device.exportMemory)
+    throw EnvironmentError(deviceWho(device) +
+                           " was created without VK_KHR_external_memory_fd, so the vertex buffer cannot be exported.");
+  if (!device.info.vertexBufferExportable)
+    throw EnvironmentError(deviceWho(device) + " cannot export a vertex buffer's memory as an opaque fd.");
+}
+
+// The memory type for the vertex buffer: device-local, or host-visible and
+// coherent (preferably not device-local). Destroys `buffer` and throws when
+// the device has none.
+uint32_t vertexMemoryType(const Device& device, const VkMemoryRequirements& requirements, VertexMemory kind,
+                          VkBuffer buffer) {
+  const uint32_t memoryType =
+      kind == VertexMemory::deviceLocal
+          ? findMemoryType(device, requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+          : findMemoryType(device, requirements.memoryTypeBits,
+                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                           VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (memoryType == UINT32_MAX) {
+    vkDestroyBuffer(device.device, buffer, nullptr);
+    throw EnvironmentError(deviceWho(device) + " has no " +
+                           (kind == VertexMemory::deviceLocal ? "device-local" : "host-visible coherent") +
+                           " memory type for the vertex buffer.");
+  }
+  return memoryType;
+}
+
 }  // namespace
 
 SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize size, VertexMemory kind,
                                             bool exportable, VkBufferUsageFlags extraUsage, bool deviceAddress) {
-  const std::string who = "The Vulkan device '" + device.info.name + "'";
-  if (exportable && !device.exportMemory)
-    throw EnvironmentError(
-        who + " was created without VK_KHR_external_memory_fd, so the vertex buffer cannot be exported.");
-  if (exportable && !device.info.vertexBufferExportable)
-    throw EnvironmentError(who + " cannot export a vertex buffer's memory as an opaque fd.");
-
+  if (exportable) requireVertexBufferExport(device);
   SharedVertexBuffer result;
   result.size = size;
   result.exportable = exportable;
@@ -159,18 +185,7 @@ SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize s
   vkGetBufferMemoryRequirements(device.device, result.buffer, &requirements);
   result.allocationSize = requirements.size;
 
-  const uint32_t memoryType =
-      kind == VertexMemory::deviceLocal
-          ? findMemoryType(device, requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
-          : findMemoryType(device, requirements.memoryTypeBits,
-                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                           VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  if (memoryType == UINT32_MAX) {
-    vkDestroyBuffer(device.device, result.buffer, nullptr);
-    throw EnvironmentError(who + " has no " +
-                           (kind == VertexMemory::deviceLocal ? "device-local" : "host-visible coherent") +
-                           " memory type for the vertex buffer.");
-  }
+  const uint32_t memoryType = vertexMemoryType(device, requirements, kind, result.buffer);
 
   // Exported memory is always a dedicated allocation: drivers that report
   // VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT require it

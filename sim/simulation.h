@@ -18,7 +18,7 @@ namespace vksim {
 // importer (createCudaSimulation) sets the fd to -1 once its import
 // succeeded: from then on it belongs to the importer and is never closed (the
 // opaque-fd rule). An fd left >= 0, because its import failed or was never
-// tried, is still the caller's, who closes it (app/interop/exported_handles.h).
+// tried, is still the caller's, who closes it (app/interop/grid_resources.h).
 struct ExternalBuffer {
   int fd = -1;
   uint64_t allocationSize = 0;  // VkMemoryRequirements::size: import with this

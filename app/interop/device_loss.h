@@ -1,7 +1,8 @@
 // A lost Vulkan device (VK_ERROR_DEVICE_LOST), real or injected by the test
 // facility: from then on waits count as done and nothing more is submitted,
 // but everything is still destroyed (the spec's Lost Device rules allow
-// destroying the objects of a lost device).
+// destroying the objects of a lost device). The two teardown waits below are
+// defined in app/interop/teardown.cpp, beside the teardown that calls them.
 #pragma once
 #include <volk.h>
 

@@ -2,10 +2,44 @@
 
 #include <array>
 
+#include "renderer/frame_sync.h"
 #include "renderer/vk_check.h"
 #include "sim/vulkan/render_queue_simulation.h"
 
 namespace vksim {
+
+// ---- The teardown's two device waits (app/interop/device_loss.h).
+
+bool waitForFenceInTeardown(const Device& device, VkFence fence, DeviceLoss& loss) {
+  VkResult result = waitForFenceOrLoss(device, fence, kWaitTimeoutNs);
+  if (result == VK_SUCCESS && loss.injectInTeardown) {
+    VK_CHECK(vkDeviceWaitIdle(device.device));
+    result = VK_ERROR_DEVICE_LOST;
+  }
+  // The spec's Lost Device section: a lost device's work is as good as
+  // complete, and its objects may still be destroyed.
+  if (result == VK_ERROR_DEVICE_LOST) {
+    loss.lost = true;
+    return true;
+  }
+  return result == VK_SUCCESS;
+}
+
+void waitForDeviceIdleInTeardown(const Device& device, DeviceLoss& loss) {
+  if (!device.device || loss.lost) return;
+  VkResult result = vkDeviceWaitIdle(device.device);
+  // The seam's loss is reported after the real wait, so that nothing is
+  // destroyed while it is in use.
+  if (result == VK_SUCCESS && loss.injectInTeardown) result = VK_ERROR_DEVICE_LOST;
+  if (result == VK_ERROR_DEVICE_LOST) {
+    loss.lost = true;
+    return;
+  }
+  if (result != VK_SUCCESS) failVulkanCall("vkDeviceWaitIdle", result, __FILE__, __LINE__);
+}
+
+// ---- The drain, then CUDA first, then Vulkan.
+
 void drainSchedule(const Device& device, FrameResources& frame, GridResources& grid, ScheduleState& schedule,
                    DeviceLoss& loss, const GridResourceHooks& hooks) {
   if (loss.lost) return;  // nothing more is submitted to a lost device
@@ -95,7 +129,6 @@ void destroySharedObjects(const Device& device, GridResources& grid, DeviceLoss&
   // array and external memory by now (the simulation went first): Vulkan's
   // image and memory may go.
   destroySharedTexture(device, grid.texture);
-  destroyGridIndexBuffer(device, grid.indices);
   destroySyncSemaphores(device, grid.semaphores);
   destroySharedVertexBuffer(device, grid.vertices);
   grid.externalWriter = false;

@@ -19,46 +19,10 @@
 // milliseconds late. The measurements behind each of these are in
 // docs/benchmarks.md ("Wait strategies", "Which strategy").
 #pragma once
-#include <chrono>
-#include <cstdint>
-
-#include "base/host_clock.h"
 
 namespace vksim {
 
 enum class WaitStrategy { poll, enqueue };
 const char* toString(WaitStrategy strategy);  // "poll", "enqueue"
-
-// Spins until reached() returns true, at most timeoutNs; false on timeout.
-// Between checks a short pause (the CPU's spin-wait hint), then a yield: the
-// thread stays ready to see the value within a microsecond or so, and never
-// sleeps for milliseconds. reached() must be cheap and non-blocking
-// (vkGetSemaphoreCounterValue, vkGetFenceStatus, cudaEventQuery).
-template <typename Reached>
-bool waitUntilReached(Reached&& reached, uint64_t timeoutNs);
-
-// The same loop on a clock of the caller's: now() returns nanoseconds on any
-// monotonic scale. The frame loop uses hostNowNs; tests pass a fake clock so
-// that the timeout is checked by counting, not by measuring.
-template <typename Reached, typename Now>
-bool waitUntilReached(Reached&& reached, uint64_t timeoutNs, Now&& now);
-
-void spinPause();  // one short pause of the spin loop above
-
-template <typename Reached, typename Now>
-bool waitUntilReached(Reached&& reached, uint64_t timeoutNs, Now&& now) {
-  if (reached()) return true;
-  const int64_t deadline = now() + int64_t(timeoutNs);
-  for (;;) {
-    spinPause();
-    if (reached()) return true;
-    if (now() >= deadline) return false;
-  }
-}
-
-template <typename Reached>
-bool waitUntilReached(Reached&& reached, uint64_t timeoutNs) {
-  return waitUntilReached(reached, timeoutNs, hostNowNs);
-}
 
 }  // namespace vksim

@@ -3,10 +3,11 @@
 #include <string>
 
 #include "app/interop/device_pairing.h"
-#include "app/interop/schedule_waits.h"
+#include "app/interop/teardown.h"
+#include "app/interop/host_wait.h"
 #include "app/interop/wait_strategy.h"
 #include "app/paths/frame_commands.h"
-#include "app/interop/teardown.h"
+#include "app/paths/schedule_turns.h"
 #include "renderer/vk_check.h"
 #include "sim/cuda/cuda_simulation.h"
 

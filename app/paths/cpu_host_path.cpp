@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "app/interop/exported_handles.h"
+#include "app/interop/grid_resources.h"
 #include "app/paths/frame_commands.h"
 #include "app/paths/schedule_turns.h"
 #include "app/testing/fault_hooks.h"
@@ -73,8 +73,7 @@ void createCpuHostGrid(GridResources& grid, CpuHostState& own, const GridSetup& 
   // render uploads. Not with --frame-tags (its simulation writes no texels)
   // nor in a rehearsed handoff.
   const bool textured = config.texture && !rehearsedHandoff && !config.frameTags;
-  grid.texture = createSharedTexture(device, params.grid, params.grid, surfaceTextureLevelCount(params.grid),
-                                     textured ? TextureWriter::hostUpload : TextureWriter::placeholder);
+  grid.texture = createSurfaceTexture(device, params, textured ? TextureWriter::hostUpload : TextureWriter::placeholder);
   if (textured)
     own.textureStaging =
         createGpuBuffer(device, surfaceTextureBytes(params.grid), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,

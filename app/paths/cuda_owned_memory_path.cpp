@@ -4,7 +4,7 @@
 #include <string>
 
 #include "app/interop/device_pairing.h"
-#include "app/interop/exported_handles.h"
+#include "app/interop/grid_resources.h"
 #include "sim/cuda/cuda_owned_memory.h"
 #include "sim/cuda/cuda_simulation.h"
 
@@ -34,7 +34,7 @@ std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, GridReso
   if (!exported) throw EnvironmentError("CUDA backend: " + exported.error().message);
   handles.buffer = *exported;
   // The semaphores still go from Vulkan to CUDA, as in exportSharedHandles
-  // (app/interop/exported_handles.cpp); the three lines are repeated rather
+  // (app/interop/grid_resources.cpp); the three lines are repeated rather
   // than shared so that the walkthrough's route keeps them in view.
   handles.semaphores.timelineFd = exportSemaphoreFd(device, grid.semaphores.timeline);
   handles.semaphores.renderDoneFd = exportSemaphoreFd(device, grid.semaphores.renderDone);

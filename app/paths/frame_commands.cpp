@@ -3,6 +3,8 @@
 #include "app/ui/camera.h"
 #include "app/ui/overlay.h"
 #include "renderer/debug_names.h"
+#include "renderer/gpu_timer.h"
+#include "renderer/mesh_renderer.h"
 #include "renderer/render_targets.h"
 #include "renderer/vk_check.h"
 
@@ -61,7 +63,7 @@ void recordScenePass(FrameContext& frame, VkCommandBuffer commandBuffer) {
   MeshDrawInputs draw;
   draw.vertexBuffer = grid.vertices.buffer;
   draw.textureSet = grid.texture.set;
-  draw.indices = &grid.indices;
+  draw.indices = frame.scene.indices;
   draw.constants = makeMeshPushConstants(*frame.scene.camera, extent.width, extent.height);
   draw.constants.surface = {textureDrawn(grid) ? 1.0f : 0.0f, float(grid.texture.width), 0.0f, 0.0f};
   draw.extent = extent;

@@ -18,8 +18,6 @@
 #include "app/interop/value_schedule.h"
 #include "app/interop/wait_strategy.h"
 #include "renderer/frame_sync.h"
-#include "renderer/gpu_timer.h"
-#include "renderer/mesh_renderer.h"
 #include "renderer/vulkan_context.h"
 #include "sim/fault_plan.h"
 
@@ -27,6 +25,10 @@ namespace vksim {
 
 struct OrbitCamera;  // app/ui/camera.h
 struct Overlay;      // app/ui/overlay.h
+struct GpuTimer;     // renderer/gpu_timer.h
+struct MeshPipeline;     // renderer/mesh_renderer.h
+struct GridIndexBuffer;  // renderer/mesh_renderer.h
+struct MeshDrawReport;   // renderer/mesh_renderer.h
 
 // What a frame tells whoever measures it (the capture room's
 // CaptureFrameObserver): what it submitted and what the simulation
@@ -61,7 +63,8 @@ struct FrameTarget {
   std::optional<SemaphoreSignal> readyToPresent;  // window only
 };
 
-// What the mesh pass draws with (the grid's buffers come from GridResources).
+// What the mesh pass draws with (the vertices and the texture come from
+// GridResources).
 struct SceneDraw {
   VkRenderPass renderPass = VK_NULL_HANDLE;
   const MeshPipeline* pipeline = nullptr;
@@ -73,6 +76,7 @@ struct SceneDraw {
   float cellPixels = 0.0f;  // --lod-pixels
   float heightBound = 0.0f;
   MeshDrawReport* report = nullptr;  // what the pass drew (null: not kept)
+  const GridIndexBuffer* indices = nullptr;  // the path's (PathResources::indices)
 };
 
 struct FrameContext {

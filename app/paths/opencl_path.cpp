@@ -1,7 +1,7 @@
 #include "app/paths/opencl_path.h"
 
 #include "app/interop/device_pairing.h"
-#include "app/interop/exported_handles.h"
+#include "app/interop/grid_resources.h"
 #include "sim/opencl/opencl_simulation.h"
 
 namespace vksim {

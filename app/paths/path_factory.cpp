@@ -105,7 +105,7 @@ void createPathGrid(GridResources& grid, PathResources& own, const GridSetup& se
   own.descriptor = &path;
   // The mesh's index buffer is the same on every path, and no part of the
   // interop: it is made here, before the path's own resources.
-  grid.indices = createGridIndexBuffer(setup.device, params.grid);
+  own.indices = createGridIndexBuffer(setup.device, params.grid);
   path.create(grid, own, setup, params, schedule);
 }
 
@@ -121,6 +121,7 @@ void destroyPathGrid(const PathTeardown& teardown, GridResources& grid, PathReso
   const bool finished =
       finishSimulation(teardown.device, teardown.frame, grid, teardown.schedule, teardown.loss, teardown.hooks);
   destroySharedObjects(teardown.device, grid, teardown.loss);
+  destroyGridIndexBuffer(teardown.device, own.indices);  // the device is idle by now
   // The path's own last: CUDA's allocation after Vulkan's import of it.
   destroyCpuHostState(teardown.device, own.cpuHost);
   destroyCopyState(teardown.device, own.copy);

@@ -18,6 +18,7 @@
 #include "app/paths/cuda_owned_memory_path.h"
 #include "app/paths/frame_context.h"
 #include "app/testing/frame_tags.h"
+#include "renderer/mesh_renderer.h"
 
 namespace vksim {
 
@@ -39,6 +40,9 @@ struct PathDescriptor;
 // room's (set once by the app).
 struct PathResources {
   const PathDescriptor* descriptor = nullptr;  // the path that built the grid resources
+  // The mesh's index buffer: the same on every path, and no part of the
+  // interop (the frame's SceneDraw points at it).
+  GridIndexBuffer indices;
   CpuHostState cpuHost;
   CopyState copy;
   CudaOwnedState cudaOwned;

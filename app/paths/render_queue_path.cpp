@@ -5,8 +5,8 @@
 
 #include "app/interop/device_pairing.h"
 #include "app/interop/queue_submission.h"
-#include "app/interop/schedule_waits.h"
 #include "app/paths/frame_commands.h"
+#include "app/paths/schedule_turns.h"
 #include "renderer/debug_names.h"
 #include "renderer/vk_check.h"
 

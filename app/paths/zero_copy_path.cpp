@@ -1,11 +1,9 @@
 #include "app/paths/zero_copy_path.h"
 
-#include "app/interop/device_pairing.h"
-#include "app/interop/exported_handles.h"
+#include "app/interop/grid_resources.h"
 #include "app/paths/frame_commands.h"
 #include "app/paths/schedule_turns.h"
 #include "sim/cuda/cuda_simulation.h"
-#include "sim/surface_texture.h"
 
 namespace vksim {
 
@@ -21,18 +19,18 @@ void createZeroCopyGrid(GridResources& grid, const GridSetup& setup, const Model
   grid.semaphores = createSyncSemaphores(device, /*exportable=*/true);
   // The surface texture CUDA writes in the same turn as the vertices: an
   // exported image, mapped by CUDA as a mipmapped array (off: the placeholder).
-  grid.texture = createSharedTexture(device, params.grid, params.grid, surfaceTextureLevelCount(params.grid),
-                                     setup.config.texture ? TextureWriter::external : TextureWriter::placeholder);
+  grid.texture =
+      createSurfaceTexture(device, params, setup.config.texture ? TextureWriter::external : TextureWriter::placeholder);
   const SharedTexture* texture = grid.texture.writer == TextureWriter::external ? &grid.texture : nullptr;
   // The fds cross from Vulkan to CUDA here, and only here (the opaque-fd
-  // rule, app/interop/exported_handles.h). Export: each object gets a new
+  // rule, app/interop/grid_resources.h). Export: each object gets a new
   // fd, which `handles` owns.
   ExportedHandles handles =
       exportSharedHandles(device, grid.vertices, grid.semaphores, setup.config.faults, texture, "CUDA backend");
   injectImportFailure(setup.config.faults, "CUDA backend: could not import the vertex buffer's memory");
   // Import: CUDA sets each fd it imported to -1 (the driver's from then on).
   Result<std::unique_ptr<Simulation>> imported =
-      createCudaSimulation(params, setup.devices.cuda->ordinal, handles.buffer, handles.semaphores,
+      createCudaSimulation(params, setup.cudaOrdinal, handles.buffer, handles.semaphores,
                            texture ? &handles.texture : nullptr);
   grid.simulation = importedSimulation(std::move(imported), "CUDA backend");
   // `handles` closes whatever CUDA did not take when it goes, at the end of

@@ -38,6 +38,6 @@ StepSync withStepFault(StepSync sync, const FaultPlan& faults, const ScheduleSta
 bool handoffFaultInjected(const FaultPlan& faults);
 
 // export-fails and import-fails act on the fds' route itself
-// (exportSharedHandles, injectImportFailure: app/interop/exported_handles.h).
+// (exportSharedHandles, injectImportFailure: app/interop/grid_resources.h).
 
 }  // namespace vksim

@@ -1,12 +1,12 @@
 // The CUDA backend's one class, behind createCudaSimulation and its two
 // variants (sim/cuda/cuda_simulation.h). Declared here once so that each of
 // its jobs reads top to bottom in a file of its own:
-//   cuda_simulation.cu      what every path shares: device and stream, the
-//                           kernels loaded before any external wait, the
-//                           initial state, the step (wait -> kernels ->
-//                           signal), the teardown
-//   cuda_import.cu          zero copy: the import of Vulkan's exported
-//                           memory, texture and semaphores (the opaque fds)
+//   cuda_simulation.cu      the lesson: the import of Vulkan's exported
+//                           memory, texture and semaphores (the opaque fds),
+//                           the initial state, the step (wait -> kernels ->
+//                           signal) and the teardown
+//   cuda_model_launches.cu  the kernels, loaded before any external wait,
+//                           and each step's launches
 //   cuda_owned_vertices.cu  --memory-owner cuda: the vertices in CUDA's own
 //                           allocation, only the semaphores imported
 //   cuda_copy_staging.cu    --transfer copy: device memory of its own, then a
@@ -35,14 +35,14 @@ class CudaSimulation final : public Simulation {
  public:
   CudaSimulation(const ModelParams& params, int ordinal)
       : params_(clampModelParams(params)), ordinal_(ordinal) {}
-  ~CudaSimulation() override;  // the teardown of design.md, CUDA first (cuda_simulation.cu)
+  ~CudaSimulation() override;  // the teardown of design.md, CUDA first
   CudaSimulation(const CudaSimulation&) = delete;
   CudaSimulation& operator=(const CudaSimulation&) = delete;
 
-  // The three ways to create it, one a file; each returns "" or the sentence
-  // for *error, and leaves a partial result that the destructor undoes.
+  // The three ways to create it; each returns "" or the sentence for *error,
+  // and leaves a partial result that the destructor undoes.
   std::string create(ExternalBuffer& vertices, ExternalSemaphores& semaphores,
-                     ExternalTexture* texture);  // cuda_import.cu
+                     ExternalTexture* texture);  // zero copy: imports every fd
   std::string createOnCudaMemory(const CudaVertexMemory& vertices,
                                  ExternalSemaphores& semaphores);  // cuda_owned_vertices.cu
   std::string createCopyPath();                                    // cuda_copy_staging.cu
@@ -50,17 +50,13 @@ class CudaSimulation final : public Simulation {
   // Simulation (sim/simulation.h).
   StepResult writeInitialState() override;
   StepResult step(const StepSync& sync, bool advance, uint64_t timeoutNs) override;
+  bool finish(uint64_t timeoutNs) override;
   void setParams(const ModelParams& params) override { params_ = changeParams(params_, params); }
   const ModelParams& params() const override { return params_; }
-  void addDrop(const Drop& drop) override {
-    if (params_.model == ModelKind::ripple) queued_.push_back(drop);
-  }
+  void addDrop(const Drop& drop) override;
   uint64_t stepCount() const override { return stepCount_; }
-  bool finish(uint64_t timeoutNs) override;
   std::string backendName() const override { return "cuda"; }
-  std::string deviceName() const override {
-    return deviceName_ + " (CUDA device " + std::to_string(ordinal_) + ")";
-  }
+  std::string deviceName() const override;
   bool isStepComplete() override;
   bool takeStepTiming(StepTiming* timing) override;
   const void* hostVertices() const override { return pinnedVertices_; }
@@ -68,64 +64,44 @@ class CudaSimulation final : public Simulation {
 
   // copyCudaVerticesToHost and cudaOwnedDeviceBytes (cuda_simulation.h).
   bool copyVerticesToHost(void* destination, uint64_t bytes, uint64_t timeoutNs);
-  // Device memory allocated here, beyond the imported vertex buffer.
-  uint64_t ownedBytes() const {
-    return params_.model == ModelKind::ripple ? 3 * uint64_t(params_.grid) * params_.grid * sizeof(float) : 0;
-  }
+  uint64_t ownedBytes() const;  // device memory allocated here, beyond the vertices
 
  private:
-  // The one sentence for *error when a CUDA call fails.
-  static std::string cudaFailure(const std::string& what, cudaError_t result) {
-    return "CUDA could not " + what + " (" + cudaGetErrorName(result) + ")";
-  }
-  // cudaGetLastError returns the last error recorded on this thread by any
-  // runtime call, not only by launches: drop what earlier calls left (each was
-  // already reported by CUDA_CHECK), so that the check after a launch reports
-  // that launch. (cudaStreamQuery's cudaErrorNotReady is not recorded: seen on
-  // an H200 with CUDA 13.0.)
-  static void clearStaleError() { (void)cudaGetLastError(); }
-
-  // Where the kernels write: the imported buffer, CUDA's own allocation
-  // (--memory-owner cuda), or (copy path) memory of this backend's own.
-  float4* vertexPointer() const {
-    return static_cast<float4*>(copyPath_            ? ownVertices_
-                                : cudaOwnedVertices_ ? cudaOwnedVertices_
-                                                     : mappedVertices_);
-  }
-  uint64_t vertexBytes() const { return uint64_t(params_.grid) * params_.grid * sizeof(Vertex); }
-
-  // cuda_simulation.cu: what every path shares.
+  // cuda_simulation.cu: the import, and what every path shares.
   std::string checkGrid() const;
   std::string selectDeviceAndCreateStream();
-  std::string createOwnState();
-  bool enqueueModelStep();
-  void enqueueTexture();
-  void enqueueSinewave();
-  bool enqueueDrops(const std::vector<Drop>& drops);
-  void enqueueRippleVertices();
-  bool enqueueRippleStep();
-  bool waitForStream(uint64_t timeoutNs);
-
-  // cuda_import.cu: the fds and what they carry.
   std::string checkTimelineSupport(const ExternalSemaphores& semaphores);
   std::string importVertexBuffer(ExternalBuffer& vertices);
   std::string importTexture(ExternalTexture& texture);
   std::string importSemaphores(ExternalSemaphores& semaphores);
   std::string importSemaphore(int& fd, cudaExternalSemaphoreHandleType type, const char* name,
                               cudaExternalSemaphore_t* semaphore);
+  bool hasSemaphoresFor(SyncMode mode) const;
+  bool waitForStream(uint64_t timeoutNs);
+  float4* vertexPointer() const;  // where the kernels write, whichever path
+  uint64_t vertexBytes() const { return uint64_t(params_.grid) * params_.grid * sizeof(Vertex); }
 
-  // cuda_copy_staging.cu: the copy path's step and its copy to the host.
-  StepResult copyPathStep(bool advance, bool stall);
+  // cuda_model_launches.cu: the kernels.
+  std::string createOwnState();
+  bool enqueueInitialModelState();
+  bool enqueueModelStep();
+  void enqueueTexture();
+  void enqueueSinewave();
+  bool enqueueDrops(const std::vector<Drop>& drops);
+  void enqueueRippleVertices();
+  bool enqueueRippleStep();
+
+  // The other paths and the test facility.
+  StepResult copyPathStep(bool advance, bool stall);  // cuda_copy_staging.cu
   bool enqueueCopyToHost();
-
-  // cuda_stall.cu: the injected stall (--inject-fault sim-stalls).
-  std::string createInjectedStall();
+  std::string createInjectedStall();  // cuda_stall.cu
   bool enqueueStall();
 
   ModelParams params_;
   int ordinal_;
   std::string deviceName_;
   cudaStream_t stream_ = nullptr;
+  // What the import made of the fds.
   cudaExternalMemory_t vertexMemory_ = nullptr;
   void* mappedVertices_ = nullptr;                  // from cudaExternalMemoryGetMappedBuffer
   cudaExternalMemory_t textureMemory_ = nullptr;    // the surface texture's imported memory
@@ -133,21 +109,20 @@ class CudaSimulation final : public Simulation {
   std::vector<cudaSurfaceObject_t> levelSurfaces_;  // one per level, level 0 first
   uint32_t textureWidth_ = 0, textureHeight_ = 0;
   cudaExternalSemaphore_t timeline_ = nullptr, renderDone_ = nullptr, simDone_ = nullptr;
-  void* ownVertices_ = nullptr;     // copy path: the kernels' output (cudaMalloc)
-  void* pinnedVertices_ = nullptr;  // copy path: its copy in host memory (cudaMallocHost)
-  void* readbackBounce_ = nullptr;  // copyVerticesToHost's pinned bounce buffer, made on first use
-  void* cudaOwnedVertices_ =
-      nullptr;  // --memory-owner cuda: the borrowed mapping (CudaVertexMemory::address)
-  bool copyPath_ = false;
-  CudaStepTimer timer_;
-  float* heights_ = nullptr;  // ripple: one allocation holding the three fields
-  float* previous_ = nullptr;
-  float* current_ = nullptr;
-  float* next_ = nullptr;
+  // The model's state on the device (ripple: one allocation, three fields).
+  float* heights_ = nullptr;
+  float *previous_ = nullptr, *current_ = nullptr, *next_ = nullptr;
   std::vector<Drop> queued_;
   uint64_t stepCount_ = 0;
-  bool failed_ = false;                   // an earlier enqueue failed: the stream's results are not trusted
-  unsigned int* stallRelease_ = nullptr;  // the injected stall's flag: mapped pinned host memory
+  bool failed_ = false;  // an earlier enqueue failed: the stream's results are not trusted
+  CudaStepTimer timer_;
+  void* readbackBounce_ = nullptr;  // copyVerticesToHost's pinned bounce buffer, made on first use
+  // The other paths' vertices and the test facility's flag.
+  void* cudaOwnedVertices_ = nullptr;  // --memory-owner cuda: CudaVertexMemory::address
+  bool copyPath_ = false;
+  void* ownVertices_ = nullptr;     // copy path: the kernels' output (cudaMalloc)
+  void* pinnedVertices_ = nullptr;  // copy path: its copy in host memory (cudaMallocHost)
+  unsigned int* stallRelease_ = nullptr;        // the injected stall's flag: mapped pinned host memory
   unsigned int* stallReleaseDevice_ = nullptr;  // the same flag as the device sees it
 };
 

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+#include <string>
 
 namespace vksim {
 
@@ -16,6 +17,18 @@ inline cudaError_t reportCudaError(cudaError_t result, const char* call, const c
                  cudaGetErrorString(result));
   return result;
 }
+
+// The one sentence for *error when a CUDA call fails.
+inline std::string cudaFailure(const std::string& what, cudaError_t result) {
+  return "CUDA could not " + what + " (" + cudaGetErrorName(result) + ")";
+}
+
+// cudaGetLastError returns the last error recorded on this thread by any
+// runtime call, not only by launches: drop what earlier calls left (each was
+// already reported by CUDA_CHECK), so that the check after a launch reports
+// that launch. (cudaStreamQuery's cudaErrorNotReady is not recorded: seen on
+// an H200 with CUDA 13.0.)
+inline void clearStaleCudaError() { (void)cudaGetLastError(); }
 
 }  // namespace vksim
 

@@ -2,7 +2,7 @@
 // device memory of this backend's own (cudaMalloc), and each step ends with a
 // copy to pinned host memory (cudaMallocHost), where the frame loop picks the
 // vertices up. No semaphores: the host orders everything. The kernels are the
-// shared ones (cuda_simulation.cu), in the same stream order.
+// shared ones (cuda_model_launches.cu), in the same stream order.
 #include <cuda_runtime.h>
 
 #include <memory>

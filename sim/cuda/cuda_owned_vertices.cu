@@ -1,7 +1,7 @@
 // --memory-owner cuda: the reverse direction. The vertices live in CUDA's own
 // allocation (createCudaVertexMemory, cuda_owned_memory.cpp), which the
 // renderer imports; only the semaphores cross from Vulkan to CUDA, imported as
-// in the zero-copy path (cuda_import.cu). The step is the shared one
+// in the zero-copy path (cuda_simulation.cu). The step is the shared one
 // (cuda_simulation.cu).
 #include <cuda_runtime.h>
 
@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "sim/cuda/cuda_backend.cuh"
+#include "sim/cuda/cuda_owned_memory.h"
 
 namespace vksim {
 

@@ -1,29 +1,29 @@
-// The CUDA backend, the part every path shares: it runs every frame's turn of
-// the value schedule as
-//   wait (external semaphore) -> kernels -> signal (external semaphore)
-// on one non-blocking stream, so the host never waits inside a frame. How the
-// vertices get a home is each path's own file (cuda_backend.cuh lists them):
-// imported from Vulkan (cuda_import.cu), CUDA's own allocation
-// (cuda_owned_vertices.cu), or the copy path's memory (cuda_copy_staging.cu).
-// Events around each step (sim/cuda/cuda_step_timer.cuh) time it. The
-// per-vertex arithmetic is sim/model_math.h, the same as the CPU reference's;
-// the host side of each step (time, coefficients, drops) is sim/models.h.
+// The CUDA backend's side of the lesson, in the order a frame meets it:
+//   creation: import what the renderer exported (opaque fds: the vertex
+//             buffer's memory, the surface texture, the semaphores), each fd
+//             under the fd rule (markFdImported);
+//   every turn of the value schedule:
+//             wait (external semaphore) -> kernels -> signal (external semaphore)
+//             on one non-blocking stream, so the host never waits inside a frame;
+//   teardown: CUDA first, in the order the runtime's rules give.
+// The kernels themselves are loaded and launched in cuda_model_launches.cu;
+// how the vertices get a home on the other paths is each path's own file
+// (cuda_backend.cuh lists them). Events around each step
+// (sim/cuda/cuda_step_timer.cuh) time it.
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "base/config.h"
 #include "sim/cuda/cuda_backend.cuh"
 #include "sim/cuda/cuda_check.h"
-#include "sim/cuda/cuda_kernels.cuh"
-#include "sim/cuda/cuda_texture_kernels.cuh"
-#include "sim/model_math.h"
 #include "sim/models.h"
 #include "sim/nvtx_ranges.h"
 
@@ -37,9 +37,186 @@ constexpr uint64_t kTeardownTimeoutNs = kDefaultWaitTimeoutNs;
 // far above its cost at the largest grid, so reaching it means a stuck device.
 constexpr uint64_t kInitialStateTimeoutNs = kDefaultWaitTimeoutNs;
 
+// After a successful import of an opaque fd: the CUDA runtime's rule is that
+// the import transfers the fd to the driver, and any later use of it (close
+// included) is undefined. Setting it to -1 tells the caller, who owns every
+// fd until then and closes the ones left (simulation.h).
+void markFdImported(int& fd) {
+  fd = -1;
+}
+
 }  // namespace
 
-// ---- Creation: what every path does once the vertices have a home.
+// ---- Creation: import what Vulkan exported, then what every path needs.
+
+Result<std::unique_ptr<Simulation>> createCudaSimulation(const ModelParams& params, int ordinal,
+                                                         ExternalBuffer& vertices,
+                                                         ExternalSemaphores& semaphores,
+                                                         ExternalTexture* texture) {
+  // On failure the simulation releases what it imported when it goes; the
+  // fds it did not import stay >= 0 in `vertices` / `semaphores`, for the
+  // caller to close.
+  auto simulation = std::make_unique<CudaSimulation>(params, ordinal);
+  if (std::string failure = simulation->create(vertices, semaphores, texture); !failure.empty())
+    return fail(failure, kExitEnvironment);
+  return std::unique_ptr<Simulation>(std::move(simulation));
+}
+
+// Everything createCudaSimulation promises, in the order that lets the
+// destructor undo a partial result. Returns "" or the sentence for *error.
+std::string CudaSimulation::create(ExternalBuffer& vertices, ExternalSemaphores& semaphores,
+                                   ExternalTexture* texture) {
+  if (std::string failure = checkGrid(); !failure.empty()) return failure;
+  const uint64_t needed = vertexBytes();
+  const uint32_t n = params_.grid;
+  if (vertices.fd < 0) return "no vertex buffer fd was given";
+  if (vertices.size < needed)
+    return "the vertex buffer holds " + std::to_string(vertices.size) + " bytes, less than the " +
+           std::to_string(needed) + " that a grid of " + std::to_string(n) + " needs";
+  if (vertices.allocationSize < vertices.size)
+    return "the vertex buffer's allocation size (" + std::to_string(vertices.allocationSize) +
+           " bytes) is less than its size (" + std::to_string(vertices.size) + " bytes)";
+
+  if (std::string failure = selectDeviceAndCreateStream(); !failure.empty()) return failure;
+  if (std::string failure = checkTimelineSupport(semaphores); !failure.empty()) return failure;
+  if (std::string failure = importVertexBuffer(vertices); !failure.empty()) return failure;
+  if (texture && texture->fd >= 0)
+    if (std::string failure = importTexture(*texture); !failure.empty()) return failure;
+  if (std::string failure = importSemaphores(semaphores); !failure.empty()) return failure;
+  return createOwnState();
+}
+
+// A timeline fd needs a device that can import timeline semaphores; checked
+// before anything is imported, so that no fd is taken for nothing.
+std::string CudaSimulation::checkTimelineSupport(const ExternalSemaphores& semaphores) {
+  int timelineSupported = 0;
+  if (cudaError_t result = CUDA_CHECK(
+          cudaDeviceGetAttribute(&timelineSupported, cudaDevAttrTimelineSemaphoreInteropSupported, ordinal_)))
+    return cudaFailure("query timeline semaphore support", result);
+  if (semaphores.timelineFd >= 0 && !timelineSupported)
+    return "CUDA device " + std::to_string(ordinal_) + " (" + deviceName_ +
+           ") cannot import timeline semaphores (cudaDevAttrTimelineSemaphoreInteropSupported is 0)";
+  return "";
+}
+
+std::string CudaSimulation::importVertexBuffer(ExternalBuffer& vertices) {
+  // The import must name the allocation's size (VkMemoryRequirements::size,
+  // not the size the buffer asked for) and, for a dedicated allocation,
+  // cudaExternalMemoryDedicated: both must match how Vulkan allocated it.
+  cudaExternalMemoryHandleDesc memoryDesc{};
+  memoryDesc.type = cudaExternalMemoryHandleTypeOpaqueFd;
+  memoryDesc.handle.fd = vertices.fd;
+  memoryDesc.size = vertices.allocationSize;
+  memoryDesc.flags = vertices.dedicated ? cudaExternalMemoryDedicated : 0u;
+  if (cudaError_t result = CUDA_CHECK(cudaImportExternalMemory(&vertexMemory_, &memoryDesc)))
+    return cudaFailure("import the vertex buffer's memory", result);
+  markFdImported(vertices.fd);
+  // The buffer sits at offset 0 of its own allocation.
+  cudaExternalMemoryBufferDesc bufferDesc{};
+  bufferDesc.offset = 0;
+  bufferDesc.size = vertices.size;
+  if (cudaError_t result =
+          CUDA_CHECK(cudaExternalMemoryGetMappedBuffer(&mappedVertices_, vertexMemory_, &bufferDesc)))
+    return cudaFailure("map the imported vertex buffer", result);
+  return "";
+}
+
+// The surface texture: import the image's memory, map it as a mipmapped
+// array that repeats how Vulkan created the image, and make one surface
+// object per level (every level is written by a kernel).
+std::string CudaSimulation::importTexture(ExternalTexture& texture) {
+  if (texture.width != params_.grid || texture.height != params_.grid || texture.levels == 0)
+    return "the surface texture is " + std::to_string(texture.width) + "x" + std::to_string(texture.height) +
+           " with " + std::to_string(texture.levels) + " levels; a grid of " + std::to_string(params_.grid) +
+           " needs one texel per vertex";
+  // As for the buffer: the size of the allocation (VkMemoryRequirements::size
+  // of the image, which includes every level and the driver's padding) and
+  // the dedicated flag, both as Vulkan allocated it.
+  cudaExternalMemoryHandleDesc memoryDesc{};
+  memoryDesc.type = cudaExternalMemoryHandleTypeOpaqueFd;
+  memoryDesc.handle.fd = texture.fd;
+  memoryDesc.size = texture.allocationSize;
+  memoryDesc.flags = texture.dedicated ? cudaExternalMemoryDedicated : 0u;
+  if (cudaError_t result = CUDA_CHECK(cudaImportExternalMemory(&textureMemory_, &memoryDesc)))
+    return cudaFailure("import the surface texture's memory", result);
+  markFdImported(texture.fd);  // CUDA's from here, as the vertex buffer's fd
+  // Each field must describe the image exactly as vkCreateImage made it
+  // (the external memory rules of the CUDA Programming Guide):
+  cudaExternalMemoryMipmappedArrayDesc arrayDesc{};
+  // - offset: the image sits at offset 0 of its dedicated allocation
+  //   (vkBindImageMemory with offset 0);
+  arrayDesc.offset = 0;
+  // - formatDesc: VK_FORMAT_R8G8B8A8_UNORM is four 8-bit unsigned channels
+  //   (read as uchar4; UNORM's scaling is the sampler's business);
+  arrayDesc.formatDesc = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+  // - extent: VkImageCreateInfo::extent of a 2D image; depth 0, as
+  //   cudaMalloc3DArray takes a 2D array (not 1, which would be 3D);
+  arrayDesc.extent = make_cudaExtent(texture.width, texture.height, 0);
+  // - flags: VK_IMAGE_USAGE_STORAGE_BIT corresponds to
+  //   cudaArraySurfaceLoadStore (the kernels write through surface
+  //   objects); the image is no colour attachment, so no
+  //   cudaArrayColorAttachment, and neither layered nor a cube map;
+  arrayDesc.flags = cudaArraySurfaceLoadStore;
+  // - numLevels: VkImageCreateInfo::mipLevels, the whole chain.
+  arrayDesc.numLevels = texture.levels;
+  if (cudaError_t result =
+          CUDA_CHECK(cudaExternalMemoryGetMappedMipmappedArray(&textureArray_, textureMemory_, &arrayDesc)))
+    return cudaFailure("map the surface texture as a mipmapped array", result);
+  textureWidth_ = texture.width;
+  textureHeight_ = texture.height;
+  for (uint32_t level = 0; level < texture.levels; ++level) {
+    // The level's array belongs to the mipmapped array (freed with it).
+    cudaArray_t levelArray = nullptr;
+    if (cudaError_t result = CUDA_CHECK(cudaGetMipmappedArrayLevel(&levelArray, textureArray_, level)))
+      return cudaFailure("get level " + std::to_string(level) + " of the surface texture", result);
+    cudaResourceDesc resource{};
+    resource.resType = cudaResourceTypeArray;
+    resource.res.array.array = levelArray;
+    cudaSurfaceObject_t surface = 0;
+    if (cudaError_t result = CUDA_CHECK(cudaCreateSurfaceObject(&surface, &resource)))
+      return cudaFailure("create a surface object for level " + std::to_string(level), result);
+    levelSurfaces_.push_back(surface);
+  }
+  return "";
+}
+
+// The semaphores of both sync modes; each is imported only if it was
+// exported (a mode without its semaphores is unavailable, and its step
+// fails). Also what --memory-owner cuda imports (cuda_owned_vertices.cu).
+std::string CudaSimulation::importSemaphores(ExternalSemaphores& semaphores) {
+  if (std::string failure = importSemaphore(
+          semaphores.timelineFd, cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd, "timeline", &timeline_);
+      !failure.empty())
+    return failure;
+  if (std::string failure = importSemaphore(semaphores.renderDoneFd, cudaExternalSemaphoreHandleTypeOpaqueFd,
+                                            "renderDone", &renderDone_);
+      !failure.empty())
+    return failure;
+  if (std::string failure = importSemaphore(semaphores.simDoneFd, cudaExternalSemaphoreHandleTypeOpaqueFd,
+                                            "simDone", &simDone_);
+      !failure.empty())
+    return failure;
+  // simDone carries the initial state's signal, which render 0 waits on
+  // whatever the sync mode (writeInitialState); renderDone only binary steps.
+  if (!simDone_) return "no simDone semaphore was given (the initial state's signal needs it)";
+  return "";
+}
+
+// One semaphore's fd, under the fd rule: handed over only after a successful
+// import; on failure it stays the caller's, who closes it.
+std::string CudaSimulation::importSemaphore(int& fd, cudaExternalSemaphoreHandleType type, const char* name,
+                                            cudaExternalSemaphore_t* semaphore) {
+  if (fd < 0) return "";  // not exported: that sync mode is unavailable
+  cudaExternalSemaphoreHandleDesc desc{};
+  desc.type = type;
+  desc.handle.fd = fd;
+  if (cudaError_t result = CUDA_CHECK(cudaImportExternalSemaphore(semaphore, &desc))) {
+    *semaphore = nullptr;
+    return cudaFailure(std::string("import the ") + name + " semaphore", result);
+  }
+  markFdImported(fd);
+  return "";
+}
 
 std::string CudaSimulation::checkGrid() const {
   const uint32_t n = params_.grid;
@@ -62,46 +239,6 @@ std::string CudaSimulation::selectDeviceAndCreateStream() {
   return "";
 }
 
-// What every path needs once the vertices have a home: the ripple state, the
-// kernels loaded, the step timer's events, the injected stall's flag.
-std::string CudaSimulation::createOwnState() {
-  const uint32_t n = params_.grid;
-  if (params_.model == ModelKind::ripple) {
-    // Three fields (previous, current, next): the one-pass step
-    // (BackendRippleStep, cuda_kernels.cuh) also computes its neighbours' next heights,
-    // which read their previous heights, so next cannot overwrite previous
-    // in place. 4 more bytes a vertex buy one pass over memory instead of two.
-    if (cudaError_t result = CUDA_CHECK(cudaMalloc(&heights_, ownedBytes())))
-      return cudaFailure("allocate " + std::to_string(ownedBytes()) + " bytes for the ripple state", result);
-    previous_ = heights_;
-    current_ = heights_ + size_t(n) * n;
-    next_ = heights_ + 2 * size_t(n) * n;
-  }
-
-  // The lazy-loading trap (design.md): with lazy module loading, the first
-  // launch of a kernel into a stream that is already waiting on an external
-  // semaphore blocks this thread until the wait is satisfied, and this thread
-  // is the one that would let it be. cudaFuncGetAttributes loads the kernel,
-  // so every kernel that this file launches is loaded here, before any wait
-  // is enqueued (the stall's kernel in createInjectedStall, cuda_stall.cu).
-  const struct {
-    const void* function;
-    const char* name;
-  } kernels[] = {{BackendSinewaveStep::kernel(), "sinewaveStepKernel"},
-                 {reinterpret_cast<const void*>(&addDropsKernel), "addDropsKernel"},
-                 {BackendRippleStep::kernel(), "rippleStepKernel"},
-                 {reinterpret_cast<const void*>(&heightFieldVerticesKernel), "heightFieldVerticesKernel"},
-                 {reinterpret_cast<const void*>(&surfaceTexelsKernel), "surfaceTexelsKernel"},
-                 {reinterpret_cast<const void*>(&downsampleTexelsKernel), "downsampleTexelsKernel"}};
-  for (const auto& kernel : kernels) {
-    cudaFuncAttributes attributes{};
-    if (cudaError_t result = CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel.function)))
-      return cudaFailure(std::string("load ") + kernel.name, result);
-  }
-  if (std::string failure = timer_.create(); !failure.empty()) return "CUDA could not " + failure;
-  return createInjectedStall();
-}
-
 // ---- The initial state and the step.
 
 StepResult CudaSimulation::writeInitialState() {
@@ -111,17 +248,7 @@ StepResult CudaSimulation::writeInitialState() {
   queued_.clear();
   failed_ = true;  // until every call below has succeeded
   if (CUDA_CHECK(cudaSetDevice(ordinal_)) != cudaSuccess) return result;
-  clearStaleError();
-  bool written = true;
-  if (params_.model == ModelKind::ripple) {
-    written = CUDA_CHECK(cudaMemsetAsync(heights_, 0, ownedBytes(), stream_)) == cudaSuccess &&
-              enqueueDrops({initialDrop(params_)});
-    if (written) enqueueRippleVertices();
-  } else {
-    enqueueSinewave();
-  }
-  if (written) enqueueTexture();
-  written = written && CUDA_CHECK(cudaGetLastError()) == cudaSuccess;
+  const bool written = enqueueInitialModelState();  // cuda_model_launches.cu
   if (copyPath_) {
     // No semaphores: the host reads hostVertices() once the copy is done.
     if (!written || !enqueueCopyToHost()) return result;
@@ -150,6 +277,16 @@ StepResult CudaSimulation::writeInitialState() {
   return result;
 }
 
+// Whether the semaphores of `mode` were imported (each mode's are exported
+// only where the device offers them); says so on stderr when not.
+bool CudaSimulation::hasSemaphoresFor(SyncMode mode) const {
+  const bool timeline = mode == SyncMode::timeline;
+  if (timeline ? timeline_ != nullptr : (renderDone_ && simDone_)) return true;
+  std::fprintf(stderr, "vkcuda-sim: the CUDA backend was given no %s semaphore%s\n", timeline ? "timeline" : "binary",
+               timeline ? "" : "s");
+  return false;
+}
+
 StepResult CudaSimulation::step(const StepSync& sync, bool advance,
                                 uint64_t /*timeoutNs: the host never blocks here*/) {
   // Each field of the result is set right after the call that enqueued it
@@ -161,11 +298,7 @@ StepResult CudaSimulation::step(const StepSync& sync, bool advance,
   if (copyPath_) return copyPathStep(advance, sync.fault == StepFault::stall);  // cuda_copy_staging.cu
   const ProfileRange stepRange([&] { return stepRangeName(sync); });  // NVTX: "sim step: wait 2k+1, signal 2k+2"
   const bool timeline = sync.mode == SyncMode::timeline;
-  if (timeline ? !timeline_ : !(renderDone_ && simDone_)) {
-    std::fprintf(stderr, "vkcuda-sim: the CUDA backend was given no %s semaphore%s\n",
-                 timeline ? "timeline" : "binary", timeline ? "" : "s");
-    return result;
-  }
+  if (!hasSemaphoresFor(sync.mode)) return result;
 
   timer_.reanchorIfDue(stream_);
   timer_.beginStep(stream_);
@@ -217,69 +350,6 @@ StepResult CudaSimulation::step(const StepSync& sync, bool advance,
   }
   result.status = StepStatus::ok;
   return result;
-}
-
-// One step of the model's kernels on the stream, whichever path the
-// vertices take afterwards. False if a launch failed.
-bool CudaSimulation::enqueueModelStep() {
-  const ProfileRange range("kernels");  // NVTX: what ncu's --nvtx-include "vkcuda-sim@kernels/" selects
-  ++stepCount_;
-  clearStaleError();
-  bool launched = true;
-  if (params_.model == ModelKind::ripple)
-    launched = enqueueRippleStep();
-  else
-    enqueueSinewave();
-  if (launched) enqueueTexture();
-  return CUDA_CHECK(cudaGetLastError()) == cudaSuccess && launched;
-}
-
-// The step of RippleModel::step (models.h), in stream order.
-bool CudaSimulation::enqueueRippleStep() {
-  const std::vector<Drop> drops = stepDrops(params_, stepCount_, queued_);
-  queued_.clear();
-  if (!enqueueDrops(drops)) return false;
-  BackendRippleStep::launch(
-      {current_, previous_, next_, params_.grid, rippleCoefficients(params_), vertexPointer()}, stream_);
-  // previous <- current <- next: host bookkeeping only, ordered with the
-  // kernels by the stream that every launch uses.
-  float* oldPrevious = previous_;
-  previous_ = current_;
-  current_ = next_;
-  next_ = oldPrevious;
-  return true;
-}
-
-bool CudaSimulation::enqueueDrops(const std::vector<Drop>& drops) {
-  return CUDA_CHECK(launchDrops(drops, current_, previous_, params_.grid, stream_)) == cudaSuccess;
-}
-
-void CudaSimulation::enqueueRippleVertices() {
-  heightFieldVerticesKernel<<<gridBlocks(params_.grid), dim3(kBlockX, kBlockY), 0, stream_>>>(
-      current_, params_.grid, vertexPointer());
-}
-
-void CudaSimulation::enqueueSinewave() {
-  BackendSinewaveStep::launch(vertexPointer(), sinewaveFrame(params_, stepCount_), stream_);
-}
-
-// The surface texture from the vertices just written, in stream order
-// after them and before the step's signal: level 0, then each level from
-// the one above. Nothing without an imported texture. Launch errors are
-// left for the caller's cudaGetLastError.
-void CudaSimulation::enqueueTexture() {
-  if (levelSurfaces_.empty()) return;
-  const uint32_t n = params_.grid;
-  surfaceTexelsKernel<<<texelBlocks(n, n), dim3(kBlockX, kBlockY), 0, stream_>>>(vertexPointer(), n,
-                                                                                 levelSurfaces_[0]);
-  for (uint32_t level = 1; level < levelSurfaces_.size(); ++level) {
-    const uint32_t aboveWidth = std::max(textureWidth_ >> (level - 1), 1u);
-    const uint32_t aboveHeight = std::max(textureHeight_ >> (level - 1), 1u);
-    const uint32_t width = std::max(textureWidth_ >> level, 1u),
-                   height = std::max(textureHeight_ >> level, 1u);
-    downsampleTexelsKernel<<<texelBlocks(width, height), dim3(kBlockX, kBlockY), 0, stream_>>>(
-        levelSurfaces_[level - 1], aboveWidth, aboveHeight, levelSurfaces_[level], width, height);
-  }
 }
 
 // ---- Between steps: the host asks, never blocks without a bound.
@@ -386,6 +456,26 @@ CudaSimulation::~CudaSimulation() {
   if (stallRelease_) CUDA_CHECK(cudaFreeHost(stallRelease_));
   timer_.destroy();
   CUDA_CHECK(cudaStreamDestroy(stream_));
+}
+
+// ---- What the class answers.
+
+// Where the kernels write: the imported buffer, CUDA's own allocation
+// (--memory-owner cuda), or (copy path) memory of this backend's own.
+float4* CudaSimulation::vertexPointer() const {
+  return static_cast<float4*>(copyPath_ ? ownVertices_ : cudaOwnedVertices_ ? cudaOwnedVertices_ : mappedVertices_);
+}
+
+uint64_t CudaSimulation::ownedBytes() const {
+  return params_.model == ModelKind::ripple ? 3 * uint64_t(params_.grid) * params_.grid * sizeof(float) : 0;
+}
+
+void CudaSimulation::addDrop(const Drop& drop) {
+  if (params_.model == ModelKind::ripple) queued_.push_back(drop);
+}
+
+std::string CudaSimulation::deviceName() const {
+  return deviceName_ + " (CUDA device " + std::to_string(ordinal_) + ")";
 }
 
 // ---- The entry points of cuda_simulation.h that every path shares (each

@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "base/result.h"
-#include "sim/cuda/cuda_owned_memory.h"
 #include "sim/simulation.h"
 
 namespace vksim {
+
+struct CudaVertexMemory;  // sim/cuda/cuda_owned_memory.h
 
 using DeviceUuid = std::array<uint8_t, 16>;
 std::string formatUuid(const DeviceUuid& uuid);  // 8-4-4-4-12 lower-case hex

@@ -48,7 +48,7 @@ std::string CudaSimulation::createInjectedStall() {
 // stalls, and the step fails.
 bool CudaSimulation::enqueueStall() {
   *static_cast<volatile unsigned int*>(stallRelease_) = 0u;
-  clearStaleError();
+  clearStaleCudaError();
   stallUntilReleasedKernel<<<1, 1, 0, stream_>>>(stallReleaseDevice_);
   return CUDA_CHECK(cudaGetLastError()) == cudaSuccess;
 }

@@ -1,4 +1,4 @@
-// The fd ownership rule of the handoff (app/interop/exported_handles.h: one
+// The fd ownership rule of the handoff (app/interop/grid_resources.h: one
 // owner, ExportedHandles, from the export to the import), in-process on
 // lavapipe, which exports memory as an opaque fd (it cannot export
 // semaphores): the vertex memory is really exported, the failure injected,
@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "app/interop/exported_handles.h"
+#include "app/interop/grid_resources.h"
 #include "app_runner.h"
 #include "close_recorder.h"
 #include "renderer/vk_check.h"

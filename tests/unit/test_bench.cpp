@@ -6,6 +6,7 @@
 
 #include "app/capture/bench.h"
 #include "app/capture/capture_session.h"
+#include "app/interop/host_wait.h"
 #include "app/interop/wait_strategy.h"
 
 namespace vksim {

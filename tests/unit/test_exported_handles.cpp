@@ -1,4 +1,4 @@
-// ExportedHandles' moves without a device (app/interop/exported_handles.h):
+// ExportedHandles' moves without a device (app/interop/grid_resources.h):
 // the handles own whatever fd nobody imported, so a move must take every fd
 // (the source is left with -1) and a move assignment must first close what
 // the target held. Pipes stand in for the exported fds: a move that copied
@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/interop/exported_handles.h"
+#include "app/interop/grid_resources.h"
 
 namespace vksim {
 namespace {
