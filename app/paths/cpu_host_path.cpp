@@ -86,7 +86,8 @@ void createCpuHostGrid(GridResources& grid, CpuHostState& own, const GridSetup& 
       config.frameTags
           ? createFrameTagSimulation(device, own.frameTags, grid.vertices.mapped, *own.hostOps, params,
                                      config.waitStrategy == WaitStrategy::enqueue)
-          : createCpuSimulation(params, grid.vertices.mapped, *own.hostOps, own.textureStaging.mapped);
+          : traitsOf(setup.devices.backend)
+                .hostSimulation(params, grid.vertices.mapped, *own.hostOps, own.textureStaging.mapped);
   grid.externalWriter = false;
   grid.vertexOwner = VertexOwner::vulkan;
   writeInitialState(*grid.simulation, schedule, setup.hooks);
