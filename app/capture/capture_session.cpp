@@ -16,7 +16,7 @@ namespace {
 // the frame's GPU work: every backend but those whose step runs on the host.
 bool stepsOnGpu(const CaptureSession& session) {
   const BackendTraits* backend = findBackend(session.backend);
-  return !(backend && backend->hostSimulation);
+  return !(backend && backend->stepsOnHost);
 }
 
 double microsecondsSince(int64_t startNs, int64_t ns) {

@@ -205,7 +205,7 @@ DeviceChoice chooseRenderingDevice(const std::vector<PhysicalDeviceInfo>& vulkan
     choice.backend = Backend::cudaNvx;
     choice.reason = "backend cuda-nvx (asked for): CUDA kernels through VK_NVX_binary_import in the render queue of " +
                     deviceLabel(*best);
-  } else if (traitsOf(backend).hostSimulation) {
+  } else if (traitsOf(backend).stepsOnHost) {
     choice.backend = backend;
     choice.reason = std::string("backend ") + toString(backend) + " (asked for): " + deviceLabel(*best);
   } else if (cuda.devices.empty()) {

@@ -4,7 +4,6 @@
 #include <iterator>
 
 #include "base/config.h"
-#include "sim/simulation.h"
 
 namespace vksim {
 namespace {
@@ -14,7 +13,7 @@ namespace {
 constexpr BackendTraits kBackends[] = {
     {BackendChoice::automatic, "auto", "auto (cuda, else cpu)"},
     {BackendChoice::cuda, "cuda", "cuda", false, true},
-    {BackendChoice::cpu, "cpu", "cpu", false, false, createCpuSimulation},
+    {BackendChoice::cpu, "cpu", "cpu", false, false, true},
     {BackendChoice::vulkan, "vulkan", "vulkan (compute shaders in the render queue)", true},
     {BackendChoice::cudaNvx, "cuda-nvx", "cuda-nvx (CUDA kernels in the render queue, VK_NVX_binary_import)", true},
     {BackendChoice::opencl, "opencl", "opencl (binary sync only)", false, true},

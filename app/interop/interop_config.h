@@ -5,7 +5,6 @@
 // the command line itself.
 #pragma once
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -27,16 +26,6 @@ namespace vksim {
 enum class BackendChoice { automatic, cuda, cpu, vulkan, cudaNvx, opencl };
 const char* toString(BackendChoice backend);  // its row's name
 
-class HostSemaphoreOps;
-class Simulation;
-struct ModelParams;
-
-// A simulation whose step runs on the host and writes the host-visible
-// vertex buffer (the CPU host path, app/paths/cpu_host_path.h), with the
-// arguments of createCpuSimulation (sim/simulation.h).
-using HostSimulationFactory = std::unique_ptr<Simulation> (*)(const ModelParams& params, void* mappedVertices,
-                                                              HostSemaphoreOps& hostOps, void* mappedTexels);
-
 // What app/ asks of a backend, one row each, so that the command line, the
 // device choice, the path choice and the captures consult this table
 // instead of switching on the enum.
@@ -46,9 +35,10 @@ struct BackendTraits {
   const char* help;  // its entry in --backend's help
   bool inRenderQueue = false;         // records its step into the render's own queue (vulkan, cuda-nvx)
   bool sharesWithAnotherApi = false;  // another API writes the vertex buffer: export memory and semaphores
-  // Set for a backend whose step runs on the host: it renders on one Vulkan
-  // device alone, runs the CPU host path and has no GPU work in captures.
-  HostSimulationFactory hostSimulation = nullptr;
+  // The step runs on the host: the backend renders on one Vulkan device
+  // alone, runs the CPU host path (which creates its simulation,
+  // app/paths/cpu_host_path.cpp) and has no GPU work in captures.
+  bool stepsOnHost = false;
 };
 
 // Every row, in BackendChoice's order.

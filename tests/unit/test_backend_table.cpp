@@ -33,7 +33,7 @@ TEST(BackendTable, SaysWhereEachBackendSteps) {
     EXPECT_EQ(inRenderQueue(backend), renderQueue) << row.name;
     EXPECT_EQ(sharesWithAnotherApi(backend), anotherApi) << row.name;
     // Only the CPU backend steps on the host (and runs the CPU host path).
-    EXPECT_EQ(row.hostSimulation != nullptr, backend == Backend::cpu) << row.name;
+    EXPECT_EQ(row.stepsOnHost, backend == Backend::cpu) << row.name;
   }
 }
 
