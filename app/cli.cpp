@@ -20,9 +20,21 @@ namespace {
 
 const std::map<std::string, ModelKind> kModelChoices = choicesOf(kModelNames);
 const std::map<std::string, SyncMode> kSyncChoices = choicesOf(kSyncModeNames);
-const std::map<std::string, BackendChoice> kBackendChoices =
-    choicesOf({BackendChoice::automatic, BackendChoice::cuda, BackendChoice::cpu, BackendChoice::vulkan,
-               BackendChoice::cudaNvx, BackendChoice::opencl});
+// Every backend of the table (app/interop/interop_config.h), by name.
+std::map<std::string, BackendChoice> backendChoices() {
+  std::map<std::string, BackendChoice> choices;
+  for (const BackendTraits& row : backendTable()) choices.emplace(row.name, row.backend);
+  return choices;
+}
+const std::map<std::string, BackendChoice> kBackendChoices = backendChoices();
+
+// --backend's help: each row's words, in the table's order.
+std::string backendHelp() {
+  std::string help = "Simulation backend: ";
+  for (const BackendTraits& row : backendTable())
+    help += std::string(row.backend == BackendChoice::automatic ? "" : ", ") + row.help;
+  return help;
+}
 const std::map<std::string, MemoryOwner> kMemoryOwnerChoices{{"vulkan", MemoryOwner::vulkan},
                                                              {"cuda", MemoryOwner::cuda}};
 const std::map<std::string, TransferMode> kTransferChoices =
@@ -113,9 +125,7 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
       ->check(wholeNumber(0, kMaxWarmupMs));
   command->add_option("--json", bench.jsonPath, "Write the table as JSON (schema in docs/captures.md)")
       ->check(outputFile(".json"));
-  command->add_option("--backend", options.backend,
-                 "Simulation backend: auto (cuda, else cpu), cuda, cpu, vulkan (compute shaders in the render "
-                 "queue), cuda-nvx (CUDA kernels in the render queue, VK_NVX_binary_import)")->transform(oneOf(kBackendChoices));
+  command->add_option("--backend", options.backend, backendHelp())->transform(oneOf(kBackendChoices));
   command->add_option("--sim", options.model.model, "Simulation model")->transform(oneOf(kModelChoices));
   command->add_option("--device", options.device, "Vulkan device index or UUID (see --list-devices)")
       ->check(deviceSelector());
@@ -146,9 +156,7 @@ void addRunOptions(CLI::App& app, Options& options, std::string& size) {
   app.add_option("--grid", options.model.grid, "Vertices per side")->check(wholeNumber(kMinGrid, kMaxGrid));
   app.add_option("--sync", options.sync, "Semaphore kind of the value schedule")
       ->transform(oneOf(kSyncChoices));
-  app.add_option("--backend", options.backend,
-                 "Simulation backend: auto (cuda, else cpu), cuda, cpu, vulkan (compute shaders in the render "
-                 "queue), cuda-nvx (CUDA kernels in the render queue, VK_NVX_binary_import)")->transform(oneOf(kBackendChoices));
+  app.add_option("--backend", options.backend, backendHelp())->transform(oneOf(kBackendChoices));
   app.add_option("--size", size, "Window or image size, WxH")->check(sizeValidator());
   app.add_option("--seed", options.model.seed, "Seed of the ripple drops")
       ->check(wholeNumber(0, std::numeric_limits<uint64_t>::max()));
@@ -439,7 +447,7 @@ Result<> finishOptions(const CLI::App& app, const CLI::App& benchCommand, const 
     return usageError("--frame-tags needs --headless, --backend cpu and the zero-copy transfer");
   if (options.memoryOwner == MemoryOwner::cuda)
     if (Result<> checked = checkCudaMemoryOwner(options); !checked) return checked;
-  if (options.bench && (options.backend == BackendChoice::vulkan || options.backend == BackendChoice::cudaNvx))
+  if (options.bench && traitsOf(options.backend).inRenderQueue)
     if (Result<> dropped = dropBenchCopyRowsForRenderQueue(options); !dropped) return dropped;
   if (const std::string refused = refuseForRenderQueue(options); !refused.empty()) return usageError(refused);
   if (!text.scene.empty())
@@ -457,7 +465,7 @@ Result<> finishOptions(const CLI::App& app, const CLI::App& benchCommand, const 
 }  // namespace
 
 std::string refuseForRenderQueue(const Options& options) {
-  if (options.backend != BackendChoice::vulkan && options.backend != BackendChoice::cudaNvx) return "";
+  if (!traitsOf(options.backend).inRenderQueue) return "";
   const std::string backend = std::string("--backend ") + toString(options.backend);
   // Its vertices never leave the VkDevice: there is nothing to copy through
   // the host, to export or to import.

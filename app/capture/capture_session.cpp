@@ -6,10 +6,18 @@
 #include <string>
 #include <vector>
 
+#include "app/interop/interop_config.h"
 #include "base/host_clock.h"
 
 namespace vksim {
 namespace {
+
+// Whether the run's backend steps on the GPU, so that its step's span joins
+// the frame's GPU work: every backend but those whose step runs on the host.
+bool stepsOnGpu(const CaptureSession& session) {
+  const BackendTraits* backend = findBackend(session.backend);
+  return !(backend && backend->stepsOnHost);
+}
 
 double microsecondsSince(int64_t startNs, int64_t ns) {
   return double(ns - startNs) * 1.0e-3;
@@ -50,7 +58,7 @@ namespace {
 void addPresentMonV2Times(FrameRecord& row, const CaptureSession& session, const FrameTiming& timing,
                           int64_t cpuStartNs) {
   row.cpuStartSeconds = double(cpuStartNs - session.startNs) * 1.0e-9;
-  if (const std::optional<TimeSpan> gpu = gpuWorkSpan(timing, session.backend != "cpu")) {
+  if (const std::optional<TimeSpan> gpu = gpuWorkSpan(timing, stepsOnGpu(session))) {
     row.msGpuLatency = double(gpu->beginNs - cpuStartNs) * 1.0e-6;
     row.msGpuTime = gpu->milliseconds();
   }
@@ -86,7 +94,7 @@ FrameRecord csvRow(const CaptureSession& session, const FrameTiming& timing) {
   const int64_t previousEnd =
       timing.previousPresentEndNs != 0 ? timing.previousPresentEndNs : timing.hostFrame.beginNs;
   row.msCpuBusy = double(timing.present.beginNs - previousEnd) * 1.0e-6;
-  row.msGpuBusy = gpuBusyMs(timing, session.backend != "cpu");
+  row.msGpuBusy = gpuBusyMs(timing, stepsOnGpu(session));
   addPresentMonV2Times(row, session, timing, previousEnd);
   // Display times exist only for FIFO presents (app/capture/present_timing.h),
   // and FIFO shows every present: a frame seen on the display was not dropped.

@@ -10,8 +10,8 @@
 
 #include "renderer/frame_sync.h"
 #include "renderer/marked_submission.h"
-#include "sim/cuda/cuda_switch_probe.h"
-#include "sim/opencl/opencl_switch_probe.h"
+#include "lab/cuda/cuda_switch_probe.h"
+#include "lab/opencl/opencl_switch_probe.h"
 
 namespace vksim {
 namespace {

@@ -3,7 +3,7 @@
 // once per bench run, next to each configuration's unexplained time
 // (docs/benchmarks.md, "A frame's budget").
 //
-// Method: a ping-pong between two peers (sim/switch_probe.h) with no
+// Method: a ping-pong between two peers (lab/switch_probe.h) with no
 // semaphore at all. The host launches one side's marked work, polls until it
 // is done, launches the other side's, and so on; each piece records its own
 // start and end on its API's GPU clock. With both clocks tied to the host
@@ -30,7 +30,7 @@
 #include "base/result.h"
 #include "renderer/vulkan_context.h"
 #include "sim/opencl/opencl_simulation.h"
-#include "sim/switch_probe.h"
+#include "lab/switch_probe.h"
 
 namespace vksim {
 
@@ -89,7 +89,7 @@ Result<SwitchCost> probeVulkanCudaSwitch(const Device& device, int cudaOrdinal,
                                          const SwitchProbeOptions& options = {});
 
 // The probe between the Vulkan device and OpenCL device `opencl`
-// (sim/opencl/opencl_switch_probe.h): measureSwitchCost(vulkan, opencl).
+// (lab/opencl/opencl_switch_probe.h): measureSwitchCost(vulkan, opencl).
 // Nothing else may be outstanding on either.
 Result<SwitchCost> probeVulkanOpenClSwitch(const Device& device, const OpenClDeviceInfo& opencl,
                                            const SwitchProbeOptions& options = {});

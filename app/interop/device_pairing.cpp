@@ -205,8 +205,9 @@ DeviceChoice chooseRenderingDevice(const std::vector<PhysicalDeviceInfo>& vulkan
     choice.backend = Backend::cudaNvx;
     choice.reason = "backend cuda-nvx (asked for): CUDA kernels through VK_NVX_binary_import in the render queue of " +
                     deviceLabel(*best);
-  } else if (backend == BackendChoice::cpu) {
-    choice.reason = "backend cpu (asked for): " + deviceLabel(*best);
+  } else if (traitsOf(backend).stepsOnHost) {
+    choice.backend = backend;
+    choice.reason = std::string("backend ") + toString(backend) + " (asked for): " + deviceLabel(*best);
   } else if (cuda.devices.empty()) {
     choice.reason = "backend auto -> cpu: no CUDA device (" + cuda.unavailableReason + "); rendering on " +
                     deviceLabel(*best);
@@ -248,16 +249,7 @@ DeviceChoice chooseDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const 
   return chooseRenderingDevice(vulkan, cuda, backend, requested, autoProblem);
 }
 
-const char* backendName(const DeviceChoice& choice) {
-  switch (choice.backend) {
-    case Backend::cpu: return "cpu";
-    case Backend::cuda: return "cuda";
-    case Backend::opencl: return "opencl";
-    case Backend::vulkan: return "vulkan";
-    case Backend::cudaNvx: return "cuda-nvx";
-  }
-  return "cpu";
-}
+const char* backendName(const DeviceChoice& choice) { return toString(choice.backend); }
 
 std::string describeCig(const PhysicalDeviceInfo& vulkan, const CudaDeviceInfo& cuda) {
   // Both halves must be there: the CUDA attribute says the driver can create
@@ -335,9 +327,9 @@ DeviceChoice chooseDevicesForMemoryOwner(const std::vector<PhysicalDeviceInfo>& 
   }
 }
 
-bool inRenderQueue(Backend backend) { return backend == Backend::vulkan || backend == Backend::cudaNvx; }
+bool inRenderQueue(Backend backend) { return traitsOf(backend).inRenderQueue; }
 
-bool sharesWithAnotherApi(Backend backend) { return backend == Backend::cuda || backend == Backend::opencl; }
+bool sharesWithAnotherApi(Backend backend) { return traitsOf(backend).sharesWithAnotherApi; }
 
 std::vector<PairingCheck> checkOpenClPairing(const PhysicalDeviceInfo& vulkan, const OpenClDeviceInfo& opencl) {
   std::vector<PairingCheck> checks;

@@ -16,10 +16,11 @@
 namespace vksim {
 
 // The backend that runs, once chosen: one value, so that no two backends can
-// be chosen at once. cpu, cuda and opencl submit their own steps; vulkan and
-// cudaNvx record theirs into the render's own queue
-// (sim/vulkan/render_queue_simulation.h).
-enum class Backend { cpu, cuda, opencl, vulkan, cudaNvx };
+// be chosen at once, and never automatic. cpu, cuda and opencl submit their
+// own steps; vulkan and cudaNvx record theirs into the render's own queue
+// (sim/vulkan/render_queue_simulation.h). What each one is: its row of
+// backendTable() (app/interop/interop_config.h).
+using Backend = BackendChoice;
 
 struct DeviceChoice {
   PhysicalDeviceInfo vulkan;

@@ -1,22 +1,44 @@
 #include "app/interop/interop_config.h"
 
 #include <cstdlib>
+#include <iterator>
 
 #include "base/config.h"
 
 namespace vksim {
+namespace {
 
-const char* toString(BackendChoice backend) {
-  switch (backend) {
-    case BackendChoice::automatic: return "auto";
-    case BackendChoice::cuda: return "cuda";
-    case BackendChoice::cpu: return "cpu";
-    case BackendChoice::vulkan: return "vulkan";
-    case BackendChoice::cudaNvx: return "cuda-nvx";
-    case BackendChoice::opencl: return "opencl";
-  }
-  return "?";
+// One row per BackendChoice, in its order (traitsOf indexes by the value).
+// constexpr: filled before any static initializer (cli.cpp's) reads it.
+constexpr BackendTraits kBackends[] = {
+    {BackendChoice::automatic, "auto", "auto (cuda, else cpu)"},
+    {BackendChoice::cuda, "cuda", "cuda", false, true},
+    {BackendChoice::cpu, "cpu", "cpu", false, false, true},
+    {BackendChoice::vulkan, "vulkan", "vulkan (compute shaders in the render queue)", true},
+    {BackendChoice::cudaNvx, "cuda-nvx", "cuda-nvx (CUDA kernels in the render queue, VK_NVX_binary_import)", true},
+    {BackendChoice::opencl, "opencl", "opencl (binary sync only)", false, true},
+};
+
+constexpr bool rowsInEnumOrder() {
+  for (size_t i = 0; i < std::size(kBackends); ++i)
+    if (static_cast<size_t>(kBackends[i].backend) != i) return false;
+  return true;
 }
+static_assert(rowsInEnumOrder(), "kBackends: one row per BackendChoice, in the enum's order");
+
+}  // namespace
+
+std::span<const BackendTraits> backendTable() { return kBackends; }
+
+const BackendTraits& traitsOf(BackendChoice backend) { return kBackends[static_cast<size_t>(backend)]; }
+
+const BackendTraits* findBackend(std::string_view name) {
+  for (const BackendTraits& row : kBackends)
+    if (name == row.name) return &row;
+  return nullptr;
+}
+
+const char* toString(BackendChoice backend) { return traitsOf(backend).name; }
 
 const char* toString(TransferMode transfer) {
   switch (transfer) {

@@ -5,7 +5,9 @@
 // the command line itself.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "app/interop/wait_strategy.h"
 #include "base/result.h"
@@ -18,8 +20,32 @@ namespace vksim {
 // name). vulkan and cudaNvx run the simulation in the render's own Vulkan
 // queue (docs/queue-backends.md); opencl runs in binary mode only
 // (cl_khr_semaphore has no timeline semaphore).
+// The chosen backend is one of these too (DeviceChoice::backend), never
+// automatic. A new backend is a value here and a row of kBackends
+// (interop_config.cpp); DEVELOPERS.md, "Adding a backend", has the recipe.
 enum class BackendChoice { automatic, cuda, cpu, vulkan, cudaNvx, opencl };
-const char* toString(BackendChoice backend);
+const char* toString(BackendChoice backend);  // its row's name
+
+// What app/ asks of a backend, one row each, so that the command line, the
+// device choice, the path choice and the captures consult this table
+// instead of switching on the enum.
+struct BackendTraits {
+  BackendChoice backend;
+  const char* name;  // --backend's value; the summary line, captures and the bench name it so
+  const char* help;  // its entry in --backend's help
+  bool inRenderQueue = false;         // records its step into the render's own queue (vulkan, cuda-nvx)
+  bool sharesWithAnotherApi = false;  // another API writes the vertex buffer: export memory and semaphores
+  // The step runs on the host: the backend renders on one Vulkan device
+  // alone, runs the CPU host path (which creates its simulation,
+  // app/paths/cpu_host_path.cpp) and has no GPU work in captures.
+  bool stepsOnHost = false;
+};
+
+// Every row, in BackendChoice's order.
+std::span<const BackendTraits> backendTable();
+const BackendTraits& traitsOf(BackendChoice backend);
+// The row whose name this is ("cpu", "cuda-nvx", ...); nullptr for none.
+const BackendTraits* findBackend(std::string_view name);
 
 // How the vertices reach the renderer (docs/benchmarks.md):
 //   zeroCopy: the simulation writes the renderer's exported buffer in place,

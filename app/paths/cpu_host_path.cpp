@@ -1,5 +1,6 @@
 #include "app/paths/cpu_host_path.h"
 
+#include <string>
 #include <vector>
 
 #include "app/interop/grid_resources.h"
@@ -11,6 +12,24 @@
 
 namespace vksim {
 namespace {
+
+// The simulation of each backend whose step runs on the host
+// (BackendTraits::stepsOnHost, app/interop/interop_config.h), one row each.
+struct HostSimulation {
+  Backend backend;
+  std::unique_ptr<Simulation> (*create)(const ModelParams& params, void* mappedVertices, HostSemaphoreOps& hostOps,
+                                        void* mappedTexels);
+};
+const HostSimulation kHostSimulations[] = {
+    {Backend::cpu, createCpuSimulation},
+};
+
+std::unique_ptr<Simulation> createHostSimulation(Backend backend, const ModelParams& params, void* mappedVertices,
+                                                 HostSemaphoreOps& hostOps, void* mappedTexels) {
+  for (const HostSimulation& row : kHostSimulations)
+    if (row.backend == backend) return row.create(params, mappedVertices, hostOps, mappedTexels);
+  throw RuntimeFailure(std::string("backend ") + toString(backend) + " has no host simulation (kHostSimulations)");
+}
 
 // Every level from the texture staging buffer (what the simulation's last
 // turn wrote) into grid.texture, before the render pass. Nothing unless the
@@ -85,7 +104,8 @@ void createCpuHostGrid(GridResources& grid, CpuHostState& own, const GridSetup& 
       config.frameTags
           ? createFrameTagSimulation(device, own.frameTags, grid.vertices.mapped, *own.hostOps, params,
                                      config.waitStrategy == WaitStrategy::enqueue)
-          : createCpuSimulation(params, grid.vertices.mapped, *own.hostOps, own.textureStaging.mapped);
+          : createHostSimulation(setup.devices.backend, params, grid.vertices.mapped, *own.hostOps,
+                                 own.textureStaging.mapped);
   grid.externalWriter = false;
   grid.vertexOwner = VertexOwner::vulkan;
   writeInitialState(*grid.simulation, schedule, setup.hooks);

@@ -82,14 +82,10 @@ const PathDescriptor kPaths[] = {
 InteropPath choosePath(Backend backend, const InteropConfig& config) {
   if (inRenderQueue(backend)) return InteropPath::renderQueue;
   if (config.transfer == TransferMode::copy) return InteropPath::copy;
-  switch (backend) {
-    case Backend::cuda:
-      return config.memoryOwner == MemoryOwner::cuda ? InteropPath::cudaOwnedMemory : InteropPath::zeroCopy;
-    case Backend::opencl: return InteropPath::openCl;
-    case Backend::cpu:
-    case Backend::vulkan:
-    case Backend::cudaNvx: break;
-  }
+  if (backend == Backend::cuda)
+    return config.memoryOwner == MemoryOwner::cuda ? InteropPath::cudaOwnedMemory : InteropPath::zeroCopy;
+  if (backend == Backend::opencl) return InteropPath::openCl;
+  // Every backend whose step runs on the host (traitsOf(backend).hostSimulation).
   return InteropPath::cpuHost;
 }
 

@@ -1,4 +1,4 @@
-// Internal to sim/'s .cu files: the CUDA runtime check that stays on in every
+// Internal to the .cu files of sim/ and lab/: the CUDA runtime check that stays on in every
 // build (house style). It never aborts: the caller decides what a failure
 // means (a sentence for the user, StepStatus::failed, a skipped teardown step).
 #pragma once

@@ -1,9 +1,9 @@
 // The building blocks of the step kernels: the thread-to-cell mapping, the
 // vertex stores, the height loads and the __launch_bounds__ cap. Shared by
 // the kernels the backends run (cuda_kernels.cuh, cuda_ripple_warp_rows.cuh)
-// and the benchmark's candidates (kernel_candidates.cuh), so that what is
-// measured is built from what runs. Internal to sim/: included only by .cu
-// files. Everything is in an anonymous namespace, so each including file gets
+// and the benchmark's candidates (lab/cuda/kernel_candidates.cuh), so that what
+// is measured is built from what runs. Internal to sim/ and lab/: included
+// only by .cu files. Everything is in an anonymous namespace, so each including file gets
 // its own copy and no symbol is defined twice.
 #pragma once
 #include <cuda_runtime.h>

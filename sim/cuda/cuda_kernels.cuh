@@ -1,11 +1,11 @@
 // The simulation kernels that the backends run: the CUDA backend
 // (cuda_simulation.cu) launches them through the runtime, the cuda-nvx
 // backend (sim/cuda_nvx/) from its own module. The kernel benchmark
-// (cuda_kernel_bench.cu) measures the same kernels beside its candidates
-// (kernel_candidates.cuh), so that what is measured is what runs. Internal to
-// sim/: included only by .cu files. Everything is in an anonymous namespace,
-// so each including file gets its own copy of the kernels and no symbol is
-// defined twice.
+// (lab/cuda/cuda_kernel_bench.cu) measures the same kernels beside its
+// candidates (lab/cuda/kernel_candidates.cuh), so that what is measured is
+// what runs. Internal to sim/ and lab/: included only by .cu files.
+// Everything is in an anonymous namespace, so each including file gets its
+// own copy of the kernels and no symbol is defined twice.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -90,12 +90,12 @@ inline cudaError_t launchDrops(const std::vector<Drop>& drops, float* current, f
 // that every thread of the block calls). The body is separate from any
 // __global__ so that one configuration can run under two kinds of entry
 // point: the template kernels that kernel_bench and the KernelVariants tests
-// launch (kernel_candidates.cuh), and the two plain entry points that the
-// backends run (rippleStepKernel, sinewaveStepKernel, below), which the
+// launch (lab/cuda/kernel_candidates.cuh), and the two plain entry points
+// that the backends run (rippleStepKernel, sinewaveStepKernel, below), which the
 // cuda-nvx backend must find by an unmangled name.
 //
-// Bytes a step must move (minimumStepBytes, cuda_kernel_bench.h), counted
-// from what a step reads and writes exactly once in device memory:
+// Bytes a step must move (minimumStepBytes, lab/cuda/cuda_kernel_bench.h),
+// counted from what a step reads and writes exactly once in device memory:
 //   ripple   4 (current) + 4 (previous) + 4 (next) + 32 (vertex) = 44 per cell
 //   sinewave 32 (vertex) per cell: nothing is read
 

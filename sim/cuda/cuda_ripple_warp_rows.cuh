@@ -1,8 +1,8 @@
 // The ripple step configuration that the backends run (BackendRippleConfig in
 // cuda_kernels.cuh): RippleWarpRows, one warp a 32-column strip of R rows,
 // sharing its loads by register shuffles. kernel_bench measures it against
-// the other candidates (kernel_candidates.cuh) at several R. Internal to sim/:
-// included only by .cu files, through cuda_kernels.cuh.
+// the other candidates (lab/cuda/kernel_candidates.cuh) at several R. Internal
+// to sim/ and lab/: included only by .cu files, through cuda_kernels.cuh.
 #pragma once
 #include <cuda_runtime.h>
 

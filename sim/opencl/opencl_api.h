@@ -1,4 +1,4 @@
-// Internal to sim/opencl/: OpenCL loaded at run time. The program never links
+// Internal to sim/opencl/ and lab/opencl/: OpenCL loaded at run time. The program never links
 // libOpenCL: dlopen finds the ICD loader by its soname (LD_LIBRARY_PATH and
 // the system paths apply, so a loader carried beside the program is found),
 // the core entry points come from dlsym, and the extension entry points from

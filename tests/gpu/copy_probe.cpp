@@ -33,7 +33,7 @@
 #include "renderer/vk_check.h"
 #include "renderer/vulkan_context.h"
 #include "sim/cuda/cuda_simulation.h"
-#include "sim/cuda/cuda_transfer_probe.h"
+#include "lab/cuda/cuda_transfer_probe.h"
 
 namespace vksim {
 namespace {

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "sim/cuda/cuda_kernel_bench.h"
+#include "lab/cuda/cuda_kernel_bench.h"
 #include "sim/cuda/cuda_simulation.h"
 
 namespace vksim {

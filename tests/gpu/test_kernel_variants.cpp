@@ -1,4 +1,4 @@
-// Every candidate step kernel (sim/cuda/kernel_candidates.cuh) writes exactly the
+// Every candidate step kernel (lab/cuda/kernel_candidates.cuh) writes exactly the
 // bytes of the row kernel, so that the backends may switch to whichever is
 // fastest (BackendRippleConfig, BackendSinewaveConfig) without a change in
 // their results; "backend", the entry point both backends run, is one of
@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "gpu_environment.h"
-#include "sim/cuda/cuda_kernel_bench.h"
+#include "lab/cuda/cuda_kernel_bench.h"
 
 namespace vksim {
 namespace {

@@ -17,7 +17,7 @@ import re
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-TOP_DIRS = ("app", "renderer", "sim", "shaders", "assets", "scripts", "tests", "cmake", "third_party", "docs")
+TOP_DIRS = ("app", "renderer", "sim", "lab", "shaders", "assets", "scripts", "tests", "cmake", "third_party", "docs")
 PATH = re.compile(r"(?<![\w/.~-])((?:%s)/[\w./-]*[\w/])" % "|".join(TOP_DIRS))
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 OUTSIDE = re.compile(r"\.\./shared|/work/|/home/|/root/")

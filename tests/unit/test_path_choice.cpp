@@ -18,21 +18,8 @@ InteropConfig configOf(TransferMode transfer, MemoryOwner owner) {
   return config;
 }
 
-const char* nameOf(Backend backend) {
-  switch (backend) {
-    case Backend::cpu:
-      return "cpu";
-    case Backend::cuda:
-      return "cuda";
-    case Backend::opencl:
-      return "opencl";
-    case Backend::vulkan:
-      return "vulkan";
-    case Backend::cudaNvx:
-      return "cuda-nvx";
-  }
-  return "?";
-}
+// The backend's --backend name (its row of app/interop/interop_config.h).
+const char* nameOf(Backend backend) { return toString(backend); }
 
 std::string describe(Backend backend, TransferMode transfer, MemoryOwner owner) {
   return std::string("--backend ") + nameOf(backend) + " --transfer " + toString(transfer) +

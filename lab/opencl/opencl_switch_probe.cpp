@@ -1,6 +1,6 @@
 // The OpenCL peer of the context-switch probe: an empty kernel timed by its
 // event's profiling counters, and the device timer tied to the host clock.
-#include "sim/opencl/opencl_switch_probe.h"
+#include "lab/opencl/opencl_switch_probe.h"
 
 #include <cstdio>
 #include <string>

@@ -1,4 +1,4 @@
-#include "sim/cuda/cuda_kernel_bench.h"
+#include "lab/cuda/cuda_kernel_bench.h"
 
 #include <cuda_runtime.h>
 
@@ -9,7 +9,7 @@
 #include "sim/cuda/cuda_check.h"
 #include "sim/cuda/cuda_kernels.cuh"
 #include "sim/cuda/cuda_ripple_plain.cuh"
-#include "sim/cuda/kernel_candidates.cuh"
+#include "lab/cuda/kernel_candidates.cuh"
 
 namespace vksim {
 

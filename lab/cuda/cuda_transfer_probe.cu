@@ -1,4 +1,4 @@
-#include "sim/cuda/cuda_transfer_probe.h"
+#include "lab/cuda/cuda_transfer_probe.h"
 
 #include <cuda_runtime.h>
 

@@ -1,10 +1,10 @@
-// The CUDA side of the context-switch probe (sim/switch_probe.h), behind a
+// The CUDA side of the context-switch probe (lab/switch_probe.h), behind a
 // header with no CUDA type.
 #pragma once
 #include <memory>
 
 #include "base/result.h"
-#include "sim/switch_probe.h"
+#include "lab/switch_probe.h"
 
 namespace vksim {
 

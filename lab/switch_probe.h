@@ -1,6 +1,6 @@
 // The GPU context-switch probe's view of one API: the peer interface that
 // each simulation backend with a GPU context of its own implements (CUDA in
-// sim/cuda/cuda_switch_probe.h, OpenCL in sim/opencl/opencl_switch_probe.h),
+// lab/cuda/cuda_switch_probe.h, OpenCL in lab/opencl/opencl_switch_probe.h),
 // and that app/ also implements for the Vulkan side. No Vulkan, CUDA or
 // OpenCL type appears here.
 //

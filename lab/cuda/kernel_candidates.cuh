@@ -3,7 +3,7 @@
 // that was measured against the one the backends run (cuda_kernels.cuh),
 // and the template kernels that launch any configuration. The row kernels
 // are the reference that every candidate must match bit for bit. Internal to
-// sim/: included by cuda_kernel_bench.cu only. Everything is in an anonymous
+// lab/: included by cuda_kernel_bench.cu only. Everything is in an anonymous
 // namespace, as in cuda_kernels.cuh.
 #pragma once
 #include <cuda_runtime.h>

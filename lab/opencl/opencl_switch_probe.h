@@ -1,11 +1,11 @@
-// The OpenCL side of the context-switch probe (sim/switch_probe.h), behind a
+// The OpenCL side of the context-switch probe (lab/switch_probe.h), behind a
 // header with no OpenCL type.
 #pragma once
 #include <memory>
 
 #include "base/result.h"
 #include "sim/opencl/opencl_simulation.h"  // OpenClDeviceInfo (no OpenCL types)
-#include "sim/switch_probe.h"
+#include "lab/switch_probe.h"
 
 namespace vksim {
 
