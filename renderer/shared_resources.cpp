@@ -123,6 +123,7 @@ void nameVertexBuffer(const Device& device, const SharedVertexBuffer& buffer, Ve
                                                  : "shared vertex memory");
 }
 
+// How every refusal of this file names the device.
 std::string deviceWho(const Device& device) { return "The Vulkan device '" + device.info.name + "'"; }
 
 // Refuses, with the sentence a user reads, a device that cannot export the
@@ -221,7 +222,7 @@ SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize s
 
 SharedVertexBuffer importSharedVertexBuffer(const Device& device, VkDeviceSize size, int& fd,
                                             VkDeviceSize allocationSize) {
-  const std::string who = "The Vulkan device '" + device.info.name + "'";
+  const std::string who = deviceWho(device);
   if (!device.exportMemory)
     throw EnvironmentError(who + " was created without VK_KHR_external_memory_fd, so it cannot import memory.");
   const bool dedicatedOnly = importMustBeDedicated(device, who);
@@ -276,7 +277,7 @@ int exportMemoryFd(const Device& device, const SharedVertexBuffer& buffer) {
 }
 
 SyncSemaphores createSyncSemaphores(const Device& device, bool exportable) {
-  const std::string who = "The Vulkan device '" + device.info.name + "'";
+  const std::string who = deviceWho(device);
   if (exportable && !device.exportSemaphores)
     throw EnvironmentError(
         who + " was created without VK_KHR_external_semaphore_fd, so semaphores cannot be exported.");
