@@ -147,12 +147,25 @@ VKSIM_HOST_DEVICE inline float rippleNextHeight(const float* current, float prev
                                   current[cell + grid], previous, c);
 }
 
+// The cells [firstI, endI) x [firstJ, endJ) of a grid; empty when an end is
+// not past its first.
+struct CellRect {
+  uint32_t firstI, endI, firstJ, endJ;
+};
+
+VKSIM_HOST_DEVICE inline bool containsCell(const CellRect& rect, uint32_t i, uint32_t j) {
+  return i >= rect.firstI && i < rect.endI && j >= rect.firstJ && j < rect.endJ;
+}
+
 // A Gaussian drop as the kernels and the CPU evaluate it, built on the host
-// from a Drop (makeDropShape in models.h).
+// from a Drop and the grid (makeDropShape in models.h). `cells` is its
+// footprint, the only cells it changes: the host computes it once, in whole
+// cells, so that every backend adds the drop to exactly the same cells.
 struct DropShape {
   float x, z;                    // centre, world units
   float amplitude;               // peak height, world units
   float inverseTwoSigmaSquared;  // 1 / (2 sigma^2), 1 / world units^2
+  CellRect cells;                // interior cells within kDropReachSigmas (models.h)
 };
 
 // amplitude * exp(-r^2 / (2 sigma^2)) at (x, z). dx*dx + dz*dz: swapping the

@@ -1,6 +1,7 @@
 #include "sim/models.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "sim/host_float_mode.h"
@@ -63,9 +64,49 @@ std::vector<Drop> stepDrops(const ModelParams& params, uint64_t stepNumber, cons
   return drops;
 }
 
-DropShape makeDropShape(const Drop& drop) {
+namespace {
+
+// The indices [first, end) of the interior cells whose coordinate lies within
+// [low, high]: gridCoordinate(i) = (2i - (n - 1)) / (n - 1), solved for i in
+// double. A cell on the boundary may fall either way; every backend takes the
+// host's answer.
+void axisCells(double low, double high, uint32_t grid, uint32_t& first, uint32_t& end) {
+  first = end = 1;
+  if (!(std::isfinite(low) && std::isfinite(high))) return;  // a drop nowhere changes nothing
+  const double half = 0.5 * double(grid - 1);
+  const double from = std::ceil((low + 1.0) * half), to = std::floor((high + 1.0) * half);
+  first = uint32_t(std::clamp(from, 1.0, double(grid - 1)));
+  end = uint32_t(std::clamp(to + 1.0, double(first), double(grid - 1)));
+}
+
+}  // namespace
+
+CellRect cellsWithin(float x, float z, float reach, uint32_t grid) {
+  CellRect rect{};
+  if (grid < 3) return rect;  // no interior cell
+  axisCells(double(x) - reach, double(x) + reach, grid, rect.firstI, rect.endI);
+  axisCells(double(z) - reach, double(z) + reach, grid, rect.firstJ, rect.endJ);
+  return rect;
+}
+
+DropShape makeDropShape(const Drop& drop, uint32_t grid) {
   const float radius = drop.radius > kMinDropRadius ? drop.radius : kMinDropRadius;
-  return {drop.x, drop.z, drop.amplitude, 1.0f / (2.0f * radius * radius)};
+  return {drop.x, drop.z, drop.amplitude, 1.0f / (2.0f * radius * radius),
+          cellsWithin(drop.x, drop.z, kDropReachSigmas * radius, grid)};
+}
+
+CellRect footprintUnion(const DropShape* shapes, size_t count) {
+  CellRect all{};
+  bool any = false;
+  for (size_t d = 0; d < count; ++d) {
+    const CellRect& r = shapes[d].cells;
+    if (r.firstI >= r.endI || r.firstJ >= r.endJ) continue;
+    all = any ? CellRect{std::min(all.firstI, r.firstI), std::max(all.endI, r.endI), std::min(all.firstJ, r.firstJ),
+                         std::max(all.endJ, r.endJ)}
+              : r;
+    any = true;
+  }
+  return all;
 }
 
 RippleCoefficients rippleCoefficients(const ModelParams& params) {
@@ -133,10 +174,12 @@ bool sameDrop(const Drop& a, const Drop& b) {
 
 // The drop's value at every interior cell of rows [firstRow, endRow).
 void writeDropRows(const Drop& drop, uint32_t grid, uint32_t firstRow, uint32_t endRow, float* heights) {
-  const DropShape shape = makeDropShape(drop);
-  for (uint32_t j = std::max(firstRow, 1u); j < endRow && j + 1 < grid; ++j) {
+  const DropShape shape = makeDropShape(drop, grid);
+  const CellRect& cells = shape.cells;
+  for (uint32_t j = std::max(firstRow, cells.firstJ); j < std::min(endRow, cells.endJ); ++j) {
     const float z = gridCoordinate(j, grid);
-    for (uint32_t i = 1; i + 1 < grid; ++i) heights[j * grid + i] = dropHeight(shape, gridCoordinate(i, grid), z);
+    for (uint32_t i = cells.firstI; i < cells.endI; ++i)
+      heights[j * grid + i] = dropHeight(shape, gridCoordinate(i, grid), z);
   }
 }
 
@@ -147,10 +190,11 @@ void RippleModel::applyDrop(const Drop& drop) {
   // A prepared drop holds exactly what dropHeight gives here: any drop equal
   // to it, automatic or queued, may take its values.
   const bool prepared = prepared_.rowsDone == n && sameDrop(prepared_.drop, drop);
-  const DropShape shape = makeDropShape(drop);
-  for (uint32_t j = 1; j + 1 < n; ++j) {
+  const DropShape shape = makeDropShape(drop, n);
+  const CellRect& cells = shape.cells;
+  for (uint32_t j = cells.firstJ; j < cells.endJ; ++j) {
     const float z = gridCoordinate(j, n);
-    for (uint32_t i = 1; i + 1 < n; ++i) {
+    for (uint32_t i = cells.firstI; i < cells.endI; ++i) {
       const float height = prepared ? prepared_.heights[j * n + i] : dropHeight(shape, gridCoordinate(i, n), z);
       current_[j * n + i] += height;
       previous_[j * n + i] += height;

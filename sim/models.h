@@ -52,8 +52,24 @@ Drop initialDrop(const ModelParams& params);
 // multiple of it, then `queued` in the order addDrop received them.
 std::vector<Drop> stepDrops(const ModelParams& params, uint64_t stepNumber, const std::vector<Drop>& queued);
 
-// A drop as model_math.h evaluates it (radius clamped to kMinDropRadius).
-DropShape makeDropShape(const Drop& drop);
+// How far a drop reaches, in sigmas along each axis. Its Gaussian falls to
+// amplitude * exp(-kDropReachSigmas^2 / 2) = 1.5e-8 * amplitude there (9e-10
+// world units at the default 0.06), a hundred times below the 2e-6 that the
+// backends may differ by (docs/interop-walkthrough.md, section 9). Cells
+// further out are left alone: at 8192^2 the default drop's footprint is 9 %
+// of the grid, where a pass over every cell cost 0.3 ms a drop step
+// (docs/benchmarks.md, "Steady frames").
+inline constexpr float kDropReachSigmas = 6.0f;
+
+// The interior cells within `reach` world units of (x, z) along each axis.
+CellRect cellsWithin(float x, float z, float reach, uint32_t grid);
+
+// A drop as model_math.h evaluates it on a grid of `grid` cells a side: radius
+// clamped to kMinDropRadius, footprint the cells within kDropReachSigmas of it.
+DropShape makeDropShape(const Drop& drop, uint32_t grid);
+
+// The smallest rectangle holding every shape's footprint (empty for none).
+CellRect footprintUnion(const DropShape* shapes, size_t count);
 
 // The leapfrog constants for clamped params (see RippleCoefficients).
 RippleCoefficients rippleCoefficients(const ModelParams& params);
@@ -82,8 +98,9 @@ class SinewaveRows {
 //
 // One step, both backends:
 //   1. for each drop of stepDrops(params, stepCount + 1, queued), in order,
-//      every interior cell does current += g and previous += g, with
-//      g = dropHeight(makeDropShape(drop), x, z) (so the drop starts at rest);
+//      every cell of its footprint does current += g and previous += g, with
+//      g = dropHeight(makeDropShape(drop, grid), x, z) (so the drop starts at
+//      rest);
 //   2. every cell computes rippleNextHeight from current and its own previous
 //      height, written over previous in place;
 //   3. the roles of the two fields swap (the new heights become current), and
@@ -118,8 +135,8 @@ class RippleModel {
   uint64_t stepCount() const { return stepCount_; }
 
  private:
-  // A drop's heights, computed ahead for the drop `drop` (interior cells of
-  // rows [0, rowsDone); edges stay 0).
+  // A drop's heights, computed ahead for the drop `drop` (the cells of its
+  // footprint in rows [0, rowsDone); nothing else is read).
   struct PreparedDrop {
     Drop drop;
     uint32_t rowsDone = 0;

@@ -24,9 +24,9 @@ uint64_t minimumStepBytes(ModelKind model, uint32_t grid);
 // subnormal or very small height difference sends the IEEE division of the
 // slope down its slow path (docs/benchmarks.md, "Kernels at the memory
 // limit"), so the benchmark times both kinds of field the app shows.
-//   early:  60 steps after the initial drop, no other drops: the drop's
-//           Gaussian tail and the front ahead of its waves hold subnormal
-//           heights (the first seconds of a run)
+//   early:  60 steps after the initial drop, no other drops: the front
+//           ahead of its waves holds subnormal heights (the first seconds
+//           of a run; the drop itself stops at its footprint, models.h)
 //   steady: 1920 steps (32 simulated seconds) of the app's own schedule, an
 //           automatic drop every dropInterval steps: the waves have reached
 //           every cell, and none is subnormal (what a running app shows)

@@ -31,25 +31,30 @@ namespace {
 
 // Drops travel to addDropsKernel by value in the kernel parameters (no copy
 // to device memory, nothing to synchronise); a step with more is split into
-// several launches, applied in order.
+// several launches, applied in order. `cells` is the union of the batch's
+// footprints: the launch covers it and nothing else.
 constexpr uint32_t kMaxDropsPerLaunch = 8;
 struct DropBatch {
   DropShape drops[kMaxDropsPerLaunch];
   uint32_t count;
+  CellRect cells;
 };
 
-// Adds the batch's drops, in order, to both fields of every interior cell: the
-// same sequence of additions per cell as RippleModel::applyDrop.
+// Adds the batch's drops, in order, to both fields of each cell of their
+// footprints: the same sequence of additions per cell as
+// RippleModel::applyDrop. Thread (0, 0) is cell (cells.firstI, cells.firstJ).
 VKSIM_NVX_ENTRY __global__ void addDropsKernel(float* __restrict__ current, float* __restrict__ previous, uint32_t grid,
                                DropBatch batch) {
-  const CellIndex cell = threadCell();
-  if (!isInteriorCell(cell.i, cell.j, grid)) return;
-  const float x = gridCoordinate(cell.i, grid);
-  const float z = gridCoordinate(cell.j, grid);
-  const uint32_t index = cell.j * grid + cell.i;
+  const CellIndex thread = threadCell();
+  const uint32_t i = batch.cells.firstI + thread.i, j = batch.cells.firstJ + thread.j;
+  if (!containsCell(batch.cells, i, j)) return;
+  const float x = gridCoordinate(i, grid);
+  const float z = gridCoordinate(j, grid);
+  const uint32_t index = j * grid + i;
   float currentHeight = current[index];
   float previousHeight = previous[index];
   for (uint32_t d = 0; d < batch.count; ++d) {
+    if (!containsCell(batch.drops[d].cells, i, j)) continue;
     const float height = dropHeight(batch.drops[d], x, z);
     currentHeight += height;
     previousHeight += height;
@@ -67,16 +72,35 @@ VKSIM_NVX_ENTRY __global__ void heightFieldVerticesKernel(const float* __restric
 
 inline dim3 gridBlocks(uint32_t n) { return dim3((n + kBlockX - 1) / kBlockX, (n + kBlockY - 1) / kBlockY); }
 
+// The blocks that cover `cells` (addDropsKernel's launch), none when it is empty.
+inline dim3 rectBlocks(const CellRect& cells) {
+  if (cells.firstI >= cells.endI || cells.firstJ >= cells.endJ) return dim3(0, 0);
+  return dim3((cells.endI - cells.firstI + kBlockX - 1) / kBlockX, (cells.endJ - cells.firstJ + kBlockY - 1) / kBlockY);
+}
+
+// The step's drops, kMaxDropsPerLaunch at a time, each batch with the union
+// of its footprints: what the CUDA and cuda-nvx backends launch.
+inline std::vector<DropBatch> dropBatches(const std::vector<DropShape>& shapes) {
+  std::vector<DropBatch> batches;
+  for (size_t first = 0; first < shapes.size(); first += kMaxDropsPerLaunch) {
+    DropBatch batch{};
+    for (size_t d = first; d < shapes.size() && batch.count < kMaxDropsPerLaunch; ++d)
+      batch.drops[batch.count++] = shapes[d];
+    batch.cells = footprintUnion(batch.drops, batch.count);
+    if (rectBlocks(batch.cells).x > 0) batches.push_back(batch);  // a batch that changes no cell is skipped
+  }
+  return batches;
+}
+
 // `drops`, in order, into both fields on `stream`: one addDropsKernel launch
-// per kMaxDropsPerLaunch drops. The first launch error, or cudaSuccess. The
-// CUDA backend's step and kernel_bench's fields both apply drops this way.
+// per batch (dropBatches). The first launch error, or cudaSuccess. The CUDA
+// backend's step and kernel_bench's fields both apply drops this way.
 inline cudaError_t launchDrops(const std::vector<Drop>& drops, float* current, float* previous, uint32_t grid,
                                cudaStream_t stream) {
-  for (size_t first = 0; first < drops.size(); first += kMaxDropsPerLaunch) {
-    DropBatch batch{};
-    for (size_t d = first; d < drops.size() && batch.count < kMaxDropsPerLaunch; ++d)
-      batch.drops[batch.count++] = makeDropShape(drops[d]);
-    addDropsKernel<<<gridBlocks(grid), dim3(kBlockX, kBlockY), 0, stream>>>(current, previous, grid, batch);
+  std::vector<DropShape> shapes;
+  for (const Drop& drop : drops) shapes.push_back(makeDropShape(drop, grid));
+  for (const DropBatch& batch : dropBatches(shapes)) {
+    addDropsKernel<<<rectBlocks(batch.cells), dim3(kBlockX, kBlockY), 0, stream>>>(current, previous, grid, batch);
     if (const cudaError_t error = cudaGetLastError(); error != cudaSuccess) return error;
   }
   return cudaSuccess;

@@ -54,16 +54,16 @@ class CudaNvxSimulation final : public QueueSimulationBase {
 
   void recordDrops(VkCommandBuffer commandBuffer, const std::vector<DropShape>& drops, uint32_t current,
                    uint32_t previous) override {
-    // As the CUDA backend: batches of kMaxDropsPerLaunch, applied in order.
+    // As the CUDA backend: batches of kMaxDropsPerLaunch, applied in order,
+    // each launched over the union of its footprints (dropBatches).
     const VkDeviceAddress currentField = field(current), previousField = field(previous);
     const uint32_t grid = params_.grid;
-    for (size_t first = 0; first < drops.size(); first += kMaxDropsPerLaunch) {
-      if (first > 0) computeBarrier(commandBuffer);
-      DropBatch batch{};
-      for (size_t d = first; d < drops.size() && batch.count < kMaxDropsPerLaunch; ++d)
-        batch.drops[batch.count++] = drops[d];
+    bool first = true;
+    for (const DropBatch& batch : dropBatches(drops)) {
+      if (!first) computeBarrier(commandBuffer);
+      first = false;
       const std::array<const void*, 4> arguments{&currentField, &previousField, &grid, &batch};
-      launch(commandBuffer, kAddDrops, gridBlocks(grid), dim3(kBlockX, kBlockY), arguments);
+      launch(commandBuffer, kAddDrops, rectBlocks(batch.cells), dim3(kBlockX, kBlockY), arguments);
     }
   }
 

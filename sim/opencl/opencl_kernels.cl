@@ -73,12 +73,13 @@ __kernel void sinewaveKernel(__global Vertex* vertices, uint grid, float amplitu
 
 bool isInteriorCell(uint i, uint j, uint grid) { return i > 0u && j > 0u && i + 1u < grid && j + 1u < grid; }
 
-// One drop (sim/model_math.h dropHeight) added to both fields of every
-// interior cell; several drops of a step are launched in order.
+// One drop (sim/model_math.h dropHeight) added to both fields of each cell of
+// its footprint; several drops of a step are launched in order. The launch
+// starts at the footprint's first cell (a global offset); endI and endJ end it.
 __kernel void addDropKernel(__global float* current, __global float* previous, uint grid, float dropX,
-                            float dropZ, float amplitude, float inverseTwoSigmaSquared) {
+                            float dropZ, float amplitude, float inverseTwoSigmaSquared, uint endI, uint endJ) {
   const uint i = get_global_id(0), j = get_global_id(1);
-  if (i >= grid || j >= grid || !isInteriorCell(i, j, grid)) return;
+  if (i >= endI || j >= endJ || !isInteriorCell(i, j, grid)) return;
   const float dx = gridCoordinate(i, grid) - dropX;
   const float dz = gridCoordinate(j, grid) - dropZ;
   const float height = amplitude * exp(-((dx * dx + dz * dz) * inverseTwoSigmaSquared));

@@ -425,19 +425,33 @@ class OpenClSimulation final : public Simulation {
            enqueue2d(sinewaveKernel_);
   }
 
-  // Drops one launch each, in order: the same sequence of additions per cell
-  // as RippleModel::applyDrop.
+  // Drops one launch each, in order, each over its own footprint: the same
+  // sequence of additions per cell as RippleModel::applyDrop.
   bool enqueueDrops(const std::vector<Drop>& drops) {
     const cl_uint grid = params_.grid;
     for (const Drop& drop : drops) {
-      const DropShape shape = makeDropShape(drop);
+      const DropShape shape = makeDropShape(drop, grid);
+      const CellRect& cells = shape.cells;
+      if (cells.firstI >= cells.endI || cells.firstJ >= cells.endJ) continue;  // changes no cell
+      const cl_uint endI = cells.endI, endJ = cells.endJ;
       if (!(setArg(addDropKernel_, 0, current()) && setArg(addDropKernel_, 1, previous()) &&
             setArg(addDropKernel_, 2, grid) && setArg(addDropKernel_, 3, shape.x) && setArg(addDropKernel_, 4, shape.z) &&
             setArg(addDropKernel_, 5, shape.amplitude) && setArg(addDropKernel_, 6, shape.inverseTwoSigmaSquared) &&
-            enqueue2d(addDropKernel_)))
+            setArg(addDropKernel_, 7, endI) && setArg(addDropKernel_, 8, endJ) && enqueueCells(addDropKernel_, cells)))
         return false;
     }
     return true;
+  }
+
+  // One work-item per cell of `cells`: the launch starts at its first cell (a
+  // global offset) and rounds its size up to whole groups; the kernel skips
+  // what lies past the ends.
+  bool enqueueCells(cl_kernel kernel, const CellRect& cells) {
+    const size_t offset[2] = {cells.firstI, cells.firstJ};
+    const size_t global[2] = {(cells.endI - cells.firstI + kGroupEdge - 1) / kGroupEdge * kGroupEdge,
+                              (cells.endJ - cells.firstJ + kGroupEdge - 1) / kGroupEdge * kGroupEdge};
+    const size_t local[2] = {kGroupEdge, kGroupEdge};
+    return CL_OK(api_.clEnqueueNDRangeKernel(queue_, kernel, 2, offset, global, local, 0, nullptr, nullptr));
   }
 
   bool enqueueRippleVertices() {

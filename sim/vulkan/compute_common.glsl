@@ -15,7 +15,11 @@ layout(local_size_x = kComputeGroupSize, local_size_y = kComputeGroupSize) in;
 layout(std430, set = 0, binding = kComputeVertexBinding) writeonly buffer Vertices { Vertex vertices[]; };
 layout(std430, set = 0, binding = kComputeHeightBinding) buffer Heights { float heights[]; };
 layout(std430, set = 0, binding = kComputeTableBinding) readonly buffer Table { float table[]; };
-layout(std430, set = 0, binding = kComputeDropBinding) readonly buffer Drops { vec4 drops[]; };
+struct DropEntry {
+  vec4 shape;   // x, z, amplitude, 1/(2 sigma^2)
+  uvec4 cells;  // footprint: firstI, endI, firstJ, endJ
+};
+layout(std430, set = 0, binding = kComputeDropBinding) readonly buffer Drops { DropEntry drops[]; };
 
 // The block's one member is compute_layout.h's struct, as the mesh shaders
 // take MeshPushConstants: one declaration for C++ and GLSL.

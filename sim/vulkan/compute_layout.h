@@ -16,8 +16,8 @@ typedef uint32_t uint;
 // Set 0: the shared vertex buffer (written), the three height fields of the
 // ripple model (grid*grid floats each, back to back), the host-written table
 // (coordinates, then the sinewave's per-column and per-row factors, grid
-// floats each) and the step's drops (one vec4 each: x, z, amplitude,
-// 1/(2 sigma^2)).
+// floats each) and the step's drops (two vec4 each: x, z, amplitude,
+// 1/(2 sigma^2), then the footprint's firstI, endI, firstJ, endJ as uints).
 VKSIM_CONSTANT kComputeVertexBinding = 0;
 VKSIM_CONSTANT kComputeHeightBinding = 1;
 VKSIM_CONSTANT kComputeTableBinding = 2;
@@ -39,9 +39,15 @@ struct ComputePushConstants {
   float courantSquared;
   float keepPrevious;
   float inverseDenominator;
+  // ripple_drops.comp: the union of the drops' footprints, which the dispatch
+  // covers from (firstI, firstJ).
+  uint cellsFirstI;
+  uint cellsEndI;
+  uint cellsFirstJ;
+  uint cellsEndJ;
 };
 
-VKSIM_CONSTANT kComputePushConstantsSize = 40;
+VKSIM_CONSTANT kComputePushConstantsSize = 56;
 
 #ifndef GL_core_profile
 static_assert(sizeof(ComputePushConstants) == kComputePushConstantsSize, "push constants must match GLSL");

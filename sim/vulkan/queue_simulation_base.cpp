@@ -145,7 +145,7 @@ StepResult QueueSimulationBase::writeInitialState() {
     filled.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
                          &filled, 0, nullptr, 0, nullptr);
-    recordDrops(commandBuffer, {makeDropShape(initialDrop(params_))}, current_, previous_);
+    recordDrops(commandBuffer, {makeDropShape(initialDrop(params_), params_.grid)}, current_, previous_);
     computeBarrier(commandBuffer);
     recordRippleVertices(commandBuffer, current_);
   } else {
@@ -175,7 +175,7 @@ void QueueSimulationBase::recordModelStep(VkCommandBuffer commandBuffer) {
   queued_.clear();
   if (!drops.empty()) {
     std::vector<DropShape> shapes;
-    for (const Drop& drop : drops) shapes.push_back(makeDropShape(drop));
+    for (const Drop& drop : drops) shapes.push_back(makeDropShape(drop, params_.grid));
     recordDrops(commandBuffer, shapes, current_, previous_);
     computeBarrier(commandBuffer);
   }

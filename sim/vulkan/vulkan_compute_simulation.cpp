@@ -12,6 +12,8 @@ namespace vksim {
 namespace {
 
 constexpr uint32_t kInitialDropCapacity = 16;
+// compute_common.glsl's DropEntry: a vec4 and a uvec4 (std430).
+constexpr size_t kDropEntryBytes = 32;
 
 class VulkanComputeSimulation final : public QueueSimulationBase {
  public:
@@ -54,21 +56,27 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
 
   void recordDrops(VkCommandBuffer commandBuffer, const std::vector<DropShape>& drops, uint32_t current,
                    uint32_t previous) override {
-    // One step's drops all go in one dispatch, each cell adding them in order
-    // (RippleModel::applyDrop); the buffer grows when a step brings more.
+    // One step's drops all go in one dispatch over the union of their
+    // footprints, each cell adding them in order (RippleModel::applyDrop); the
+    // buffer grows when a step brings more.
+    const CellRect cells = footprintUnion(drops.data(), drops.size());
+    if (cells.firstI >= cells.endI || cells.firstJ >= cells.endJ) return;  // no cell changes
     if (drops.size() > dropCapacity_) growDrops(uint32_t(drops.size()));
-    float* out = static_cast<float*>(drops_.mapped);
+    auto* out = static_cast<unsigned char*>(drops_.mapped);
     for (size_t d = 0; d < drops.size(); ++d) {
-      out[4 * d + 0] = drops[d].x;
-      out[4 * d + 1] = drops[d].z;
-      out[4 * d + 2] = drops[d].amplitude;
-      out[4 * d + 3] = drops[d].inverseTwoSigmaSquared;
+      const float shape[4] = {drops[d].x, drops[d].z, drops[d].amplitude, drops[d].inverseTwoSigmaSquared};
+      const uint32_t footprint[4] = {drops[d].cells.firstI, drops[d].cells.endI, drops[d].cells.firstJ,
+                                     drops[d].cells.endJ};
+      std::memcpy(out + kDropEntryBytes * d, shape, sizeof(shape));
+      std::memcpy(out + kDropEntryBytes * d + sizeof(shape), footprint, sizeof(footprint));
     }
     ComputePushConstants push = basePush();
     push.dropCount = uint32_t(drops.size());
     push.currentField = current;
     push.previousField = previous;
-    dispatch(commandBuffer, kRippleDrops, push);
+    push.cellsFirstI = cells.firstI, push.cellsEndI = cells.endI;
+    push.cellsFirstJ = cells.firstJ, push.cellsEndJ = cells.endJ;
+    dispatch(commandBuffer, kRippleDrops, push, cells.endI - cells.firstI, cells.endJ - cells.firstJ);
   }
 
   void recordRippleStep(VkCommandBuffer commandBuffer, uint32_t current, uint32_t previous, uint32_t next,
@@ -101,12 +109,16 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     return push;
   }
 
-  void dispatch(VkCommandBuffer commandBuffer, Shader shader, const ComputePushConstants& push) {
+  // One invocation per cell of a width x height region (the whole grid unless
+  // given).
+  void dispatch(VkCommandBuffer commandBuffer, Shader shader, const ComputePushConstants& push, uint32_t width = 0,
+                uint32_t height = 0) {
     vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[shader]);
     vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
     vkCmdPushConstants(commandBuffer, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-    const uint32_t groups = (params_.grid + kComputeGroupSize - 1) / kComputeGroupSize;
-    vkCmdDispatch(commandBuffer, groups, groups, 1);
+    const uint32_t x = width ? width : params_.grid, y = height ? height : params_.grid;
+    vkCmdDispatch(commandBuffer, (x + kComputeGroupSize - 1) / kComputeGroupSize,
+                  (y + kComputeGroupSize - 1) / kComputeGroupSize, 1);
   }
 
   bool check(VkResult result, const char* what) {
@@ -191,7 +203,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   void growDrops(uint32_t count) {
     destroyQueueBuffer(context_.device, drops_);
     Result<QueueBuffer> drops = createQueueBuffer(
-        context_, VkDeviceSize(count) * 4 * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+        context_, VkDeviceSize(count) * kDropEntryBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, false);
     if (!drops) return setError(drops.error().message);
     drops_ = *drops;

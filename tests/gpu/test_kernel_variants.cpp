@@ -74,13 +74,16 @@ TEST(KernelVariants, ThePlainKernelWritesTheTunedKernelsBytes) {
 
 // The two fields the candidates are timed and checked from differ in what
 // matters to the division: the early one has subnormal heights, the steady
-// one (what a running app computes on) none.
+// one (what a running app computes on) none. Since drops stop at their
+// footprint (2026-12-04) only the front ahead of the waves holds them: 0.43 %
+// of the cells at 1024² on the H200, where the Gaussian's tail made it more
+// than 1 % before.
 TEST(KernelVariants, OnlyTheEarlyFieldHasSubnormalHeights) {
   VKSIM_REQUIRE_CUDA_DEVICE();
   for (uint32_t grid : {257u, 1024u}) {
     Result<std::unique_ptr<KernelBench>> bench = KernelBench::create(0, grid);
     ASSERT_TRUE(bench) << bench.error().message;
-    EXPECT_GT((*bench)->subnormalShare(RippleState::early), 0.01) << "grid " << grid;
+    EXPECT_GT((*bench)->subnormalShare(RippleState::early), 0.0) << "grid " << grid;
     EXPECT_EQ((*bench)->subnormalShare(RippleState::steady), 0.0) << "grid " << grid;
   }
 }

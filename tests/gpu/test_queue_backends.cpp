@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app_runner.h"
+#include "drop_footprint_check.h"
 #include "gpu_environment.h"
 
 namespace vksim::testing {
@@ -100,6 +101,22 @@ TEST_P(VulkanAgainstCpuOnGpu, WithinTheDerivedBound) {
   EXPECT_LE(normal, sinewave ? 1.3e-6 : 1e-3);
 }
 INSTANTIATE_TEST_SUITE_P(QueueBackends, VulkanAgainstCpuOnGpu, kCases, caseName);
+
+// A drop changes only its footprint (sim/models.h, kDropReachSigmas) on every
+// GPU backend: each launches over it and adds nothing beyond it.
+TEST(DropFootprint, NoGpuBackendChangesACellBeyondIt) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const std::string dir = makeTempDir("gpu-drop-footprint");
+  constexpr int kFootprintGrid = 96, kFootprintFrames = 3;
+  for (const char* backend : {"cuda", "cuda-nvx", "vulkan", "opencl"}) {
+    const std::string dump = dir + "/" + backend + ".bin";
+    std::vector<std::string> args{"--headless", "--backend", backend, "--size", "96x64", "--dump-vertices", dump};
+    for (const std::string& arg : footprintRunArgs(kFootprintGrid, kFootprintFrames)) args.push_back(arg);
+    const AppResult run = runApp(args, {}, 300);
+    expectClean(run);
+    EXPECT_GT(expectFlatBeyondTheFootprint(readFile(dump), kFootprintGrid, kFootprintFrames, backend), 0u);
+  }
+}
 
 }  // namespace
 }  // namespace vksim::testing

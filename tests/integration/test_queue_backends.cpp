@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "app_runner.h"
+#include "drop_footprint_check.h"
 #include "schedule_check.h"
 
 namespace vksim::testing {
@@ -101,6 +102,24 @@ INSTANTIATE_TEST_SUITE_P(Models, VulkanAgainstCpu,
                          [](const ::testing::TestParamInfo<BoundCase>& p) {
                            return std::string(p.param.model) + "_" + p.param.sync;
                          });
+
+// A drop changes only its footprint (sim/models.h, kDropReachSigmas), on the
+// reference and on the Vulkan compute backend alike, in both sync modes.
+TEST(DropFootprint, NoBackendHereChangesACellBeyondIt) {
+  const std::string dir = makeTempDir("drop-footprint");
+  constexpr int kFootprintGrid = 96, kFootprintFrames = 3;
+  for (const char* backend : {"cpu", "vulkan"})
+    for (const char* sync : {"timeline", "binary"}) {
+      const std::string dump = dir + "/" + backend + "-" + sync + ".bin";
+      std::vector<std::string> args{"--headless", "--backend", backend, "--sync", sync, "--size", "96x64",
+                                    "--dump-vertices", dump};
+      for (const std::string& arg : footprintRunArgs(kFootprintGrid, kFootprintFrames)) args.push_back(arg);
+      const AppResult run = runApp(args, kValidation, 300);
+      ASSERT_FALSE(run.timedOut) << run.out << run.err;
+      expectCleanRun(run);
+      EXPECT_GT(expectFlatBeyondTheFootprint(readFile(dump), kFootprintGrid, kFootprintFrames, backend), 0u);
+    }
+}
 
 // Switching the semaphore kind at every frame boundary changes no vertex: the
 // run ends where the timeline-only run does, bit for bit.

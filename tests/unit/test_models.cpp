@@ -436,6 +436,68 @@ TEST(Ripple, QueuedDropStartsAtRestAtTheNextStep) {
   EXPECT_LT(model.current()[j * 65 + i], 0.05f);  // the queue was emptied: no second drop
 }
 
+// ---- the drop's footprint (kDropReachSigmas)
+
+TEST(DropFootprint, HoldsExactlyTheInteriorCellsWithinReach) {
+  constexpr uint32_t kGrid = 65;
+  const float x = 0.25f, z = -0.5f, reach = 0.3f;
+  const CellRect rect = cellsWithin(x, z, reach, kGrid);
+  for (uint32_t i = 0; i < kGrid; ++i) {
+    const double d = std::fabs(exactCoordinate(i, kGrid) - x);
+    const bool inside = i >= rect.firstI && i < rect.endI;
+    // A cell on the boundary may fall either way (1e-9: far below a spacing).
+    if (std::fabs(d - reach) > 1e-6) EXPECT_EQ(inside, d < reach && i > 0 && i + 1 < kGrid) << "column " << i;
+  }
+  for (uint32_t j = 0; j < kGrid; ++j) {
+    const double d = std::fabs(exactCoordinate(j, kGrid) - z);
+    const bool inside = j >= rect.firstJ && j < rect.endJ;
+    if (std::fabs(d - reach) > 1e-6) EXPECT_EQ(inside, d < reach && j > 0 && j + 1 < kGrid) << "row " << j;
+  }
+  // Near an edge: clipped to the interior, never the edge itself.
+  const CellRect corner = cellsWithin(-0.95f, 0.95f, reach, kGrid);
+  EXPECT_EQ(corner.firstI, 1u);
+  EXPECT_EQ(corner.endJ, kGrid - 1);
+  // Off the grid or nowhere: no cell at all.
+  const CellRect away = cellsWithin(5.0f, 0.0f, reach, kGrid);
+  EXPECT_GE(away.firstI, away.endI);
+  const CellRect nowhere = cellsWithin(std::nanf(""), 0.0f, reach, kGrid);
+  EXPECT_GE(nowhere.firstI, nowhere.endI);
+  // The reach is kDropReachSigmas radii, the radius clamped as the shape is.
+  Drop drop;
+  drop.x = x, drop.z = z, drop.radius = 0.05f, drop.amplitude = 0.05f;
+  const CellRect shape = makeDropShape(drop, kGrid).cells;
+  const CellRect expected = cellsWithin(x, z, kDropReachSigmas * 0.05f, kGrid);
+  EXPECT_EQ(std::memcmp(&shape, &expected, sizeof(CellRect)), 0);
+}
+
+TEST(DropFootprint, ADropChangesItsFootprintAndNothingElse) {
+  constexpr uint32_t kGrid = 129;
+  ModelParams params = rippleParams(kGrid);
+  params.dropAmplitude = 0.0f;  // a flat start
+  RippleModel model(params);
+  Drop drop;
+  drop.x = 0.25f, drop.z = -0.5f, drop.radius = 0.05f, drop.amplitude = 0.05f;
+  model.addDrop(drop);
+  model.step();
+  const CellRect rect = makeDropShape(drop, kGrid).cells;
+  ASSERT_LT(rect.firstI, rect.endI);
+  // One step moves the wave one cell: nothing beyond the footprint grown by one.
+  size_t outside = 0;
+  for (uint32_t j = 0; j < kGrid; ++j)
+    for (uint32_t i = 0; i < kGrid; ++i) {
+      const bool near = i + 1 >= rect.firstI && i <= rect.endI && j + 1 >= rect.firstJ && j <= rect.endJ;
+      if (near) continue;
+      ++outside;
+      ASSERT_EQ(model.current()[j * kGrid + i], 0.0f) << "cell " << i << ", " << j;
+      ASSERT_EQ(model.previous()[j * kGrid + i], 0.0f) << "cell " << i << ", " << j;
+    }
+  EXPECT_GT(outside, size_t(kGrid) * kGrid / 2);
+  // And the whole footprint took it, its corners (8.5 sigmas out) included.
+  for (uint32_t j : {rect.firstJ, rect.endJ - 1})
+    for (uint32_t i : {rect.firstI, rect.endI - 1})
+      EXPECT_NE(model.previous()[j * kGrid + i], 0.0f) << "corner " << i << ", " << j;
+}
+
 TEST(Ripple, ResetReturnsToTheInitialState) {
   ModelParams params = rippleParams(40);
   params.dropInterval = 3;
