@@ -7,7 +7,6 @@
 
 #include "renderer/debug_names.h"
 #include "renderer/readback.h"
-#include "sim/vulkan/render_queue_simulation.h"
 #include "sim/surface_texture.h"
 
 namespace vksim {
@@ -49,12 +48,9 @@ ExternalTransferStages textureReleaseStages(bool maintenance8) {
 
 }  // namespace
 
-GridResources::GridResources() = default;
-GridResources::~GridResources() = default;
-
 SimulationBackend* simulationOf(const GridResources& grid) {
   if (grid.simulation) return grid.simulation.get();
-  return grid.queueSimulation.get();
+  return grid.queueSimulation;
 }
 
 // The initial write ends in a simDone signal that render 0 waits on; the

@@ -31,7 +31,6 @@
 namespace vksim {
 
 struct DeviceChoice;           // app/interop/device_pairing.h
-class RenderQueueSimulation;  // sim/vulkan/render_queue_simulation.h
 
 // Which side may access the shared vertex buffer now, in the sense of queue
 // family ownership: the render queue's family (Vulkan), or
@@ -44,8 +43,6 @@ enum class VertexOwner { vulkan, external };
 // The resources that belong to one grid size: rebuilt together when the grid
 // or model changes (CUDA first on the way down, as the design notes require).
 struct GridResources {
-  GridResources();
-  ~GridResources();  // out of line: where RenderQueueSimulation is a complete type
   SharedVertexBuffer vertices;  // the copy path's: device-local, not exported
   // Whether another API (CUDA, OpenCL) writes `vertices`: only then do
   // ownership transfers happen. The CPU backend writes host-visible memory
@@ -63,9 +60,12 @@ struct GridResources {
   SharedTexture texture;
   SyncSemaphores semaphores;
   // The simulation: one that submits its own step (every path but the render
-  // queue), or one whose step rides in the render's submission.
+  // queue), or one whose step rides in the render's submission. The latter
+  // is the render-queue path's own (PathResources::renderQueue,
+  // app/paths/path_factory.h): here only so that the teardown and the
+  // controls find whichever simulation runs (simulationOf).
   std::unique_ptr<Simulation> simulation;
-  std::unique_ptr<RenderQueueSimulation> queueSimulation;
+  SimulationBackend* queueSimulation = nullptr;
 };
 
 // The simulation of `grid`, whichever kind it is; null when there is none.

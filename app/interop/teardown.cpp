@@ -4,7 +4,6 @@
 
 #include "renderer/frame_sync.h"
 #include "renderer/vk_check.h"
-#include "sim/vulkan/render_queue_simulation.h"
 
 namespace vksim {
 
@@ -119,7 +118,7 @@ bool finishSimulation(const Device& device, FrameResources& frame, GridResources
   // (A lost device has none to give.)
   if (!loss.lost && hooks.workFinished) hooks.workFinished();
   grid.simulation.reset();
-  grid.queueSimulation.reset();
+  grid.queueSimulation = nullptr;  // its path destroys it next (destroyPathGrid)
   return finished;
 }
 

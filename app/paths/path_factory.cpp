@@ -31,15 +31,15 @@ void createCopy(GridResources& grid, PathResources& own, const GridSetup& setup,
                 ScheduleState& schedule) {
   createCopyGrid(grid, own.copy, setup, params, schedule);
 }
-void createRenderQueue(GridResources& grid, PathResources&, const GridSetup& setup, const ModelParams& params,
+void createRenderQueue(GridResources& grid, PathResources& own, const GridSetup& setup, const ModelParams& params,
                        ScheduleState& schedule) {
-  createRenderQueueGrid(grid, setup, params, schedule);
+  createRenderQueueGrid(grid, own.renderQueue, setup, params, schedule);
 }
 
 void zeroCopyFrame(FrameContext& frame, PathResources&) { runZeroCopyFrame(frame); }
 void cpuHostFrame(FrameContext& frame, PathResources& own) { runCpuHostFrame(frame, own.cpuHost); }
 void copyFrame(FrameContext& frame, PathResources& own) { runCopyFrame(frame, own.copy); }
-void renderQueueFrame(FrameContext& frame, PathResources&) { runRenderQueueFrame(frame); }
+void renderQueueFrame(FrameContext& frame, PathResources& own) { runRenderQueueFrame(frame, *own.renderQueue); }
 
 void drainSemaphores(const PathTeardown& teardown, GridResources& grid, PathResources&) {
   drainSchedule(teardown.device, teardown.frame, grid, teardown.schedule, teardown.loss, teardown.hooks);
@@ -116,6 +116,9 @@ void destroyPathGrid(const PathTeardown& teardown, GridResources& grid, PathReso
   }
   const bool finished =
       finishSimulation(teardown.device, teardown.frame, grid, teardown.schedule, teardown.loss, teardown.hooks);
+  // The render-queue simulation where finishSimulation destroys the others:
+  // finished, and before the vertex buffer and semaphores it records into.
+  own.renderQueue.reset();
   destroySharedObjects(teardown.device, grid, teardown.loss);
   destroyGridIndexBuffer(teardown.device, own.indices);  // the device is idle by now
   // The path's own last: CUDA's allocation after Vulkan's import of it.

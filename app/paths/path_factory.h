@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 
 #include "app/interop/device_loss.h"
 #include "app/interop/device_pairing.h"
@@ -17,6 +18,7 @@
 #include "app/paths/cpu_host_path.h"
 #include "app/paths/cuda_owned_memory_path.h"
 #include "app/paths/frame_context.h"
+#include "app/paths/render_queue_path.h"
 #include "app/testing/frame_tags.h"
 #include "renderer/mesh_renderer.h"
 
@@ -46,6 +48,8 @@ struct PathResources {
   CpuHostState cpuHost;
   CopyState copy;
   CudaOwnedState cudaOwned;
+  // The render-queue path's simulation (grid.queueSimulation points at it).
+  std::unique_ptr<RenderQueueSimulation> renderQueue;
   // A render's frame tag, read back once its fence signalled (--frame-tags).
   std::function<void(const SeenFrameTag& seen)> frameTagSeen;
 };

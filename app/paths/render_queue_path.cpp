@@ -12,8 +12,8 @@
 
 namespace vksim {
 
-void createRenderQueueGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
-                           ScheduleState& schedule) {
+void createRenderQueueGrid(GridResources& grid, std::unique_ptr<RenderQueueSimulation>& simulation,
+                           const GridSetup& setup, const ModelParams& params, ScheduleState& schedule) {
   const Device& device = setup.device;
   const Backend backend = setup.devices.backend;
   const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
@@ -25,13 +25,14 @@ void createRenderQueueGrid(GridResources& grid, const GridSetup& setup, const Mo
   // The render-queue backends write no texture: the mesh binds the
   // placeholder and takes its colour from the height.
   grid.texture = createPlaceholderTexture(device, params);
-  grid.queueSimulation = createRenderQueueSimulation(device, backend, grid.vertices, grid.semaphores, params);
+  simulation = createRenderQueueSimulation(device, backend, grid.vertices, grid.semaphores, params);
+  grid.queueSimulation = simulation.get();
   grid.externalWriter = false;
   grid.vertexOwner = VertexOwner::vulkan;
-  writeInitialState(*grid.queueSimulation, schedule, setup.hooks);
+  writeInitialState(*simulation, schedule, setup.hooks);
 }
 
-void runRenderQueueFrame(FrameContext& frame) {
+void runRenderQueueFrame(FrameContext& frame, RenderQueueSimulation& simulation) {
   GridResources& grid = frame.grid;
   ScheduleState& schedule = frame.schedule;
   const uint64_t k = schedule.scheduleFrame;
@@ -52,9 +53,9 @@ void runRenderQueueFrame(FrameContext& frame) {
   step.fault = frame.faults.step;
   std::optional<RecordedStep> queuedStep;
   if (render.signals) {
-    queuedStep = grid.queueSimulation->recordStep(step, frame.advance);
+    queuedStep = simulation.recordStep(step, frame.advance);
     if (!queuedStep->commandBuffer)
-      throw RuntimeFailure("the " + grid.queueSimulation->backendName() + " backend could not record step " +
+      throw RuntimeFailure("the " + simulation.backendName() + " backend could not record step " +
                            std::to_string(k));
     nameObject(frame.device.device, queuedStep->commandBuffer, "sim step (render queue)");
   }

@@ -5,21 +5,26 @@
 // VK_QUEUE_FAMILY_EXTERNAL; the schedule's semaphores are plain ones, and
 // the queue's own order lets two frames be in flight (docs/queue-backends.md).
 #pragma once
+#include <memory>
+
 #include "app/interop/grid_resources.h"
 #include "app/paths/frame_context.h"
+#include "sim/vulkan/render_queue_simulation.h"
 
 namespace vksim {
 
 // Builds `grid` (empty) for `params`: a device-local vertex buffer that is
-// never exported, plain semaphores, the placeholder texture, and the
-// backend's simulation, whose initial write signals simDone as every
-// backend's does. Throws EnvironmentError / RuntimeFailure; what was built
-// stays in `grid` for destroyGridResources.
-void createRenderQueueGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
-                           ScheduleState& schedule);
+// never exported, plain semaphores, the placeholder texture; and into
+// `simulation`, the path's own, the backend's simulation (grid.queueSimulation
+// points at it), whose initial write signals simDone as every backend's does.
+// Throws EnvironmentError / RuntimeFailure; what was built stays for
+// destroyPathGrid.
+void createRenderQueueGrid(GridResources& grid, std::unique_ptr<RenderQueueSimulation>& simulation,
+                           const GridSetup& setup, const ModelParams& params, ScheduleState& schedule);
 
-// One frame: render k and sim k in one submission, under the schedule's
-// waits and signals. Throws RuntimeFailure when a wait runs out.
-void runRenderQueueFrame(FrameContext& frame);
+// One frame: render k and sim k (`simulation`'s step) in one submission,
+// under the schedule's waits and signals. Throws RuntimeFailure when a wait
+// runs out.
+void runRenderQueueFrame(FrameContext& frame, RenderQueueSimulation& simulation);
 
 }  // namespace vksim
