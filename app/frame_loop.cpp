@@ -10,6 +10,7 @@
 #include "app/interop/profiling_marks.h"
 #include "app/interop/value_schedule.h"
 #include "app/interop/host_wait.h"
+#include "base/host_clock.h"
 #include "app/interop/wait_strategy.h"
 #include "app/paths/path_factory.h"
 #include "app/testing/fault_hooks.h"

@@ -2,6 +2,8 @@
 
 #include <thread>
 
+#include "base/host_clock.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
@@ -16,6 +18,10 @@ void spinPause() {
   for (int i = 0; i < 16; ++i) _mm_pause();
 #endif
   std::this_thread::yield();
+}
+
+bool waitUntilReached(const std::function<bool()>& reached, uint64_t timeoutNs) {
+  return waitUntilReached(reached, timeoutNs, hostNowNs);
 }
 
 }  // namespace vksim

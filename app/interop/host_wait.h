@@ -2,10 +2,8 @@
 // (app/interop/wait_strategy.h) and the loop's other short waits spin on
 // before they hand a wait over.
 #pragma once
-#include <chrono>
 #include <cstdint>
-
-#include "base/host_clock.h"
+#include <functional>
 
 namespace vksim {
 
@@ -14,8 +12,9 @@ namespace vksim {
 // thread stays ready to see the value within a microsecond or so, and never
 // sleeps for milliseconds. reached() must be cheap and non-blocking
 // (vkGetSemaphoreCounterValue, vkGetFenceStatus, cudaEventQuery).
-template <typename Reached>
-bool waitUntilReached(Reached&& reached, uint64_t timeoutNs);
+// On the host clock (hostNowNs, base/host_clock.h), which every span of a
+// run is timed on.
+bool waitUntilReached(const std::function<bool()>& reached, uint64_t timeoutNs);
 
 // The same loop on a clock of the caller's: now() returns nanoseconds on any
 // monotonic scale. The frame loop uses hostNowNs; tests pass a fake clock so
@@ -34,11 +33,6 @@ bool waitUntilReached(Reached&& reached, uint64_t timeoutNs, Now&& now) {
     if (reached()) return true;
     if (now() >= deadline) return false;
   }
-}
-
-template <typename Reached>
-bool waitUntilReached(Reached&& reached, uint64_t timeoutNs) {
-  return waitUntilReached(reached, timeoutNs, hostNowNs);
 }
 
 }  // namespace vksim

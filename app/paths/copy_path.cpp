@@ -8,7 +8,6 @@
 #include "app/interop/wait_strategy.h"
 #include "app/paths/frame_commands.h"
 #include "app/paths/schedule_turns.h"
-#include "renderer/vk_check.h"
 #include "sim/cuda/cuda_simulation.h"
 
 namespace vksim {
@@ -59,7 +58,7 @@ void runCopyFrame(FrameContext& frame, CopyState& own) {
   recordScenePass(frame, commandBuffer);
   endFrameCommands(frame, commandBuffer);
   const RenderBatch batch = windowRenderBatch(frame);
-  VK_CHECK(vkResetFences(frame.device.device, 1, &frame.slot.inFlight));
+  resetSlotFence(frame);
   submitToQueue(frame.device, frame.slot.commandBuffer, batch.waits(), batch.signals(), frame.slot.inFlight);
   frame.observer.renderSubmitted(k, batch.waits(), batch.signals());
   frame.afterRenderSubmitted();

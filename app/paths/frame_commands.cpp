@@ -78,6 +78,8 @@ void endFrameCommands(FrameContext& frame, VkCommandBuffer commandBuffer) {
   VK_CHECK(vkEndCommandBuffer(commandBuffer));
 }
 
+void resetSlotFence(FrameContext& frame) { VK_CHECK(vkResetFences(frame.device.device, 1, &frame.slot.inFlight)); }
+
 RenderBatch scheduleRenderBatch(const FrameContext& frame, const RenderSync& render,
                                 VkPipelineStageFlags waitStage) {
   const SyncSemaphores& semaphores = frame.grid.semaphores;

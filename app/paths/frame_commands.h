@@ -24,6 +24,10 @@ void recordScenePass(FrameContext& frame, VkCommandBuffer commandBuffer);
 // Stops the GPU timer and ends the command buffer.
 void endFrameCommands(FrameContext& frame, VkCommandBuffer commandBuffer);
 
+// Unsignals the slot's fence right before the submission that signals it
+// again (the loop waited for it before the frame began).
+void resetSlotFence(FrameContext& frame);
+
 // The render's waits and signals, in the order submitted: the schedule's
 // first, then the window's.
 struct RenderBatch {

@@ -8,7 +8,6 @@
 #include "app/paths/frame_commands.h"
 #include "app/paths/schedule_turns.h"
 #include "renderer/debug_names.h"
-#include "renderer/vk_check.h"
 
 namespace vksim {
 
@@ -59,7 +58,7 @@ void runRenderQueueFrame(FrameContext& frame, RenderQueueSimulation& simulation)
                            std::to_string(k));
     nameObject(frame.device.device, queuedStep->commandBuffer, "sim step (render queue)");
   }
-  VK_CHECK(vkResetFences(frame.device.device, 1, &frame.slot.inFlight));
+  resetSlotFence(frame);
   if (queuedStep)
     submitRenderAndStep(frame.device, {frame.slot.commandBuffer, batch.waits(), batch.signals(), *queuedStep, step,
                                        grid.semaphores, frame.slot.inFlight});

@@ -5,7 +5,6 @@
 #include "app/interop/profiling_marks.h"
 #include "app/interop/host_wait.h"
 #include "app/interop/wait_strategy.h"
-#include "renderer/vk_check.h"
 #include "sim/nvtx_ranges.h"
 
 namespace vksim {
@@ -18,7 +17,7 @@ RenderBatch submitScheduledRender(FrameContext& frame, RenderSync& render, VkPip
   // wait over once it is reached (app/interop/wait_strategy.h).
   if (frame.waitStrategy == WaitStrategy::poll) waitUntilSimulationSignalled(frame.device, frame.grid, schedule, render);
   awaitSkippedSimSignal(frame.device, frame.grid, schedule);
-  VK_CHECK(vkResetFences(frame.device.device, 1, &frame.slot.inFlight));
+  resetSlotFence(frame);
   {
     // NVTX: "render k: wait 2k, signal 2k+1", the submission alone.
     const ProfileRange submission([&] { return renderName(schedule.scheduleFrame, render); });
