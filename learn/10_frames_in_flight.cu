@@ -20,8 +20,8 @@
 //     (a signal's first scope holds all earlier submissions of the queue). That
 //     is what orders CUDA's write of buffer k % 2 after the draw that read it;
 //   - the draw is long on purpose (kDrawRepeats instances of the triangles,
-//     or --draw-repeats N): long enough that the GPU switches to CUDA's
-//     round k while it runs, so the broken variant below shows.
+//     or --draw-repeats N): long enough that a GPU may switch to CUDA's
+//     round k while it runs.
 // Generalised to N buffers: CUDA's round k writes buffer k % N, last read by
 // frame k-N+1's draw, finished before 2k+1 for any N >= 1 (frame k's hand-over
 // follows it in the queue). The wait cannot be lowered to frame k-N+1's value:
@@ -29,7 +29,8 @@
 // before Vulkan's 2k+1), so each side waits for the other's previous signal and
 // at most one draw runs beside one CUDA round. N = 2 is all one timeline can use.
 // Broken on purpose: --break reuse (one buffer where two are needed: CUDA's
-// round k rewrites the buffer frame k is drawing). --break list names it.
+// round k rewrites the buffer frame k is drawing; the host lets CUDA run
+// first, an order the schedule allows, so that it shows). --break list names it.
 // Validation as in step 6: with VKSIM_VALIDATION=1.
 // Usage: learn_10_frames_in_flight [--break reuse|list] [--draw-repeats N]
 #include <cstdlib>
@@ -198,12 +199,30 @@ void submitDraw(const Rig& rig, uint32_t frame, VkFence fence) {
   VK_CHECK(vkQueueSubmit(rig.device.queue, 1, &submit, fence));
 }
 
+// BROKEN (--break reuse) only: the host lets CUDA's round k finish before it
+// submits draw k. Any delay of the host is allowed, so this is one order the
+// schedule permits; it makes the race certain where a GPU would otherwise
+// finish each draw before it runs CUDA (the H200 did, in every run of
+// 2026-12-04). Bounded, as every wait.
+void letCudaRunFirst(const Rig& rig, uint32_t round) {
+  const uint64_t value = 2 * uint64_t{round} + 2;
+  VkSemaphoreWaitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  wait.semaphoreCount = 1;
+  wait.pSemaphores = &rig.timeline.timeline;
+  wait.pValues = &value;
+  const VkResult waited = vkWaitSemaphores(rig.device.device, &wait, kWaitNanoseconds);
+  EXPECT_OR_EXIT(waited == VK_SUCCESS, "CUDA's round %u did not signal %llu within %llu s (%s)", round,
+                 static_cast<unsigned long long>(value),
+                 static_cast<unsigned long long>(kWaitNanoseconds / 1'000'000'000ull), string_VkResult(waited));
+}
+
 // Every frame submitted before the host waits once. Frame k: hand-over k,
 // CUDA's round k, draw k; the last frame (kRounds) only draws.
 void runFrames(const Rig& rig, VkFence fence) {
   for (uint32_t frame = 0; frame <= kRounds; ++frame) {
     submitHandOver(rig, frame);
     if (frame < kRounds) enqueueCudaRound(rig, frame);
+    if (frame > 0 && frame < kRounds && rig.buffers == 1) letCudaRunFirst(rig, frame);  // BROKEN only
     if (frame > 0) submitDraw(rig, frame, frame == kRounds ? fence : VK_NULL_HANDLE);
   }
   const VkResult waited = vkWaitForFences(rig.device.device, 1, &fence, VK_TRUE, kWaitNanoseconds);
