@@ -153,6 +153,10 @@ struct CellRect {
   uint32_t firstI, endI, firstJ, endJ;
 };
 
+VKSIM_HOST_DEVICE inline bool isEmpty(const CellRect& rect) {
+  return rect.firstI >= rect.endI || rect.firstJ >= rect.endJ;
+}
+
 VKSIM_HOST_DEVICE inline bool containsCell(const CellRect& rect, uint32_t i, uint32_t j) {
   return i >= rect.firstI && i < rect.endI && j >= rect.firstJ && j < rect.endJ;
 }

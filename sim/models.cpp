@@ -100,7 +100,7 @@ CellRect footprintUnion(const DropShape* shapes, size_t count) {
   bool any = false;
   for (size_t d = 0; d < count; ++d) {
     const CellRect& r = shapes[d].cells;
-    if (r.firstI >= r.endI || r.firstJ >= r.endJ) continue;
+    if (isEmpty(r)) continue;
     all = any ? CellRect{std::min(all.firstI, r.firstI), std::max(all.endI, r.endI), std::min(all.firstJ, r.firstJ),
                          std::max(all.endJ, r.endJ)}
               : r;

@@ -74,7 +74,7 @@ inline dim3 gridBlocks(uint32_t n) { return dim3((n + kBlockX - 1) / kBlockX, (n
 
 // The blocks that cover `cells` (addDropsKernel's launch), none when it is empty.
 inline dim3 rectBlocks(const CellRect& cells) {
-  if (cells.firstI >= cells.endI || cells.firstJ >= cells.endJ) return dim3(0, 0);
+  if (isEmpty(cells)) return dim3(0, 0);
   return dim3((cells.endI - cells.firstI + kBlockX - 1) / kBlockX, (cells.endJ - cells.firstJ + kBlockY - 1) / kBlockY);
 }
 
@@ -87,7 +87,7 @@ inline std::vector<DropBatch> dropBatches(const std::vector<DropShape>& shapes) 
     for (size_t d = first; d < shapes.size() && batch.count < kMaxDropsPerLaunch; ++d)
       batch.drops[batch.count++] = shapes[d];
     batch.cells = footprintUnion(batch.drops, batch.count);
-    if (rectBlocks(batch.cells).x > 0) batches.push_back(batch);  // a batch that changes no cell is skipped
+    if (!isEmpty(batch.cells)) batches.push_back(batch);  // a batch that changes no cell is skipped
   }
   return batches;
 }

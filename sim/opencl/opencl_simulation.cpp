@@ -432,7 +432,7 @@ class OpenClSimulation final : public Simulation {
     for (const Drop& drop : drops) {
       const DropShape shape = makeDropShape(drop, grid);
       const CellRect& cells = shape.cells;
-      if (cells.firstI >= cells.endI || cells.firstJ >= cells.endJ) continue;  // changes no cell
+      if (isEmpty(cells)) continue;  // changes no cell
       const cl_uint endI = cells.endI, endJ = cells.endJ;
       if (!(setArg(addDropKernel_, 0, current()) && setArg(addDropKernel_, 1, previous()) &&
             setArg(addDropKernel_, 2, grid) && setArg(addDropKernel_, 3, shape.x) && setArg(addDropKernel_, 4, shape.z) &&

@@ -60,7 +60,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     // footprints, each cell adding them in order (RippleModel::applyDrop); the
     // buffer grows when a step brings more.
     const CellRect cells = footprintUnion(drops.data(), drops.size());
-    if (cells.firstI >= cells.endI || cells.firstJ >= cells.endJ) return;  // no cell changes
+    if (isEmpty(cells)) return;  // no cell changes
     if (drops.size() > dropCapacity_) growDrops(uint32_t(drops.size()));
     auto* out = static_cast<unsigned char*>(drops_.mapped);
     for (size_t d = 0; d < drops.size(); ++d) {

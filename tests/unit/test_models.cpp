@@ -446,12 +446,16 @@ TEST(DropFootprint, HoldsExactlyTheInteriorCellsWithinReach) {
     const double d = std::fabs(exactCoordinate(i, kGrid) - x);
     const bool inside = i >= rect.firstI && i < rect.endI;
     // A cell on the boundary may fall either way (1e-9: far below a spacing).
-    if (std::fabs(d - reach) > 1e-6) EXPECT_EQ(inside, d < reach && i > 0 && i + 1 < kGrid) << "column " << i;
+    if (std::fabs(d - reach) > 1e-6) {
+      EXPECT_EQ(inside, d < reach && i > 0 && i + 1 < kGrid) << "column " << i;
+    }
   }
   for (uint32_t j = 0; j < kGrid; ++j) {
     const double d = std::fabs(exactCoordinate(j, kGrid) - z);
     const bool inside = j >= rect.firstJ && j < rect.endJ;
-    if (std::fabs(d - reach) > 1e-6) EXPECT_EQ(inside, d < reach && j > 0 && j + 1 < kGrid) << "row " << j;
+    if (std::fabs(d - reach) > 1e-6) {
+      EXPECT_EQ(inside, d < reach && j > 0 && j + 1 < kGrid) << "row " << j;
+    }
   }
   // Near an edge: clipped to the interior, never the edge itself.
   const CellRect corner = cellsWithin(-0.95f, 0.95f, reach, kGrid);
