@@ -93,7 +93,10 @@ class Code:
         for name in ("CMakeLists.txt",):
             self.texts[name] = open(os.path.join(root, name), encoding="utf-8").read()
         code = [t for f, t in self.texts.items() if f.endswith(CODE_SUFFIXES) or f.startswith("shaders/")]
-        self.squeezed = "\n".join(squeeze(line) for t in code for line in t.splitlines())
+        # Whole files without blanks, and again without their // comments: a
+        # quote may run over several lines, and may leave the comments out.
+        self.squeezed = "\n".join(squeeze(t) for t in code)
+        self.uncommented = "\n".join(squeeze(re.sub(r"//[^\n]*", "", t)) for t in code)
         self.words = set(re.findall(r"\w+", "\n".join(self.texts.values())))
         self.defined = {}
         self.apiWords = None
@@ -305,31 +308,41 @@ class Checker:
 
     # --- quoted code --------------------------------------------------------
     def checkQuote(self, where, quote):
-        pieces = [squeeze(p) for p in re.split(r"\.\.\.|…", quote)]
+        """quote, blanks ignored, is in the code: with its comments if it has one (a single line), else
+        against the code without comments; "..." stands for anything."""
+        lines = quote.splitlines()
+        withComment = len(lines) == 1 and "//" in quote
+        text = quote if withComment else re.sub(r"//[^\n]*", "", quote)
+        haystack = self.code.squeezed if withComment else self.code.uncommented
         at = 0
-        haystack = self.code.squeezed
-        first = haystack.find(pieces[0]) if pieces[0] else 0
-        if first < 0:
-            self.report(where, f"quotes `{quote.strip()}`", "no source file holds that line")
-            return
-        at = first + len(pieces[0])
-        for piece in pieces[1:]:
+        for piece in (squeeze(p) for p in re.split(r"\.\.\.|…", text)):
             found = haystack.find(piece, at) if piece else at
             if found < 0:
-                self.report(where, f"quotes `{quote.strip()}`", "no source file holds that line")
+                shown = " ".join(quote.split())
+                self.report(where, f"quotes `{shown if len(shown) < 120 else shown[:117] + '...'}`",
+                            "no source file holds that code")
                 return
             at = found + len(piece)
 
     def quotedCode(self, name, kind, block):
         if kind == "code":
+            # Statements: lines gathered up to one that ends in ";" (a diff's "+"/"-" marks dropped).
+            gathered, first = [], None
             for number, line in block:
-                body = re.sub(r"^[+-](?![-+])", "", line) if re.match(r"^[+-]\s", line) else line
-                if re.match(r"^\s*(?:\$|#|//|\*|cmake|build|VKSIM|ctest|scripts/|python)", body):
+                body = line[1:] if re.match(r"^[+-]\s", line) else line
+                if re.match(r"^\s*(?:\$|#|//|\*|cmake|build|VKSIM|ctest|scripts/|python)", body) or not body.strip():
+                    gathered, first = [], None
                     continue
-                statement = body.strip()
-                if re.search(r";(?:\s*//.*)?$", statement) and re.search(r"[=(]", statement) \
-                        and not re.search(r"\s#\s|&&|\|\||^\w+\s*=\s*\S+;\s*$", statement):
-                    self.checkQuote(f"{name}:{number}", statement)
+                gathered.append(body.rstrip())
+                first = first or number
+                if re.search(r";(?:\s*//.*)?$", body.strip()):
+                    statement = "\n".join(gathered)
+                    if re.search(r"[=(]", statement) and not re.search(r"\s#\s|&&|\|\||^\w+\s*=\s*\S+;\s*$",
+                                                                        statement):
+                        self.checkQuote(f"{name}:{first}", statement)
+                    gathered, first = [], None
+                elif len(gathered) > 8:
+                    gathered, first = [], None
             return
         if name == "docs/interop-reference.md":
             return  # its calls are the APIs' own signatures, not this program's lines
