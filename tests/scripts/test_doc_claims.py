@@ -508,7 +508,26 @@ def countOptions(checker, name, lines):
                                f"app/cli.cpp has {len(main)} options and bench {len(bench)}")
 
 
-COUNT_CHECKS = [countLearnPrograms, countLearnTargets, countLearnHeaders, countReadingList, countOptions]
+def houseCeilings(checker, name, lines):
+    """The house-check ceilings docs/design.md states, against scripts/house-check's constants."""
+    if name != "docs/design.md":
+        return
+    script = checker.code.texts.get("scripts/house-check", "")
+    value = {key: int(number) for key, number in re.findall(r"^(MAX_\w+) = (\d+)", script, re.MULTILINE)}
+    text = "\n".join(lines)
+    claims = [(r"runs over (\d+)\s+lines or (\d+) files", ("MAX_READING_LINES", "MAX_READING_FILES")),
+              (r"more than (\d+) project files", ("MAX_REACH",)),
+              (r"more than (\d+) source files sit directly in app/", ("MAX_FILES_DIRECTLY_IN_APP",)),
+              (r"is over (\d+) lines\s+or takes more than (\d+) parameters", ("MAX_FUNCTION_LINES", "MAX_PARAMETERS"))]
+    for pattern, keys in claims:
+        for match in re.finditer(pattern, text):
+            for number, key in zip(match.groups(), keys):
+                if int(number) != value.get(key):
+                    checker.report(f"{name}:{lineOf(text, match.start())}", f"\"{' '.join(match.group(0).split())}\"",
+                                   f"scripts/house-check's {key} is {value.get(key)}")
+
+
+COUNT_CHECKS = [houseCeilings, countLearnPrograms, countLearnTargets, countLearnHeaders, countReadingList, countOptions]
 
 
 def main():
