@@ -52,6 +52,12 @@ LOADER_VARIABLES = ("VK_LAYER_PATH", "VK_ADD_", "VK_ICD_", "VK_DRIVER_FILES", "V
 API_ELSEWHERE = {"clGetDeviceIDsFromD3D9NV", "CL_CONTEXT_D3D9_DEVICE_NV", "clEnqueueAcquireD3D9ObjectsNV",
                  "CL_D3D9_RESOURCE_NOT_ACQUIRED_NV", "CL_D3D9_RESOURCE_ALREADY_ACQUIRED_NV",
                  "clEnqueueReleaseD3D9ObjectsNV"}
+# lowerCamelCase names in backticks that are no project's or installed API's
+# symbol, and are meant so: MangoHud's function that writes its summary,
+# the cuda-samples program that design.md holds up as the anti-model, and
+# GLFW 3.4's loader call, which Debian 12's GLFW 3.3 lacks.
+OTHER_PROGRAMS = {"writeSummary", "simpleVulkan", "glfwInitVulkanLoader"}
+API_PREFIXES = ("vk", "cuda", "cu", "cl", "glfw", "nvtx", "lib")  # APIs and libraries: the check above
 NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven "
                                            "twelve thirteen fourteen fifteen sixteen".split())}
 LINE_CITATION = re.compile(r"\b[\w/.-]+\.(?:cpp|h|cu|cuh|py|glsl|vert|frag|cmake|md):\d+\b")
@@ -368,6 +374,11 @@ class Checker:
                             and not word.startswith(LOADER_VARIABLES):
                         self.report(f"{name}:{number}", f"names `{word}`",
                                     "neither the code nor the installed API headers define it")
+                # A function or variable name (lowerCamelCase) that nothing defines: renamed or gone.
+                for word in re.findall(r"(?<![\w.$/-])[a-z]+[A-Z]\w*\b", span):
+                    if word not in api and word not in self.code.words and word not in OTHER_PROGRAMS \
+                            and not re.match(r"(?:%s)[A-Z]" % "|".join(API_PREFIXES), word):
+                        self.report(f"{name}:{number}", f"names `{word}`", "no source file or API header has that name")
 
     def run(self):
         for name in documents(self.root):
