@@ -43,6 +43,8 @@ SOURCE_SUFFIXES = (".cpp", ".h", ".cu", ".cuh", ".py", ".glsl", ".vert", ".frag"
 CODE_SUFFIXES = (".cpp", ".h", ".cu", ".cuh")
 IDENT = r"~?[A-Za-z_]\w*(?:::~?[A-Za-z_]\w*)*"
 PATH = r"(?:app|renderer|sim|lab|base|learn|shaders|tests|scripts|cmake)/[\w./-]*\w"
+# A file named without its folder ("frame_commands.cpp"): checked where one file has that name.
+PATH_OR_NAME = r"(?:" + PATH + r"|(?<![\w/.-])[a-z0-9_]+\.(?:cpp|h|cu|cuh))"
 API_HEADERS = ("/usr/include/vulkan/*.h", "/usr/include/vk_video/*.h", "/usr/include/CL/*.h",
                "/usr/local/cuda/include/*.h", "/usr/local/cuda-*/include/*.h")
 # Names that are real but in no header installed here: the Vulkan loader's
@@ -131,6 +133,13 @@ class Code:
     def definedSomewhere(self, name):
         last = name.split("::")[-1]
         return any(last in self.definitions(f) for f in self.texts if definitionFile(f))
+
+    def resolve(self, file):
+        """A repository path as given, or the one source file with that name."""
+        if "/" in file:
+            return file
+        found = [f for f in self.texts if os.path.basename(f) == file]
+        return found[0] if len(found) == 1 else file
 
     def buildsFrom(self, name, file):
         """Whether name is a target or test that a CMakeLists.txt makes from file."""
@@ -272,9 +281,9 @@ class Checker:
                     self.checkSymbol(f"{name}:{lineAt(starts, match.start())}", symbol, target)
         names = r"(`" + IDENT + r"(?:\(\))?`(?:(?:,\s*|\s+and\s+|\s+or\s+)`" + IDENT + r"(?:\(\))?`)*)"
         # `a`, `b` and `c` in path   /   `a` (path)
-        for match in re.finditer(names + r"\s+(?:in|of|from|\()\s*`?(" + PATH + r")`?", text):
+        for match in re.finditer(names + r"\s+(?:in|of|from|\()\s*`?(" + PATH_OR_NAME + r")`?", text):
             for symbol in symbolsIn(match.group(1)):
-                self.checkSymbol(f"{name}:{lineAt(starts, match.start())}", symbol, match.group(2))
+                self.checkSymbol(f"{name}:{lineAt(starts, match.start())}", symbol, self.code.resolve(match.group(2)))
         # `a`, path: what it does
         for match in re.finditer(r"\(" + names + r",\s*`?(" + PATH + r")`?[:),]", text):
             for symbol in symbolsIn(match.group(1)):
