@@ -149,6 +149,12 @@ class Code:
     def mentions(self, file, name):
         return re.search(r"\b" + re.escape(name.split("::")[-1]) + r"\b", self.texts.get(file, "")) is not None
 
+    def hasHeadersFor(self, word):
+        """Whether the API that word belongs to has its headers installed here (else it is not judged)."""
+        family = "cuda" if re.match(r"cuda|CU_|CUDA_", word) else "cl" if re.match(r"cl|CL_", word) else "vk"
+        marker = {"cuda": "cudaMalloc", "cl": "clCreateBuffer", "vk": "vkCreateBuffer"}[family]
+        return marker in self.api()
+
     def api(self):
         """Identifiers of the installed API headers (None where none are installed)."""
         if self.apiWords is None:
@@ -380,7 +386,7 @@ class Checker:
                 for word in re.findall(r"\b(?:VK|CL|CU|CUDA)_[A-Z0-9_]*[A-Z0-9]\b|\bcuda[A-Z]\w+|\bvk[A-Z]\w+|"
                                        r"\bVk[A-Z]\w+|\bcl[A-Z]\w+", span):
                     if word not in api and word not in self.code.words and word not in API_ELSEWHERE \
-                            and not word.startswith(LOADER_VARIABLES):
+                            and not word.startswith(LOADER_VARIABLES) and self.code.hasHeadersFor(word):
                         self.report(f"{name}:{number}", f"names `{word}`",
                                     "neither the code nor the installed API headers define it")
                 # A function or variable name (lowerCamelCase) that nothing defines: renamed or gone.
