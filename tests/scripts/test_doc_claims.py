@@ -290,6 +290,8 @@ class Checker:
         for match in re.finditer(names + r"\s+(?:in|of|from|\()\s*`?(" + PATH_OR_NAME + r")`?", text):
             for symbol in symbolsIn(match.group(1)):
                 self.checkSymbol(f"{name}:{lineAt(starts, match.start())}", symbol, self.code.resolve(match.group(2)))
+        # Unquoted, as in the code's comments: name() in path, (path, name)
+        self.commentClaims(name, None, starts, text)
         # `a`, path: what it does
         for match in re.finditer(r"\(" + names + r",\s*`?(" + PATH + r")`?[:),]", text):
             for symbol in symbolsIn(match.group(1)):
@@ -309,14 +311,19 @@ class Checker:
                         for symbol in symbolsIn(cell):
                             self.checkSymbol(f"{name}:{number}", symbol, files[0])
 
-    def commentClaims(self, file, comments):
-        """A code comment's "name() in path" / "(path, name)": a camelCase name, a name with "()" or "::"."""
+    def commentClaims(self, file, comments, starts=None, text=None):
+        """A code comment's (or a paragraph's) "name() in path" / "(path, name)": a camelCase name, a
+        name with "()" or "::". comments: one text per line; or, for a paragraph, its joined text and
+        the line of each offset (joined())."""
         symbol = r"\b((?:[a-z]+[A-Z]\w*|[A-Z]\w*[a-z]\w*::~?\w+|\w+\(\)))"
-        for number, comment in enumerate(comments, 1):
+        pieces = [(None, text)] if text is not None else enumerate(comments, 1)
+        for number, comment in pieces:
+            def where(match):
+                return f"{file}:{number if starts is None else lineAt(starts, match.start())}"
             for match in re.finditer(symbol + r"(?:\(\))?\s+(?:in|from)\s+(" + PATH + r")", comment):
-                self.checkSymbol(f"{file}:{number}", match.group(1).rstrip("()"), match.group(2))
+                self.checkSymbol(where(match), match.group(1).rstrip("()"), match.group(2))
             for match in re.finditer(r"\((" + PATH + r"),\s*" + symbol + r"\)", comment):
-                self.checkSymbol(f"{file}:{number}", match.group(2).rstrip("()"), match.group(1))
+                self.checkSymbol(where(match), match.group(2).rstrip("()"), match.group(1))
 
     # --- file:line citations ---------------------------------------------
     def lineCitations(self, name, lines):
