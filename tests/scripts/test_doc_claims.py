@@ -8,7 +8,8 @@ source files, and fails when:
 
   - a symbol named with a file is not in that file: "`name` in path",
     "(path, `name`)", a markdown link whose text is a symbol and whose
-    target is a source file, a table row with one source file and symbols.
+    target is a source file, a table row with one source file and symbols,
+    and, in prose and code comments, "name() in path" or "(path, name)".
     A name that the project defines somewhere must be defined (declared) in
     the file named; a name the project does not define (an API's) must
     appear in it;
@@ -17,11 +18,14 @@ source files, and fails when:
   - a code line quoted in a fenced block (a statement: it ends with ";") or
     an inline call with arguments is not in the code (blanks ignored; "..."
     stands for anything elided);
-  - an API constant in backticks (VK_*, CL_*, CU_*, cuda*) is in neither the
-    code nor the API's headers (where the headers are installed);
+  - an API name in backticks (VK_*, CL_*, CU_*, cuda*, vk*, cl*) is in
+    neither the code nor the API's headers (judged where they are
+    installed), or a lowerCamelCase name in backticks is in no source file
+    and no API header (OTHER_PROGRAMS lists the few meant so);
   - a count or list the code determines disagrees with it: the learning
     path's programs, steps and targets, the headers its steps share, the
-    rows of the reading list, and the command-line options given to
+    rows of the reading list, scripts/house-check's ceilings as
+    docs/design.md states them, and the command-line options given to
     vkcuda-sim (its main command and `bench`);
   - "N lines over F files" outside the reading list's generated table
     (scripts/reading-list; house-check holds it fresh) without the date it
