@@ -22,6 +22,8 @@ source files, and fails when:
     neither the code nor the API's headers (judged where they are
     installed), or a lowerCamelCase name in backticks is in no source file
     and no API header (OTHER_PROGRAMS lists the few meant so);
+  - a VKSIM_* name (environment variable, CMake option) is in no source,
+    script or CMake file;
   - a count or list the code determines disagrees with it: the learning
     path's programs, steps and targets, the headers its steps share, the
     rows of the reading list, scripts/house-check's ceilings as
@@ -96,13 +98,15 @@ class Code:
         for top in SOURCE_TOPS:
             for path in glob.glob(os.path.join(root, top, "**", "*"), recursive=True):
                 relative = os.path.relpath(path, root)
+                # This script is left out: the names it lists would vouch for themselves.
                 if os.path.isfile(path) and (relative.endswith(SOURCE_SUFFIXES) or "." not in
-                                             os.path.basename(path)) and "/diffs/" not in relative:
+                                             os.path.basename(path)) and "/diffs/" not in relative \
+                        and relative != os.path.relpath(os.path.abspath(__file__), os.path.abspath(root)):
                     try:
                         self.texts[relative] = open(path, encoding="utf-8").read()
                     except (UnicodeDecodeError, OSError):
                         pass
-        for name in ("CMakeLists.txt",):
+        for name in ("CMakeLists.txt", "CMakePresets.json"):
             self.texts[name] = open(os.path.join(root, name), encoding="utf-8").read()
         code = [t for f, t in self.texts.items() if f.endswith(CODE_SUFFIXES) or f.startswith("shaders/")]
         # Whole files without blanks, and again without their // comments: a
@@ -388,6 +392,13 @@ class Checker:
                     self.checkQuote(f"{name}:{number}", span)
 
     # --- API constants ------------------------------------------------------
+    def projectVariables(self, name, lines):
+        """Every VKSIM_* name (an environment variable or a CMake option) is one the code reads."""
+        for number, line in enumerate(lines, 1):
+            for word in sorted(set(re.findall(r"\bVKSIM_[A-Z0-9_]*[A-Z0-9]\b", line))):
+                if word not in self.code.words:
+                    self.report(f"{name}:{number}", f"names {word}", "no source, script or CMake file reads it")
+
     def apiNames(self, name, lines):
         api = self.code.api()
         if not api:
@@ -410,7 +421,8 @@ class Checker:
         for name in documents(self.root):
             lines = open(os.path.join(self.root, name), encoding="utf-8").read().splitlines()
             self.lineCitations(name, lines)
-            self.apiNames(name, [l if not l.startswith("-") else l for l in lines])
+            self.apiNames(name, lines)
+            self.projectVariables(name, lines)
             for kind, block in blocks(lines):
                 if kind != "code":
                     self.symbolClaims(name, kind, block)
