@@ -2,6 +2,7 @@
 // ripple_drops.comp, ripple_step.comp, ripple_vertices.comp), recorded into
 // the step's command buffer (QueueSimulationBase).
 #include <array>
+#include <cstdlib>
 #include <cstring>
 
 #include "sim/vulkan/compute_layout.h"
@@ -88,9 +89,13 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     push.courantSquared = coefficients.courantSquared;
     push.keepPrevious = coefficients.keepPrevious;
     push.inverseDenominator = coefficients.inverseDenominator;
-    dispatch(commandBuffer, kRippleStep, push);
-    computeBarrier(commandBuffer);
-    recordRippleVertices(commandBuffer, next);
+    if (twoPassStep_) {  // VKSIM_VULKAN_TWO_PASS_STEP: the earlier two dispatches, for an A/B
+      dispatch(commandBuffer, kRippleStep, push);
+      computeBarrier(commandBuffer);
+      recordRippleVertices(commandBuffer, next);
+      return;
+    }
+    dispatch(commandBuffer, kRippleStepVertices, push);
   }
 
   void recordRippleVertices(VkCommandBuffer commandBuffer, uint32_t field) override {
@@ -100,7 +105,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   }
 
  private:
-  enum Shader { kSinewave, kRippleDrops, kRippleStep, kRippleVertices, kShaderCount };
+  enum Shader { kSinewave, kRippleDrops, kRippleStep, kRippleVertices, kRippleStepVertices, kShaderCount };
 
   ComputePushConstants basePush() const {
     ComputePushConstants push{};
@@ -175,7 +180,8 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     if (!check(vkAllocateDescriptorSets(device, &allocateInfo, &set_), "descriptor set")) return;
 
     const std::array<std::span<const uint32_t>, kShaderCount> code{kSinewaveCompSpirv, kRippleDropsCompSpirv,
-                                                                   kRippleStepCompSpirv, kRippleVerticesCompSpirv};
+                                                                   kRippleStepCompSpirv, kRippleVerticesCompSpirv,
+                                                                   kRippleStepVerticesCompSpirv};
     for (uint32_t s = 0; s < kShaderCount; ++s) {
       VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
       moduleInfo.codeSize = code[s].size_bytes();
@@ -232,6 +238,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   std::array<VkPipeline, kShaderCount> pipelines_{};
   QueueBuffer table_, drops_;
   uint32_t dropCapacity_ = 0;
+  const bool twoPassStep_ = std::getenv("VKSIM_VULKAN_TWO_PASS_STEP") != nullptr;
 };
 
 }  // namespace
