@@ -202,8 +202,11 @@ VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendRippleConfig::kThreads,
 // while it is still in registers, its texel on level 0, then levels 1 ..
 // texels.count-1 from the block's texels (RippleWarpRows::stepWithTexels).
 // Not a cuda-nvx entry point: that backend writes no texture.
+// Four blocks an SM rather than the plain step's five: capped for five, the
+// texels' registers spill (ptxas for sm_90: 20 bytes).
+inline constexpr uint32_t kRippleTexelsMinBlocks = 4;
 __global__ void __launch_bounds__(BackendRippleConfig::kThreads,
-                                  fittedMinBlocks(BackendRippleConfig::kThreads, BackendRippleConfig::kMinBlocks))
+                                  fittedMinBlocks(BackendRippleConfig::kThreads, kRippleTexelsMinBlocks))
     rippleStepTexelsKernel(const float* __restrict__ current, const float* __restrict__ previous,
                            float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
                            float4* __restrict__ vertices, TexelLevels texels) {
