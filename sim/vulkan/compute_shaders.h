@@ -17,7 +17,4 @@ inline constexpr uint32_t kRippleStepCompSpirv[] =
 inline constexpr uint32_t kRippleVerticesCompSpirv[] =
 #include "ripple_vertices.comp.inc"
     ;
-inline constexpr uint32_t kRippleStepVerticesCompSpirv[] =
-#include "ripple_step_vertices.comp.inc"
-    ;
 }  // namespace vksim

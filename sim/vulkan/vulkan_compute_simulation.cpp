@@ -2,7 +2,6 @@
 // ripple_drops.comp, ripple_step.comp, ripple_vertices.comp), recorded into
 // the step's command buffer (QueueSimulationBase).
 #include <array>
-#include <cstdlib>
 #include <cstring>
 
 #include "sim/vulkan/compute_layout.h"
@@ -89,13 +88,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     push.courantSquared = coefficients.courantSquared;
     push.keepPrevious = coefficients.keepPrevious;
     push.inverseDenominator = coefficients.inverseDenominator;
-    if (twoPassStep_) {  // VKSIM_VULKAN_TWO_PASS_STEP: the earlier two dispatches, for an A/B
-      dispatch(commandBuffer, kRippleStep, push);
-      computeBarrier(commandBuffer);
-      recordRippleVertices(commandBuffer, next);
-      return;
-    }
-    dispatch(commandBuffer, kRippleStepVertices, push);
+    dispatch(commandBuffer, kRippleStep, push);  // the next heights and their vertices, one pass
   }
 
   void recordRippleVertices(VkCommandBuffer commandBuffer, uint32_t field) override {
@@ -105,7 +98,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   }
 
  private:
-  enum Shader { kSinewave, kRippleDrops, kRippleStep, kRippleVertices, kRippleStepVertices, kShaderCount };
+  enum Shader { kSinewave, kRippleDrops, kRippleStep, kRippleVertices, kShaderCount };
 
   ComputePushConstants basePush() const {
     ComputePushConstants push{};
@@ -180,8 +173,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     if (!check(vkAllocateDescriptorSets(device, &allocateInfo, &set_), "descriptor set")) return;
 
     const std::array<std::span<const uint32_t>, kShaderCount> code{kSinewaveCompSpirv, kRippleDropsCompSpirv,
-                                                                   kRippleStepCompSpirv, kRippleVerticesCompSpirv,
-                                                                   kRippleStepVerticesCompSpirv};
+                                                                   kRippleStepCompSpirv, kRippleVerticesCompSpirv};
     for (uint32_t s = 0; s < kShaderCount; ++s) {
       VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
       moduleInfo.codeSize = code[s].size_bytes();
@@ -238,7 +230,6 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   std::array<VkPipeline, kShaderCount> pipelines_{};
   QueueBuffer table_, drops_;
   uint32_t dropCapacity_ = 0;
-  const bool twoPassStep_ = std::getenv("VKSIM_VULKAN_TWO_PASS_STEP") != nullptr;
 };
 
 }  // namespace
