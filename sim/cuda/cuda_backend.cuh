@@ -86,6 +86,7 @@ class CudaSimulation final : public Simulation {
   bool enqueueInitialModelState();
   bool enqueueModelStep();
   void enqueueTexture();
+  void enqueueTextureMips(uint32_t firstLevel);
   void enqueueSinewave();
   bool enqueueDrops(const std::vector<Drop>& drops);
   void enqueueRippleVertices();

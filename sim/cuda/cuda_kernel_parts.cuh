@@ -74,6 +74,22 @@ __device__ inline void storeWarpVertices(float4* staging, float4* __restrict__ o
   __syncwarp();
 }
 
+// Texel (x, y) of a surface on an RGBA8 level: surface x is in bytes, y in
+// rows (the surface functions' rule).
+__device__ inline void storeSurfaceTexel(cudaSurfaceObject_t surface, uint32_t x, uint32_t y, Texel texel) {
+  surf2Dwrite(make_uchar4(texel.r, texel.g, texel.b, texel.a), surface, int(x * sizeof(uchar4)), int(y));
+}
+__device__ inline uchar4 packTexel(Texel texel) { return make_uchar4(texel.r, texel.g, texel.b, texel.a); }
+__device__ inline Texel unpackTexel(uchar4 value) { return {value.x, value.y, value.z, value.w}; }
+
+// The first levels of the surface texture, for a step that writes them
+// itself: surface objects on levels 0 .. count-1 (count <= kStepTexelLevels).
+inline constexpr uint32_t kStepTexelLevels = 4;
+struct TexelLevels {
+  cudaSurfaceObject_t level[kStepTexelLevels];
+  uint32_t count;
+};
+
 // How a kernel loads the two height fields it reads.
 //   plain:  ordinary loads (current and previous are const __restrict__, so
 //           the compiler may already use the read-only path for them).

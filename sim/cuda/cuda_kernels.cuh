@@ -197,6 +197,22 @@ VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendRippleConfig::kThreads,
   BackendRippleConfig::step(current, previous, next, grid, coefficients, vertices);
 }
 
+// The ripple step with the first levels of the surface texture (the CUDA
+// backend with the texture on): rippleStepKernel's work and, from each vertex
+// while it is still in registers, its texel on level 0, then levels 1 ..
+// texels.count-1 from the block's texels (RippleWarpRows::stepWithTexels).
+// Not a cuda-nvx entry point: that backend writes no texture.
+// Four blocks an SM rather than the plain step's five: capped for five, the
+// texels' registers spill (ptxas for sm_90: 20 bytes).
+inline constexpr uint32_t kRippleTexelsMinBlocks = 4;
+__global__ void __launch_bounds__(BackendRippleConfig::kThreads,
+                                  fittedMinBlocks(BackendRippleConfig::kThreads, kRippleTexelsMinBlocks))
+    rippleStepTexelsKernel(const float* __restrict__ current, const float* __restrict__ previous,
+                           float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
+                           float4* __restrict__ vertices, TexelLevels texels) {
+  BackendRippleConfig::stepWithTexels(current, previous, next, grid, coefficients, vertices, texels);
+}
+
 // The sinewave step of the backends: every vertex of `frame`. Launch with
 // sinewaveStepBlocks(grid) x sinewaveStepThreads().
 VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendSinewaveConfig::kThreads,
@@ -240,6 +256,12 @@ struct BackendRippleStep {
   static void launch(const RippleStepArgs& step, cudaStream_t stream) {
     rippleStepKernel<<<rippleStepBlocks(step.grid), rippleStepThreads(), 0, stream>>>(
         step.current, step.previous, step.next, step.grid, step.coefficients, step.vertices);
+  }
+  // The same step writing the texture's first levels too (rippleStepTexelsKernel).
+  static const void* texelsKernel() { return reinterpret_cast<const void*>(&rippleStepTexelsKernel); }
+  static void launchWithTexels(const RippleStepArgs& step, const TexelLevels& texels, cudaStream_t stream) {
+    rippleStepTexelsKernel<<<rippleStepBlocks(step.grid), rippleStepThreads(), 0, stream>>>(
+        step.current, step.previous, step.next, step.grid, step.coefficients, step.vertices, texels);
   }
 };
 struct BackendSinewaveStep {

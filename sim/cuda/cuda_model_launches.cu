@@ -49,6 +49,7 @@ std::string CudaSimulation::createOwnState() {
   } kernels[] = {{BackendSinewaveStep::kernel(), "sinewaveStepKernel"},
                  {reinterpret_cast<const void*>(&addDropsKernel), "addDropsKernel"},
                  {BackendRippleStep::kernel(), "rippleStepKernel"},
+                 {BackendRippleStep::texelsKernel(), "rippleStepTexelsKernel"},
                  {reinterpret_cast<const void*>(&heightFieldVerticesKernel), "heightFieldVerticesKernel"},
                  {reinterpret_cast<const void*>(&surfaceTexelsKernel), "surfaceTexelsKernel"},
                  {reinterpret_cast<const void*>(&downsampleTexelsKernel), "downsampleTexelsKernel"}};
@@ -84,11 +85,14 @@ bool CudaSimulation::enqueueModelStep() {
   ++stepCount_;
   clearStaleCudaError();
   bool launched = true;
-  if (params_.model == ModelKind::ripple)
-    launched = enqueueRippleStep();
-  else
+  if (params_.model == ModelKind::ripple) {
+    launched = enqueueRippleStep();  // writes the texture's first levels as well
+    if (launched && !levelSurfaces_.empty())
+      enqueueTextureMips(uint32_t(std::min<size_t>(levelSurfaces_.size(), kStepTexelLevels)));
+  } else {
     enqueueSinewave();
-  if (launched) enqueueTexture();
+    enqueueTexture();
+  }
   return CUDA_CHECK(cudaGetLastError()) == cudaSuccess && launched;
 }
 
@@ -97,8 +101,17 @@ bool CudaSimulation::enqueueRippleStep() {
   const std::vector<Drop> drops = stepDrops(params_, stepCount_, queued_);
   queued_.clear();
   if (!enqueueDrops(drops)) return false;
-  BackendRippleStep::launch(
-      {current_, previous_, next_, params_.grid, rippleCoefficients(params_), vertexPointer()}, stream_);
+  const RippleStepArgs args{current_, previous_, next_, params_.grid, rippleCoefficients(params_), vertexPointer()};
+  // With the texture on, its first levels come from the vertices the step
+  // computes, in the same kernel (no second pass over the vertex buffer).
+  if (levelSurfaces_.empty()) {
+    BackendRippleStep::launch(args, stream_);
+  } else {
+    TexelLevels texels{};
+    texels.count = uint32_t(std::min<size_t>(levelSurfaces_.size(), kStepTexelLevels));
+    for (uint32_t level = 0; level < texels.count; ++level) texels.level[level] = levelSurfaces_[level];
+    BackendRippleStep::launchWithTexels(args, texels, stream_);
+  }
   // previous <- current <- next: host bookkeeping only, ordered with the
   // kernels by the stream that every launch uses.
   float* oldPrevious = previous_;
@@ -122,15 +135,22 @@ void CudaSimulation::enqueueSinewave() {
 }
 
 // The surface texture from the vertices just written, in stream order
-// after them and before the step's signal: level 0, then each level from
-// the one above. Nothing without an imported texture. Launch errors are
-// left for the caller's cudaGetLastError.
+// after them and before the step's signal: level 0, then the levels below.
+// Nothing without an imported texture. Launch errors are left for the
+// caller's cudaGetLastError. (The ripple step writes level 0 itself and
+// calls enqueueTextureMips alone.)
 void CudaSimulation::enqueueTexture() {
   if (levelSurfaces_.empty()) return;
   const uint32_t n = params_.grid;
   surfaceTexelsKernel<<<texelBlocks(n, n), dim3(kBlockX, kBlockY), 0, stream_>>>(vertexPointer(), n,
                                                                                  levelSurfaces_[0]);
-  for (uint32_t level = 1; level < levelSurfaces_.size(); ++level) {
+  enqueueTextureMips(1);
+}
+
+// Each level from `firstLevel` down from the one above, in stream order
+// after the levels above it.
+void CudaSimulation::enqueueTextureMips(uint32_t firstLevel) {
+  for (uint32_t level = firstLevel; level < levelSurfaces_.size(); ++level) {
     const uint32_t aboveWidth = std::max(textureWidth_ >> (level - 1), 1u);
     const uint32_t aboveHeight = std::max(textureHeight_ >> (level - 1), 1u);
     const uint32_t width = std::max(textureWidth_ >> level, 1u),

@@ -75,28 +75,107 @@ struct RippleWarpRows {
 
   static dim3 blocks(uint32_t grid) { return dim3((grid + 31) / 32, (grid + kWarps * R - 1) / (kWarps * R)); }
 
+  static constexpr uint32_t kBlockRows = kWarps * R;
+
   __device__ static void step(const float* __restrict__ current, const float* __restrict__ previous,
                               float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
                               float4* __restrict__ vertices) {
     __shared__ float4 staging[kWarps][64];
     const int n = int(grid);
     const uint32_t warp = threadIdx.x / 32;
-    const int i0 = int(blockIdx.x * 32), j0 = int((blockIdx.y * kWarps + warp) * R);
+    const int j0 = int((blockIdx.y * kWarps + warp) * R);
     if (j0 >= n) return;  // the whole warp leaves together, before any shuffle
+    warpRows<false>(current, previous, next, grid, coefficients, vertices, staging[warp], j0, 0, nullptr);
+  }
+
+  // The same step writing the first levels of the surface texture
+  // (sim/surface_texture.h) too: texel (i, j) of level 0 from vertex (i, j)
+  // while it is still in registers, then, from the block's own level-0
+  // texels in shared memory, the levels below it that the block covers
+  // whole (levels 1 .. texels.count-1). The block's corner is (32 bx, kBlockRows by)
+  // in level 0, even on every level written here, so each texel's four
+  // texels above are the block's own.
+  __device__ static void stepWithTexels(const float* __restrict__ current, const float* __restrict__ previous,
+                                        float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
+                                        float4* __restrict__ vertices, TexelLevels texels) {
+    static_assert(kBlockRows % (1u << (kStepTexelLevels - 1)) == 0, "the block's rows halve on every level");
+    __shared__ float4 staging[kWarps][64];
+    __shared__ uchar4 level0[kBlockRows * 32];
+    const uint32_t warp = threadIdx.x / 32;
+    const int j0 = int((blockIdx.y * kWarps + warp) * R);
+    // A warp past the last row computes nothing but still meets the block's
+    // barriers below.
+    if (j0 < int(grid))
+      warpRows<true>(current, previous, next, grid, coefficients, vertices, staging[warp], j0, texels.level[0],
+                     level0 + warp * R * 32);
+    writeBlockMips(level0, texels, grid);
+  }
+
+  // The warp's rows, through the interior body when the whole warp is
+  // interior.
+  template <bool Texels>
+  __device__ static void warpRows(const float* __restrict__ current, const float* __restrict__ previous,
+                                  float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
+                                  float4* __restrict__ vertices, float4* staging, int j0,
+                                  cudaSurfaceObject_t texelLevel0, uchar4* texelRows) {
+    const int n = int(grid);
+    const int i0 = int(blockIdx.x * 32);
     if constexpr (InteriorPath) {
       if (i0 >= 2 && i0 + 34 <= n && j0 >= 2 && j0 + int(R) + 2 <= n) {  // the same for every lane
-        rows<true>(current, previous, next, grid, coefficients, vertices, staging[warp], i0, j0);
+        rows<true, Texels>(current, previous, next, grid, coefficients, vertices, staging, i0, j0, texelLevel0,
+                           texelRows);
         return;
       }
     }
-    rows<false>(current, previous, next, grid, coefficients, vertices, staging[warp], i0, j0);
+    rows<false, Texels>(current, previous, next, grid, coefficients, vertices, staging, i0, j0, texelLevel0,
+                        texelRows);
   }
 
-  // Rows j0 .. j0+R-1 of columns i0 .. i0+31; Interior as described above.
-  template <bool Interior>
+  // Levels 1 .. texels.count-1 of the block's part of the texture from its
+  // level-0 texels (`level0`, kBlockRows rows of 32), each level kept in
+  // shared memory for the next. Every thread of the block calls it.
+  __device__ static void writeBlockMips(const uchar4* level0, const TexelLevels& texels, uint32_t grid) {
+    static_assert(kStepTexelLevels == 4, "levels 1, 2 and 3 below");
+    __shared__ uchar4 odd[(kBlockRows / 2) * 16];   // levels 1 and 3
+    __shared__ uchar4 even[(kBlockRows / 4) * 8];  // level 2
+    // One call per level, so that each surface is a constant index of the
+    // kernel's parameter (a loop kept the array in local memory).
+    if (texels.count > 1) writeBlockMip<1>(level0, odd, texels.level[1], grid);
+    if (texels.count > 2) writeBlockMip<2>(odd, even, texels.level[2], grid);
+    if (texels.count > 3) writeBlockMip<3>(even, odd, texels.level[3], grid);
+  }
+
+  // Level `Level` of the block's part from the level above (`above`, in
+  // shared memory), by downsampleTexel with writeSurfaceTextureMips's
+  // clamping, into `here` and the level's surface.
+  template <uint32_t Level>
+  __device__ static void writeBlockMip(const uchar4* above, uchar4* here, cudaSurfaceObject_t surface,
+                                       uint32_t grid) {
+    __syncthreads();  // the level above is complete (and `here`'s last readers are done)
+    constexpr uint32_t pitch = 32u >> Level, rows = kBlockRows >> Level, abovePitch = pitch * 2;
+    const uint32_t extent = max(grid >> Level, 1u), aboveExtent = max(grid >> (Level - 1), 1u);
+    const uint32_t x0 = blockIdx.x * pitch, y0 = blockIdx.y * rows;  // the block's corner on this level
+    const auto at = [&](uint32_t ax, uint32_t ay) {
+      return unpackTexel(
+          above[(min(ay, aboveExtent - 1) - 2 * y0) * abovePitch + min(ax, aboveExtent - 1) - 2 * x0]);
+    };
+    for (uint32_t t = threadIdx.x; t < pitch * rows; t += kThreads) {
+      const uint32_t x = x0 + t % pitch, y = y0 + t / pitch;
+      if (x >= extent || y >= extent) continue;  // square levels
+      const Texel texel =
+          downsampleTexel(at(2 * x, 2 * y), at(2 * x + 1, 2 * y), at(2 * x, 2 * y + 1), at(2 * x + 1, 2 * y + 1));
+      here[t] = packTexel(texel);
+      storeSurfaceTexel(surface, x, y, texel);
+    }
+  }
+
+  // Texels: texel (i, j) of level 0 from each vertex, to texelLevel0 (a
+  // surface object on level 0) and to texelRows (R rows of 32: the warp's rows of the block's texels).
+  template <bool Interior, bool Texels>
   __device__ static void rows(const float* __restrict__ current, const float* __restrict__ previous,
                               float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
-                              float4* __restrict__ vertices, float4* staging, int i0, int j0) {
+                              float4* __restrict__ vertices, float4* staging, int i0, int j0,
+                              cudaSurfaceObject_t texelLevel0, uchar4* texelRows) {
     constexpr unsigned kAllLanes = 0xffffffffu;
     const int n = int(grid);
     const uint32_t lane = threadIdx.x & 31u;
@@ -200,6 +279,12 @@ struct RippleWarpRows {
                           surfaceNormal(finiteDifferenceSlope(lowerX, upperX, alongX, spacing),
                                         finiteDifferenceSlope(lowerZ, upperZ, alongZ, spacing))};
       storeWarpVertices<Streaming>(staging, vertices + 2 * (size_t(j) * grid + uint32_t(i0)), count, vertex);
+      // The warp's 32 texels of row j are 128 consecutive bytes of the level.
+      if constexpr (Texels) {
+        const Texel texel = surfaceTexel(vertex);
+        texelRows[m * 32 + lane] = packTexel(texel);
+        if (inGrid) storeSurfaceTexel(texelLevel0, column, j, texel);
+      }
     }
   }
 };

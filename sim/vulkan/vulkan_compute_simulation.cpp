@@ -88,9 +88,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     push.courantSquared = coefficients.courantSquared;
     push.keepPrevious = coefficients.keepPrevious;
     push.inverseDenominator = coefficients.inverseDenominator;
-    dispatch(commandBuffer, kRippleStep, push);
-    computeBarrier(commandBuffer);
-    recordRippleVertices(commandBuffer, next);
+    dispatch(commandBuffer, kRippleStep, push);  // the next heights and their vertices, one pass
   }
 
   void recordRippleVertices(VkCommandBuffer commandBuffer, uint32_t field) override {

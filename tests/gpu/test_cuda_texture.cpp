@@ -31,13 +31,13 @@ namespace {
 constexpr uint32_t kGrid = 512;
 constexpr int kFrames = 500;
 
-Options textureOptions(BackendChoice backend, ModelKind model, SyncMode sync) {
+Options textureOptions(BackendChoice backend, ModelKind model, SyncMode sync, uint32_t grid = kGrid) {
   Options options;
   options.headless = true;
   options.backend = backend;
   options.sync = sync;
   options.model.model = model;
-  options.model.grid = kGrid;
+  options.model.grid = grid;
   options.model.seed = 3;
   options.width = options.height = 256;
   return options;
@@ -52,28 +52,28 @@ struct TextureRun {
 // texture from VK_QUEUE_FAMILY_EXTERNAL), then Vulkan's read-backs. The
 // CUDA backend writes the texture in the step that writes the vertices, so
 // both hold the state after the last step.
-TextureRun runCuda(ModelKind model, SyncMode sync) {
+TextureRun runCuda(ModelKind model, SyncMode sync, uint32_t grid = kGrid, int frames = kFrames) {
   TextureRun run;
   App app;
   app.headless = true;
-  createApp(app, textureOptions(BackendChoice::cuda, model, sync));
+  createApp(app, textureOptions(BackendChoice::cuda, model, sync, grid));
   EXPECT_TRUE(app.instance.validation && app.instance.synchronizationValidation)
       << "run with VKSIM_VALIDATION=1 (ctest sets it)";
   EXPECT_EQ(app.grid.texture.writer, TextureWriter::external);
-  EXPECT_EQ(app.grid.texture.levels, surfaceTextureLevelCount(kGrid));
-  for (int frame = 0; frame < kFrames; ++frame)
+  EXPECT_EQ(app.grid.texture.levels, surfaceTextureLevelCount(grid));
+  for (int frame = 0; frame < frames; ++frame)
     if (runFrame(app) != FrameStatus::rendered) ADD_FAILURE() << "frame " << frame << " was not rendered";
   // Released to the other API: a Vulkan read-back is refused until the drain.
   EXPECT_THROW(readSharedTexture(app.device, app.grid, 0), RuntimeFailure);
   drainSchedule(app);
   EXPECT_EQ(app.grid.vertexOwner, VertexOwner::vulkan);
   const std::vector<uint8_t> vertexBytes = readSharedVertices(app.device, app.grid);
-  run.vertices.resize(size_t(kGrid) * kGrid);
+  run.vertices.resize(size_t(grid) * grid);
   std::memcpy(run.vertices.data(), vertexBytes.data(), std::min(vertexBytes.size(), run.vertices.size() * sizeof(Vertex)));
-  run.texels.resize(surfaceTextureBytes(kGrid));
+  run.texels.resize(surfaceTextureBytes(grid));
   for (uint32_t level = 0; level < app.grid.texture.levels; ++level) {
     const std::vector<uint8_t> texels = readSharedTexture(app.device, app.grid, level);
-    const SurfaceTextureLevel layout = surfaceTextureLevel(kGrid, level);
+    const SurfaceTextureLevel layout = surfaceTextureLevel(grid, level);
     EXPECT_EQ(texels.size(), size_t(layout.width) * layout.height * kSurfaceTexelBytes);
     std::memcpy(run.texels.data() + layout.offset, texels.data(),
                 std::min<size_t>(texels.size(), run.texels.size() - layout.offset));
@@ -161,6 +161,29 @@ INSTANTIATE_TEST_SUITE_P(ModelsAndModes, CudaTexture,
                          [](const auto& testInfo) {
                            return std::string(toString(testInfo.param.model)) + "_" + toString(testInfo.param.sync);
                          });
+
+// The ripple step writes the texture's first levels itself, each block from
+// its own texels (RippleWarpRows::stepWithTexels): grids that are no multiple
+// of the block's 32 x 24 texels, odd ones and ones smaller than a block, where
+// the blocks at the edges are partial and the levels' extents are odd.
+TEST(CudaTexture, EveryLevelExactForItsVerticesAtGridsThatCutTheBlocks) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const ValidationWatch watch;
+  for (const uint32_t grid : {5u, 37u, 333u, 1000u}) {
+    const TextureRun cuda = runCuda(ModelKind::ripple, SyncMode::timeline, grid, 60);
+    ASSERT_FALSE(HasFailure()) << "grid " << grid;
+    std::vector<uint8_t> ofCudaVertices(surfaceTextureBytes(grid));
+    writeSurfaceTexture(cuda.vertices.data(), grid, ofCudaVertices.data());
+    for (uint32_t level = 0; level < surfaceTextureLevelCount(grid); ++level) {
+      const SurfaceTextureLevel layout = surfaceTextureLevel(grid, level);
+      const size_t bytes = size_t(layout.width) * layout.height * kSurfaceTexelBytes;
+      EXPECT_EQ(std::memcmp(cuda.texels.data() + layout.offset, ofCudaVertices.data() + layout.offset, bytes), 0)
+          << "grid " << grid << " level " << level << " differs from the host's texture of CUDA's own vertices";
+    }
+  }
+  EXPECT_EQ(watch.newWarnings(), 0u);
+  EXPECT_EQ(watch.newErrors(), 0u);
+}
 
 // With the texture off, nothing is exported for it and the CUDA run is as
 // before: the placeholder is bound.
