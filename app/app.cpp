@@ -178,18 +178,23 @@ void waitForEarlierFrames(App& app) {
 
 void rebuildGridResources(App& app, const ModelParams& params) {
   const ProfileRange range("grid rebuild");  // NVTX
-  waitForEarlierFrames(app);
   const GridSetup setup = gridSetup(app);
+  drainSchedule(app);
   destroyPathGrid({app.device, currentSlotResources(app), app.schedule, app.deviceLoss, app.gridHooks}, app.grid,
                   app.path);
   createPathGrid(app.grid, app.path, setup, params, app.schedule);
 }
 
 void drainSchedule(App& app) {
+  if (app.path.drained) return;  // this route drained already (the run's end, the bench)
+  // FAULT HOOK (--inject-fault sim-stalls): let a stalled step finish, so
+  // that the drain and the simulation's finish see the work end.
+  if (SimulationBackend* simulation = simulationOf(app.grid)) simulation->releaseInjectedStall();
   waitForEarlierFrames(app);
-  if (app.path.descriptor)
-    app.path.descriptor->drain({app.device, currentSlotResources(app), app.schedule, app.deviceLoss, app.gridHooks},
-                               app.grid, app.path);
+  // A grid that failed before its simulation existed has no schedule to end.
+  if (simulationOf(app.grid))
+    drainPathGrid({app.device, currentSlotResources(app), app.schedule, app.deviceLoss, app.gridHooks}, app.grid,
+                  app.path);
 }
 
 void destroyApp(App& app) {
@@ -199,12 +204,9 @@ void destroyApp(App& app) {
     // The overlay was created after the grid resources, so it goes first; its
     // buffers may still be read by the last frame (and the drain submits on
     // the frame's resources): everything is finished before anything goes.
-    if (simulationOf(app.grid)) {
-      // FAULT HOOK (--inject-fault sim-stalls): let a stalled step finish, so
-      // that the drain and the idle wait see the work end.
-      simulationOf(app.grid)->releaseInjectedStall();
-      drainSchedule(app);
-    }
+    // The drain is this exit route's one (a no-op where the run's end or a
+    // failure's capture drained already: app.path.drained).
+    if (simulationOf(app.grid)) drainSchedule(app);
     waitForDeviceIdleInTeardown(app.device, app.deviceLoss);
     destroyOverlay(app.overlay, app.device);
     destroyPathGrid({app.device, currentSlotResources(app), app.schedule, app.deviceLoss, app.gridHooks}, app.grid,
@@ -234,7 +236,6 @@ void finishCaptureAfterFailure(App& app) {
   if (!app.capture.recording || !simulationOf(app.grid) || app.deviceLoss.lost || app.deviceLoss.injectInTeardown)
     return;
   try {
-    simulationOf(app.grid)->releaseInjectedStall();
     drainSchedule(app);
     if (!simulationOf(app.grid)->finish(kWaitTimeoutNs)) return;
     settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));

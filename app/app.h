@@ -96,12 +96,17 @@ GridSetup gridSetup(App& app);
 void createApp(App& app, const Options& options);
 
 // New grid resources for `params` at a frame boundary (grid or model
-// change): destroyPathGrid, then createPathGrid (app/paths/path_factory.h);
-// the schedule restarts at frame 0 of a new timeline.
+// change): drainSchedule, destroyPathGrid, then createPathGrid
+// (app/paths/path_factory.h); the schedule restarts at frame 0 of a new
+// timeline.
 void rebuildGridResources(App& app, const ModelParams& params);
 
-// The path's drain (drainSchedule, app/interop/teardown.h, on every path
-// but the copy path) on this app's objects.
+// Ends the grid's schedule after the last frame, once per exit route (the
+// run's end, a rebuild, a failure, the bench): waits for the frames before
+// the last, then the path's drain (drainPathGrid, app/paths/path_factory.h)
+// on this app's objects. Returns at once when the schedule was drained and
+// no frame ran since (app.path.drained), or when the grid has no simulation.
+// Throws RuntimeFailure on a timeout.
 void drainSchedule(App& app);
 
 // Destroys everything createApp made, in reverse order: after the drain and

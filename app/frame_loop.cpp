@@ -192,6 +192,8 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
                      strategy,   !app.paused,   faults,        observer,
                      [&] { screenshotAndPresent(app, timing, capture, imageIndex); }};
   frame.renderLabel = renderLabel(app.schedule);
+  // A frame hands the buffer over again: the next exit route drains anew.
+  app.path.drained = false;
   path.frame(frame, app.path);
 
   addFinishedFrameTiming(app, timing);

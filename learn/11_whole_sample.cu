@@ -24,7 +24,13 @@
 //   - one frame in flight: the host waits for frame k-1's fence before it
 //     records frame k (one vertex buffer, so the sides alternate anyway);
 //   - resize: an out-of-date swapchain is recreated before anything of the
-//     frame is submitted, so no semaphore value is lost.
+//     frame is submitted, so no semaphore value is lost;
+//   - the drain: after the last frame, one Vulkan submission waits for CUDA's
+//     last signal with the semaphore it used (simDone after a binary frame,
+//     the timeline at 2k+2 after a timeline one). A binary simDone that
+//     nobody waits for would be destroyed signalled (S18). The validation
+//     layer does not see CUDA's signals, so the step counts each binary
+//     semaphore's signals and waits and checks that they pair up.
 // Broken on purpose: --break switch (the mode changes between Vulkan's half of a
 // frame and CUDA's: CUDA waits for a signal that never comes; the next fence
 // wait gives up after kWaitNanoseconds with one line). --break list names it.
@@ -127,6 +133,8 @@ struct Sync {
   cudaStream_t stream;
   Mode lastSimMode = Mode::binary;  // the initial state signals simDone
   uint64_t lastTimelineValue = 0;
+  long renderDoneSignals = 0, renderDoneWaits = 0;  // each signal consumed by one wait (S3)
+  long simDoneSignals = 0, simDoneWaits = 0;
 };
 
 Sync createSync(const Pair& pair, const Device& device) {
@@ -152,6 +160,7 @@ void enqueueSimulation(Sync& sync, void* vertices, long frame, Mode mode) {
     waitParams.params.fence.value = renderValue;  // ignored for a binary semaphore
     CUDA_CHECK(cudaWaitExternalSemaphoresAsync(
         mode == Mode::timeline ? &sync.cudaTimeline : &sync.cudaRenderDone, &waitParams, 1, sync.stream));
+    if (mode == Mode::binary) ++sync.renderDoneWaits;
   }
   rippleKernel<<<((kGrid - 1) * (kGrid - 1) + 255) / 256, 256, 0, sync.stream>>>(
       static_cast<Vertex*>(vertices), float(frame + 1) / 60.0f);
@@ -163,6 +172,7 @@ void enqueueSimulation(Sync& sync, void* vertices, long frame, Mode mode) {
                                                &signalParams, 1, sync.stream));
   sync.lastSimMode = timeline ? Mode::timeline : Mode::binary;
   if (timeline) sync.lastTimelineValue = simValue;
+  if (!timeline) ++sync.simDoneSignals;
 }
 
 // Everything the frame loop uses (created in main).
@@ -275,6 +285,8 @@ void submitRender(Sample& sample, VkCommandBuffer commands, long frame, Mode mod
   VK_CHECK(vkQueueSubmit(sample.device.queue, 1, &submit, sample.frame.fence));
   sample.frameSubmitted = true;
   if (mode == Mode::timeline) sync.lastTimelineValue = signalValue;
+  if (sync.lastSimMode == Mode::binary) ++sync.simDoneWaits;
+  if (mode == Mode::binary) ++sync.renderDoneSignals;
 }
 
 Presentation presentationOf(const Sample& sample) {
@@ -385,6 +397,35 @@ VkPipeline createWavePipeline(const Sample& sample, VkPipelineLayout layout) {
   return createWindowPipeline(sample.device, sample.renderPass, layout, shaders, &input);
 }
 
+// The drain, after the last frame (S17, S18): one submission that waits for
+// CUDA's last signal with the semaphore it used, whatever mode the last frame
+// ran in: simDone (binary: the wait consumes the signal, so no binary
+// semaphore is destroyed signalled) or the timeline at CUDA's last value.
+// Then every wait and signal on the shared semaphores has completed, and
+// each binary signal has had its wait (main checks the counts: the layer
+// cannot see CUDA's signals).
+void drainSchedule(Sample& sample) {
+  Sync& sync = sample.sync;
+  const bool timeline = sync.lastSimMode == Mode::timeline;
+  const VkSemaphore wait = timeline ? sync.timeline : sync.simDone;
+  const uint64_t waitValue = timeline ? sync.lastTimelineValue : 0;  // ignored for simDone
+  const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  values.waitSemaphoreValueCount = 1;
+  values.pWaitSemaphoreValues = &waitValue;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, &values};
+  submit.waitSemaphoreCount = 1;
+  submit.pWaitSemaphores = &wait;
+  submit.pWaitDstStageMask = &stage;
+  VK_CHECK(vkQueueSubmit(sample.device.queue, 1, &submit, sample.frame.fence));
+  if (!timeline) ++sync.simDoneWaits;
+  const VkResult waited =  // bounded, as every host wait
+      vkWaitForFences(sample.device.device, 1, &sample.frame.fence, VK_TRUE, kWaitNanoseconds);
+  EXPECT_OR_EXIT(waited == VK_SUCCESS, "the drain did not finish within %llu s (%s): CUDA's last signal never came",
+                 static_cast<unsigned long long>(kWaitNanoseconds / 1'000'000'000ull), string_VkResult(waited));
+  VK_CHECK(vkResetFences(sample.device.device, 1, &sample.frame.fence));
+}
+
 // Teardown, CUDA first (S17, S18, M14, P9): its stream idle, its imports and
 // mapping gone; then Vulkan's objects on an idle device, newest first.
 void destroySample(Sample& sample, VkPipelineLayout layout, VkDescriptorPool overlayPool) {
@@ -456,6 +497,7 @@ int main(int argc, char** argv) {
       glfwWaitEventsTimeout(0.1);  // minimised: nothing to draw into
   }
   waitForPreviousFrame(sample, frame);
+  drainSchedule(sample);
   if (headless) savePng(sample.options.out.c_str(), sample.target, sample.readBack);
   const uint64_t expected = sample.sync.lastTimelineValue;  // the last timeline signal, Vulkan's or CUDA's
   uint64_t counter = 0;
@@ -463,6 +505,11 @@ int main(int argc, char** argv) {
   VK_CHECK(vkGetSemaphoreCounterValue(sample.device.device, sample.sync.timeline, &counter));
   EXPECT_OR_EXIT(counter == expected, "the timeline reads %llu, expected %llu",
                  static_cast<unsigned long long>(counter), static_cast<unsigned long long>(expected));
+  const Sync& sync = sample.sync;  // S3, S18: each binary signal consumed by exactly one wait
+  EXPECT_OR_EXIT(sync.simDoneSignals == sync.simDoneWaits && sync.renderDoneSignals == sync.renderDoneWaits,
+                 "a binary semaphore is left signalled: simDone signalled %ld times and waited %ld times, "
+                 "renderDone signalled %ld times and waited %ld times",
+                 sync.simDoneSignals, sync.simDoneWaits, sync.renderDoneSignals, sync.renderDoneWaits);
   destroySample(sample, layout, overlayPool);
   if (sample.surface != VK_NULL_HANDLE) vkDestroySurfaceKHR(instance.instance, sample.surface, nullptr);
   destroyInstance(instance);

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "app/interop/device_loss.h"
 #include "renderer/frame_sync.h"
 #include "renderer/vk_check.h"
 
@@ -98,27 +99,22 @@ void drainSchedule(const Device& device, FrameResources& frame, GridResources& g
     throwWaitTimeout(schedule, "drain of the last simulation signal");
 }
 
-bool finishSimulation(const Device& device, FrameResources& frame, GridResources& grid, ScheduleState& schedule,
-                      DeviceLoss& loss, const GridResourceHooks& hooks) {
+bool finishSimulation(const GridTeardown& teardown, GridResources& grid) {
   SimulationBackend* simulation = simulationOf(grid);
   if (!simulation) return true;
-  // FAULT HOOK (--inject-fault sim-stalls): let a stalled step finish, so
-  // that the drain and finish() below see the work end.
-  simulation->releaseInjectedStall();
-  // A no-op after the run's own drain: it consumes only what is outstanding.
-  drainSchedule(device, frame, grid, schedule, loss, hooks);
-  // CUDA first (design notes): no wait or signal outstanding, then the
-  // imported objects go before Vulkan frees what they alias. With the
-  // Vulkan device lost, a CUDA wait on one of its signals never ends: the
-  // backend then keeps its imports (it says so), whose payloads outlive
-  // Vulkan's objects, and the Vulkan side is destroyed all the same.
+  // CUDA first (design notes): no wait or signal outstanding (the drain
+  // consumed them), then the imported objects go before Vulkan frees what
+  // they alias. With the Vulkan device lost, a CUDA wait on one of its
+  // signals never ends: the backend then keeps its imports (it says so),
+  // whose payloads outlive Vulkan's objects, and the Vulkan side is
+  // destroyed all the same.
   const bool finished = simulation->finish(kWaitTimeoutNs);
-  if (!finished && !loss.lost) throw RuntimeFailure("timeout: the simulation did not finish");
+  if (!finished && !teardown.loss.lost) throw RuntimeFailure("timeout: the simulation did not finish");
   // Everything has completed: the last frames' timings are all there is.
   // (A lost device has none to give.)
-  if (!loss.lost && hooks.workFinished) hooks.workFinished();
+  if (!teardown.loss.lost && teardown.hooks.workFinished) teardown.hooks.workFinished();
   grid.simulation.reset();
-  grid.queueSimulation = nullptr;  // its path destroys it next (destroyPathGrid)
+  grid.queueSimulation = nullptr;  // its path destroys it next (app/paths/render_queue_path.h)
   return finished;
 }
 
@@ -132,12 +128,6 @@ void destroySharedObjects(const Device& device, GridResources& grid, DeviceLoss&
   destroySharedVertexBuffer(device, grid.vertices);
   grid.externalWriter = false;
   grid.vertexOwner = VertexOwner::vulkan;
-}
-
-void destroyGridResources(const Device& device, FrameResources& frame, GridResources& grid,
-                          ScheduleState& schedule, DeviceLoss& loss, const GridResourceHooks& hooks) {
-  finishSimulation(device, frame, grid, schedule, loss, hooks);
-  destroySharedObjects(device, grid, loss);
 }
 
 }  // namespace vksim

@@ -7,13 +7,26 @@
 #pragma once
 #include <volk.h>
 
-#include "app/interop/device_loss.h"
 #include "app/interop/grid_resources.h"
 #include "app/interop/value_schedule.h"
 #include "renderer/frame_sync.h"
 #include "renderer/vulkan_context.h"
 
 namespace vksim {
+
+struct DeviceLoss;  // app/interop/device_loss.h
+
+// What ending a grid's schedule and tearing the grid down work on: the last
+// frame's slot (its command buffer and fence), the schedule, the loss state
+// and the capture room's hooks. Each path's drain and destroy take it
+// (app/paths/).
+struct GridTeardown {
+  const Device& device;
+  FrameResources& frame;
+  ScheduleState& schedule;
+  DeviceLoss& loss;
+  const GridResourceHooks& hooks;
+};
 
 // Ends the schedule: one submission on `frame`'s command buffer and fence
 // waits (at ALL_COMMANDS) on the sim signal that is outstanding, consumes a
@@ -30,24 +43,16 @@ namespace vksim {
 void drainSchedule(const Device& device, FrameResources& frame, GridResources& grid, ScheduleState& schedule,
                    DeviceLoss& loss, const GridResourceHooks& hooks);
 
-// CUDA first: finishes the schedule (drainSchedule: a no-op when the run
-// already drained), waits until the simulation has finished its work
-// (hooks.workFinished then hears that every frame's work is done), and
-// destroys it, releasing its imports. Returns whether it finished; false only
-// with a lost device (loss.lost). Throws RuntimeFailure when it does not
-// finish in time.
-bool finishSimulation(const Device& device, FrameResources& frame, GridResources& grid, ScheduleState& schedule,
-                      DeviceLoss& loss, const GridResourceHooks& hooks);
+// CUDA first, once the schedule has been drained (drainSchedule): waits
+// until the simulation has finished its work (hooks.workFinished then hears
+// that every frame's work is done), and destroys it, releasing its imports.
+// Returns whether it finished; false only with a lost device (loss.lost).
+// Throws RuntimeFailure when it does not finish in time.
+bool finishSimulation(const GridTeardown& teardown, GridResources& grid);
 
 // Then the device idles and the shared Vulkan objects go, in reverse order
 // of creation. A lost device counts as idle (loss.lost is set) and
 // everything is still destroyed.
 void destroySharedObjects(const Device& device, GridResources& grid, DeviceLoss& loss);
-
-// The lesson's teardown, both in order: finishSimulation, then
-// destroySharedObjects. `grid` is empty afterwards. A path that keeps more
-// (app/paths/path_factory.h) destroys its own after these.
-void destroyGridResources(const Device& device, FrameResources& frame, GridResources& grid,
-                          ScheduleState& schedule, DeviceLoss& loss, const GridResourceHooks& hooks);
 
 }  // namespace vksim

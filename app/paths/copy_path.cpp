@@ -104,8 +104,11 @@ void recordVertexUpload(const GridResources& grid, const CopyState& own, VkComma
                        0, nullptr, 1, &barrier, 0, nullptr);
 }
 
-void drainCopyPath(const Device& device, FrameResources& frame, GridResources& grid, CopyState& own,
-                   ScheduleState& schedule, DeviceLoss& loss) {
+void drainCopyGrid(const GridTeardown& teardown, GridResources& grid, CopyState& own) {
+  const Device& device = teardown.device;
+  FrameResources& frame = teardown.frame;
+  ScheduleState& schedule = teardown.schedule;
+  DeviceLoss& loss = teardown.loss;
   if (!schedule.hostOutputUnstaged || loss.lost) return;
   // The last render's upload must be done before the staging buffer is
   // written again, and the last step's copy to host memory before it is read.
@@ -117,8 +120,10 @@ void drainCopyPath(const Device& device, FrameResources& frame, GridResources& g
                      [&](VkCommandBuffer commandBuffer) { recordVertexUpload(grid, own, commandBuffer); });
 }
 
-void destroyCopyState(const Device& device, CopyState& own) {
-  destroyGpuBuffer(device, own.staging);
+void destroyCopyGrid(const GridTeardown& teardown, GridResources& grid, CopyState& own) {
+  finishSimulation(teardown, grid);
+  destroySharedObjects(teardown.device, grid, teardown.loss);
+  destroyGpuBuffer(teardown.device, own.staging);
   own.stagingChoice = StagingChoice{};
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 #include "app/interop/device_loss.h"
 #include "app/interop/grid_resources.h"
+#include "app/interop/teardown.h"
 #include "app/paths/frame_context.h"
 #include "renderer/gpu_buffer.h"
 #include "renderer/staging_memory.h"
@@ -39,11 +40,13 @@ void runCopyFrame(FrameContext& frame, CopyState& own);
 // the state after the last step. Once only: with nothing unstaged (a second
 // drain, or the render already took it) there is nothing to do. Throws
 // RuntimeFailure on a timeout.
-void drainCopyPath(const Device& device, FrameResources& frame, GridResources& grid, CopyState& own,
-                   ScheduleState& schedule, DeviceLoss& loss);
+void drainCopyGrid(const GridTeardown& teardown, GridResources& grid, CopyState& own);
 
-// Destroys the staging buffer, once the device is idle.
-void destroyCopyState(const Device& device, CopyState& own);
+// Tears down `grid` and `own`, drained or never run: the simulation first
+// (finishSimulation), then the shared Vulkan objects once the device is idle
+// (destroySharedObjects), then the staging buffer. Throws RuntimeFailure when
+// the simulation does not finish in time.
+void destroyCopyGrid(const GridTeardown& teardown, GridResources& grid, CopyState& own);
 
 // The host's step before a render (and before the drain's upload): waits
 // (bounded by kWaitTimeoutNs) until the simulation's last copy to host memory

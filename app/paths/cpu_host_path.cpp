@@ -141,16 +141,25 @@ void reportCpuHostFrameTag(CpuHostState& own, const std::function<void(const See
   reportFrameTag(own.frameTags, seen);
 }
 
-void finishCpuHostFrameTags(CpuHostState& own, Simulation& simulation,
-                            const std::function<void(const SeenFrameTag& seen)>& seen) {
-  reportFrameTag(own.frameTags, seen);
-  finishFrameTagStep(own.frameTags, simulation);
+void drainCpuHostGrid(const GridTeardown& teardown, GridResources& grid, CpuHostState& own,
+                      const std::function<void(const SeenFrameTag& seen)>& seen) {
+  // The last render's frame tag is read, and the tagging worker's step
+  // ended, once the drain has waited for that render's fence (--frame-tags).
+  GridResourceHooks hooks = teardown.hooks;
+  hooks.beforeDrainSubmitted = [&] {
+    if (!grid.simulation) return;
+    reportFrameTag(own.frameTags, seen);
+    finishFrameTagStep(own.frameTags, *grid.simulation);
+  };
+  drainSchedule(teardown.device, teardown.frame, grid, teardown.schedule, teardown.loss, hooks);
 }
 
-void destroyCpuHostState(const Device& device, CpuHostState& own) {
+void destroyCpuHostGrid(const GridTeardown& teardown, GridResources& grid, CpuHostState& own) {
+  finishSimulation(teardown, grid);
+  destroySharedObjects(teardown.device, grid, teardown.loss);
   own.hostOps.reset();
-  destroyFrameTags(device, own.frameTags);
-  destroyGpuBuffer(device, own.textureStaging);
+  destroyFrameTags(teardown.device, own.frameTags);
+  destroyGpuBuffer(teardown.device, own.textureStaging);
 }
 
 }  // namespace vksim

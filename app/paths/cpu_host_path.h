@@ -10,6 +10,7 @@
 
 #include "app/interop/grid_resources.h"
 #include "app/interop/host_semaphores.h"
+#include "app/interop/teardown.h"
 #include "app/paths/frame_context.h"
 #include "app/testing/frame_tags.h"
 #include "renderer/gpu_buffer.h"
@@ -40,14 +41,19 @@ void runCpuHostFrame(FrameContext& frame, CpuHostState& own);
 // (a no-op without --frame-tags); `seen` hears of it.
 void reportCpuHostFrameTag(CpuHostState& own, const std::function<void(const SeenFrameTag& seen)>& seen);
 
-// Before the drain's submission: the frame tag of the last render and the
-// worker's last step (--frame-tags); nothing otherwise. The fence of `frame`
-// must have signalled.
-void finishCpuHostFrameTags(CpuHostState& own, Simulation& simulation,
-                            const std::function<void(const SeenFrameTag& seen)>& seen);
+// Ends the schedule after the last frame, once per grid: drainSchedule
+// (app/interop/teardown.h) through host operations' semaphores, and, once
+// the last render's fence has signalled and before the drain's submission,
+// the frame tag of that render (`seen` hears of it) and the tagging worker's
+// last step (--frame-tags; nothing otherwise). Throws RuntimeFailure on a
+// timeout.
+void drainCpuHostGrid(const GridTeardown& teardown, GridResources& grid, CpuHostState& own,
+                      const std::function<void(const SeenFrameTag& seen)>& seen);
 
-// Destroys what createCpuHostGrid put in `own`, once the simulation is gone
-// and the device idle.
-void destroyCpuHostState(const Device& device, CpuHostState& own);
+// Tears down `grid` and `own`, drained or never run: the simulation first
+// (finishSimulation), then the shared Vulkan objects once the device is idle
+// (destroySharedObjects), then what createCpuHostGrid put in `own`. Throws
+// RuntimeFailure when the simulation does not finish in time.
+void destroyCpuHostGrid(const GridTeardown& teardown, GridResources& grid, CpuHostState& own);
 
 }  // namespace vksim

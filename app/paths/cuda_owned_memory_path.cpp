@@ -19,7 +19,7 @@ namespace {
 // simulation each semaphore fd it imported (CUDA's), and whatever is left
 // is closed when `handles` goes. A failed Vulkan import leaves the memory fd
 // with us, so `handles` closes it; closing it never frees CUDA's
-// allocation, which own.cudaVertices keeps until destroyCudaOwnedState.
+// allocation, which own.cudaVertices keeps until destroyCudaOwnedMemoryGrid.
 std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, GridResources& grid, CudaOwnedState& own,
                                                   const FaultPlan& faults, const ModelParams& params,
                                                   int cudaOrdinal) {
@@ -81,7 +81,9 @@ void createCudaOwnedMemoryGrid(GridResources& grid, CudaOwnedState& own, const G
 // would hang on an import that CUDA cannot see. The order chosen leaves
 // nothing to that rule: the device idle, Vulkan's memory freed, then
 // cuMemUnmap, cuMemAddressFree, cuMemRelease.
-void destroyCudaOwnedState(CudaOwnedState& own, bool simulationFinished) {
+void destroyCudaOwnedMemoryGrid(const GridTeardown& teardown, GridResources& grid, CudaOwnedState& own) {
+  const bool simulationFinished = finishSimulation(teardown, grid);
+  destroySharedObjects(teardown.device, grid, teardown.loss);
   if (simulationFinished) {
     destroyCudaVertexMemory(own.cudaVertices);
   } else if (own.cudaVertices.allocation != 0) {

@@ -1,8 +1,10 @@
 // The OpenCL path (--backend opencl): the zero-copy path with OpenCL in
 // CUDA's place. OpenCL imports the vertex memory and the two binary
 // semaphores (cl_khr_external_memory, cl_khr_external_semaphore); it has no
-// timeline semaphore, so the schedule runs in binary mode only. The frame is
-// the zero-copy one (app/paths/zero_copy_path.h).
+// timeline semaphore, so the schedule runs in binary mode only. Only the
+// creation is its own: the frame, the drain and the teardown are the
+// zero-copy path's (runZeroCopyFrame, drainZeroCopyGrid, destroyZeroCopyGrid
+// in app/paths/zero_copy_path.h).
 #pragma once
 #include "app/interop/grid_resources.h"
 
@@ -10,7 +12,7 @@ namespace vksim {
 
 // Builds `grid` (empty) for `params`, handing the fds to OpenCL. Throws
 // EnvironmentError / RuntimeFailure; what was built stays in `grid` for
-// destroyGridResources.
+// destroyZeroCopyGrid.
 void createOpenClGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
                       ScheduleState& schedule);
 

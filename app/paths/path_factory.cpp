@@ -1,6 +1,5 @@
 #include "app/paths/path_factory.h"
 
-#include "app/interop/teardown.h"
 #include "app/paths/opencl_path.h"
 #include "app/paths/render_queue_path.h"
 #include "app/paths/zero_copy_path.h"
@@ -41,20 +40,33 @@ void cpuHostFrame(FrameContext& frame, PathResources& own) { runCpuHostFrame(fra
 void copyFrame(FrameContext& frame, PathResources& own) { runCopyFrame(frame, own.copy); }
 void renderQueueFrame(FrameContext& frame, PathResources& own) { runRenderQueueFrame(frame, *own.renderQueue); }
 
-void drainSemaphores(const PathTeardown& teardown, GridResources& grid, PathResources&) {
-  drainSchedule(teardown.device, teardown.frame, grid, teardown.schedule, teardown.loss, teardown.hooks);
+void drainZeroCopy(const GridTeardown& teardown, GridResources& grid, PathResources&) {
+  drainZeroCopyGrid(teardown, grid);
 }
-// The CPU host path reads the last render's frame tag and ends the tagging
-// worker's step once the drain has waited for that render (--frame-tags).
-void drainCpuHost(const PathTeardown& teardown, GridResources& grid, PathResources& own) {
-  GridResourceHooks hooks = teardown.hooks;
-  hooks.beforeDrainSubmitted = [&] {
-    if (grid.simulation) finishCpuHostFrameTags(own.cpuHost, *grid.simulation, own.frameTagSeen);
-  };
-  drainSchedule(teardown.device, teardown.frame, grid, teardown.schedule, teardown.loss, hooks);
+void drainCpuHost(const GridTeardown& teardown, GridResources& grid, PathResources& own) {
+  drainCpuHostGrid(teardown, grid, own.cpuHost, own.frameTagSeen);
 }
-void drainCopy(const PathTeardown& teardown, GridResources& grid, PathResources& own) {
-  drainCopyPath(teardown.device, teardown.frame, grid, own.copy, teardown.schedule, teardown.loss);
+void drainCopy(const GridTeardown& teardown, GridResources& grid, PathResources& own) {
+  drainCopyGrid(teardown, grid, own.copy);
+}
+void drainRenderQueue(const GridTeardown& teardown, GridResources& grid, PathResources&) {
+  drainRenderQueueGrid(teardown, grid);
+}
+
+void destroyZeroCopy(const GridTeardown& teardown, GridResources& grid, PathResources&) {
+  destroyZeroCopyGrid(teardown, grid);
+}
+void destroyCudaOwned(const GridTeardown& teardown, GridResources& grid, PathResources& own) {
+  destroyCudaOwnedMemoryGrid(teardown, grid, own.cudaOwned);
+}
+void destroyCpuHost(const GridTeardown& teardown, GridResources& grid, PathResources& own) {
+  destroyCpuHostGrid(teardown, grid, own.cpuHost);
+}
+void destroyCopy(const GridTeardown& teardown, GridResources& grid, PathResources& own) {
+  destroyCopyGrid(teardown, grid, own.copy);
+}
+void destroyRenderQueue(const GridTeardown& teardown, GridResources& grid, PathResources& own) {
+  destroyRenderQueueGrid(teardown, grid, own.renderQueue);
 }
 
 const char* const kExportedToCuda = "exported to CUDA as opaque fds";
@@ -63,18 +75,20 @@ const char* const kHostSemaphores = "CPU backend: the host waits and signals thr
 // The table: one row per InteropPath, in its order.
 const PathDescriptor kPaths[] = {
     {InteropPath::zeroCopy, "zero-copy", TransferMode::zeroCopy, true, false, kFramesInFlight, kExportedToCuda,
-     "exported to CUDA", createZeroCopy, zeroCopyFrame, drainSemaphores},
+     "exported to CUDA", createZeroCopy, zeroCopyFrame, drainZeroCopy, destroyZeroCopy},
     {InteropPath::cudaOwnedMemory, "cuda-owned memory", TransferMode::zeroCopy, true, false, kFramesInFlight,
-     kExportedToCuda, "CUDA's memory, imported by Vulkan", createCudaOwned, zeroCopyFrame, drainSemaphores},
+     kExportedToCuda, "CUDA's memory, imported by Vulkan", createCudaOwned, zeroCopyFrame, drainZeroCopy,
+     destroyCudaOwned},
     {InteropPath::openCl, "opencl", TransferMode::zeroCopy, false, false, kFramesInFlight,
-     "exported to OpenCL as opaque fds", "exported to OpenCL", createOpenCl, zeroCopyFrame, drainSemaphores},
+     "exported to OpenCL as opaque fds", "exported to OpenCL", createOpenCl, zeroCopyFrame, drainZeroCopy,
+     destroyZeroCopy},
     {InteropPath::cpuHost, "cpu host", TransferMode::zeroCopy, true, false, kFramesInFlight, kHostSemaphores,
-     "host-visible", createCpuHost, cpuHostFrame, drainCpuHost},
+     "host-visible", createCpuHost, cpuHostFrame, drainCpuHost, destroyCpuHost},
     {InteropPath::copy, "copy", TransferMode::copy, true, true, kFramesInFlight, kHostSemaphores, "host-visible",
-     createCopy, copyFrame, drainCopy},
+     createCopy, copyFrame, drainCopy, destroyCopy},
     {InteropPath::renderQueue, "render queue", TransferMode::zeroCopy, true, false, kMaxFramesInFlight,
      "render queue only (one vkQueueSubmit): not exported", "device-local", createRenderQueue, renderQueueFrame,
-     drainSemaphores},
+     drainRenderQueue, destroyRenderQueue},
 };
 
 }  // namespace
@@ -99,6 +113,7 @@ void createPathGrid(GridResources& grid, PathResources& own, const GridSetup& se
                     ScheduleState& schedule) {
   const PathDescriptor& path = describePath(choosePath(setup.devices.backend, setup.config));
   own.descriptor = &path;
+  own.drained = false;
   // The mesh's index buffer is the same on every path, and no part of the
   // interop: it is made here, before the path's own resources.
   own.indices = createGridIndexBuffer(setup.device, params.grid);
@@ -107,25 +122,19 @@ void createPathGrid(GridResources& grid, PathResources& own, const GridSetup& se
 
 void noteSlotDone(PathResources& own) { reportCpuHostFrameTag(own.cpuHost, own.frameTagSeen); }
 
-void destroyPathGrid(const PathTeardown& teardown, GridResources& grid, PathResources& own) {
-  // FAULT HOOK (--inject-fault sim-stalls): let a stalled step finish, so
-  // that the drain and the simulation's finish see the work end.
-  if (SimulationBackend* simulation = simulationOf(grid)) {
-    simulation->releaseInjectedStall();
-    if (own.descriptor) own.descriptor->drain(teardown, grid, own);
-  }
-  const bool finished =
-      finishSimulation(teardown.device, teardown.frame, grid, teardown.schedule, teardown.loss, teardown.hooks);
-  // The render-queue simulation where finishSimulation destroys the others:
-  // finished, and before the vertex buffer and semaphores it records into.
-  own.renderQueue.reset();
-  destroySharedObjects(teardown.device, grid, teardown.loss);
-  destroyGridIndexBuffer(teardown.device, own.indices);  // the device is idle by now
-  // The path's own last: CUDA's allocation after Vulkan's import of it.
-  destroyCpuHostState(teardown.device, own.cpuHost);
-  destroyCopyState(teardown.device, own.copy);
-  destroyCudaOwnedState(own.cudaOwned, finished);
+void drainPathGrid(const GridTeardown& teardown, GridResources& grid, PathResources& own) {
+  if (!own.descriptor || own.drained) return;
+  own.descriptor->drain(teardown, grid, own);
+  own.drained = true;
+}
+
+void destroyPathGrid(const GridTeardown& teardown, GridResources& grid, PathResources& own) {
+  if (own.descriptor) own.descriptor->destroy(teardown, grid, own);
+  // The mesh's index buffer was made before the path's resources: it goes
+  // after them (the device is idle by now).
+  destroyGridIndexBuffer(teardown.device, own.indices);
   own.descriptor = nullptr;
+  own.drained = false;
 }
 
 }  // namespace vksim

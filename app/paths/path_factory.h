@@ -1,11 +1,13 @@
 // The paths, one row each, and the one place that chooses one: from the
 // backend that runs and the InteropConfig, a PathDescriptor says how the grid
 // resources are built (create), how one frame runs (frame), how the schedule
-// ends (drain) and what the path offers (sync modes, transfer, frames in
-// flight, the overlay's words). Whatever a path needs beyond the grid
-// resources that every path shares (app/interop/grid_resources.h) it keeps
-// in PathResources, next to its own code. The rest of the app asks the
-// descriptor; nothing else switches on the path or the backend to run one.
+// ends (drain), how the grid is torn down (destroy) and what the path offers
+// (sync modes, transfer, frames in flight, the overlay's words). Each of
+// those four functions is in the path's own file; the table only points at
+// them. Whatever a path needs beyond the grid resources that every path
+// shares (app/interop/grid_resources.h) it keeps in PathResources, next to
+// its own code. The rest of the app asks the descriptor; nothing else
+// switches on the path or the backend to run one.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -14,6 +16,7 @@
 #include "app/interop/device_loss.h"
 #include "app/interop/device_pairing.h"
 #include "app/interop/grid_resources.h"
+#include "app/interop/teardown.h"
 #include "app/paths/copy_path.h"
 #include "app/paths/cpu_host_path.h"
 #include "app/paths/cuda_owned_memory_path.h"
@@ -52,16 +55,9 @@ struct PathResources {
   std::unique_ptr<RenderQueueSimulation> renderQueue;
   // A render's frame tag, read back once its fence signalled (--frame-tags).
   std::function<void(const SeenFrameTag& seen)> frameTagSeen;
-};
-
-// What ending a path's schedule works on (the last frame's slot, the loss
-// state, the capture room's hooks).
-struct PathTeardown {
-  const Device& device;
-  FrameResources& frame;
-  ScheduleState& schedule;
-  DeviceLoss& loss;
-  const GridResourceHooks& hooks;
+  // The grid's schedule has been drained (drainPathGrid) and no frame has
+  // run since: the teardown that follows does not drain it again.
+  bool drained = false;
 };
 
 struct PathDescriptor {
@@ -80,15 +76,17 @@ struct PathDescriptor {
   const char* semaphoreSharing;
   const char* bufferSharing;
   // Builds `grid` and `own` (both empty) for `params`. Throws
-  // EnvironmentError / RuntimeFailure; what was built stays for
-  // destroyPathGrid.
+  // EnvironmentError / RuntimeFailure; what was built stays for destroy.
   void (*create)(GridResources& grid, PathResources& own, const GridSetup& setup, const ModelParams& params,
                  ScheduleState& schedule);
   // One frame of the path's schedule (app/paths/*_path.h).
   void (*frame)(FrameContext& frame, PathResources& own);
-  // Ends the schedule (drainSchedule, app/interop/teardown.h, or the path's
-  // own); idempotent.
-  void (*drain)(const PathTeardown& teardown, GridResources& grid, PathResources& own);
+  // Ends the schedule after the last frame (drainSchedule,
+  // app/interop/teardown.h, or the path's own).
+  void (*drain)(const GridTeardown& teardown, GridResources& grid, PathResources& own);
+  // Tears down `grid` and `own`, drained or never run: the simulation
+  // first, then the shared Vulkan objects, then the path's own.
+  void (*destroy)(const GridTeardown& teardown, GridResources& grid, PathResources& own);
 };
 
 // The path for `backend` under `config`: renderQueue for vulkan and
@@ -113,9 +111,14 @@ void createPathGrid(GridResources& grid, PathResources& own, const GridSetup& se
 // of every frame (the frame tag of the render before, --frame-tags).
 void noteSlotDone(PathResources& own);
 
-// Ends the schedule and tears down the grid resources and the path's own,
-// CUDA first (app/interop/teardown.h), the path's own last (CUDA's memory
-// after Vulkan's import of it).
-void destroyPathGrid(const PathTeardown& teardown, GridResources& grid, PathResources& own);
+// Ends the schedule after the last frame: the path's drain, once (own.drained
+// says it ran; a frame since clears it). Throws RuntimeFailure on a timeout.
+void drainPathGrid(const GridTeardown& teardown, GridResources& grid, PathResources& own);
+
+// Tears down the grid resources and the path's own, once drained
+// (drainPathGrid) or never run: the path's destroy (CUDA first,
+// app/interop/teardown.h; the path's own last: CUDA's memory after Vulkan's
+// import of it), then the mesh's index buffer.
+void destroyPathGrid(const GridTeardown& teardown, GridResources& grid, PathResources& own);
 
 }  // namespace vksim

@@ -85,4 +85,17 @@ void runRenderQueueFrame(FrameContext& frame, RenderQueueSimulation& simulation)
   requireStepOk(schedule, step, result);
 }
 
+void drainRenderQueueGrid(const GridTeardown& teardown, GridResources& grid) {
+  drainSchedule(teardown.device, teardown.frame, grid, teardown.schedule, teardown.loss, teardown.hooks);
+}
+
+void destroyRenderQueueGrid(const GridTeardown& teardown, GridResources& grid,
+                            std::unique_ptr<RenderQueueSimulation>& simulation) {
+  finishSimulation(teardown, grid);
+  // The path's simulation where finishSimulation destroys the others:
+  // finished, and before the vertex buffer and semaphores it records into.
+  simulation.reset();
+  destroySharedObjects(teardown.device, grid, teardown.loss);
+}
+
 }  // namespace vksim

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "app/interop/grid_resources.h"
+#include "app/interop/teardown.h"
 #include "app/paths/frame_context.h"
 #include "sim/vulkan/render_queue_simulation.h"
 
@@ -18,7 +19,7 @@ namespace vksim {
 // `simulation`, the path's own, the backend's simulation (grid.queueSimulation
 // points at it), whose initial write signals simDone as every backend's does.
 // Throws EnvironmentError / RuntimeFailure; what was built stays for
-// destroyPathGrid.
+// destroyRenderQueueGrid.
 void createRenderQueueGrid(GridResources& grid, std::unique_ptr<RenderQueueSimulation>& simulation,
                            const GridSetup& setup, const ModelParams& params, ScheduleState& schedule);
 
@@ -26,5 +27,17 @@ void createRenderQueueGrid(GridResources& grid, std::unique_ptr<RenderQueueSimul
 // under the schedule's waits and signals. Throws RuntimeFailure when a wait
 // runs out.
 void runRenderQueueFrame(FrameContext& frame, RenderQueueSimulation& simulation);
+
+// Ends the schedule after the last frame, once per grid: drainSchedule
+// (app/interop/teardown.h) on the plain semaphores, with no ownership
+// transfer. Throws RuntimeFailure on a timeout.
+void drainRenderQueueGrid(const GridTeardown& teardown, GridResources& grid);
+
+// Tears down `grid` and `simulation`, drained or never run: finishSimulation
+// (which clears grid.queueSimulation), then `simulation` itself, before the
+// vertex buffer and semaphores it records into go (destroySharedObjects).
+// Throws RuntimeFailure when the simulation does not finish in time.
+void destroyRenderQueueGrid(const GridTeardown& teardown, GridResources& grid,
+                            std::unique_ptr<RenderQueueSimulation>& simulation);
 
 }  // namespace vksim

@@ -1,6 +1,7 @@
 #include "app/paths/zero_copy_path.h"
 
 #include "app/interop/grid_resources.h"
+#include "app/interop/teardown.h"
 #include "app/paths/frame_commands.h"
 #include "app/paths/schedule_turns.h"
 #include "sim/cuda/cuda_simulation.h"
@@ -80,6 +81,17 @@ void runZeroCopyFrame(FrameContext& frame) {
   finishRenderTurn(frame, batch);
   // Sim k: waits 2k+1 (or renderDone), writes state k+1, signals 2k+2 (or simDone).
   runSimulationTurn(frame, render);
+}
+
+// 5. The drain: the last sim signal consumed, the buffer acquired back.
+void drainZeroCopyGrid(const GridTeardown& teardown, GridResources& grid) {
+  drainSchedule(teardown.device, teardown.frame, grid, teardown.schedule, teardown.loss, teardown.hooks);
+}
+
+// 6. Teardown, CUDA first, then Vulkan.
+void destroyZeroCopyGrid(const GridTeardown& teardown, GridResources& grid) {
+  finishSimulation(teardown, grid);
+  destroySharedObjects(teardown.device, grid, teardown.loss);
 }
 
 }  // namespace vksim

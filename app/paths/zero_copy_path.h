@@ -1,9 +1,12 @@
 // The lesson: Vulkan allocates the vertex buffer and the semaphores, exports
 // them as opaque fds, CUDA imports them and writes the vertices in place
-// every frame, and the two take turns through the value schedule
-// (docs/interop-walkthrough.md reads this file top to bottom).
+// every frame, the two take turns through the value schedule, and at the end
+// the schedule is drained and the grid torn down, CUDA first. The path's
+// whole life, create, frame, drain and destroy, is in this file's four
+// functions (docs/interop-walkthrough.md reads it top to bottom).
 #pragma once
 #include "app/interop/grid_resources.h"
+#include "app/interop/teardown.h"
 #include "app/paths/frame_context.h"
 
 namespace vksim {
@@ -12,7 +15,7 @@ namespace vksim {
 // vertex memory, semaphores and texture, handed over to CUDA (the fds cross
 // here, through ExportedHandles), then the initial write that render 0 waits
 // on. Throws EnvironmentError / RuntimeFailure; what was built stays in
-// `grid` for destroyGridResources (app/interop/teardown.h).
+// `grid` for destroyZeroCopyGrid.
 void createZeroCopyGrid(GridResources& grid, const GridSetup& setup, const ModelParams& params,
                         ScheduleState& schedule);
 
@@ -25,5 +28,19 @@ void createZeroCopyGrid(GridResources& grid, const GridSetup& setup, const Model
 //   sim k waits for 2k+1 (or renderDone), runs its kernels, signals 2k+2 (or
 //   simDone). Throws RuntimeFailure (throwWaitTimeout) when a wait runs out.
 void runZeroCopyFrame(FrameContext& frame);
+
+// Ends the schedule after the last frame, once per grid (the app calls it on
+// every exit route: the run's end, a rebuild, a failure, the bench):
+// drainSchedule (app/interop/teardown.h) on the last frame's slot. Afterwards
+// Vulkan owns the vertex buffer and nothing is outstanding. Throws
+// RuntimeFailure on a timeout.
+void drainZeroCopyGrid(const GridTeardown& teardown, GridResources& grid);
+
+// Tears down `grid`, drained (drainZeroCopyGrid) or never run: CUDA first
+// (finishSimulation: the stream finished, the imports released), then the
+// device idles and the Vulkan objects go in reverse order of creation
+// (destroySharedObjects). `grid` is empty afterwards. Throws RuntimeFailure
+// when the simulation does not finish in time.
+void destroyZeroCopyGrid(const GridTeardown& teardown, GridResources& grid);
 
 }  // namespace vksim

@@ -116,6 +116,23 @@ TEST(LearnStepsGpu, StepElevenHeadlessSwitchesModesAndWritesItsPng) {
   EXPECT_TRUE(std::filesystem::file_size(png) > 0) << png;
 }
 
+// Step 11 whose last frame is binary (frames 0-29 timeline, 30-44 binary):
+// CUDA's last signal is simDone, which only the drain waits for. Under
+// validation it ends with its ok line and the layer silent, and its own check
+// that every binary signal had one wait (S3, S18) holds: the layer cannot see
+// CUDA's signals, so without the drain that check is what fails, with exit 4.
+// The counter is CUDA's last timeline signal, 2 x 29 + 2.
+TEST(LearnStepsGpu, StepElevenEndingInBinaryModeDrainsItsLastSignal) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const std::string png = makeTempDir("learn-step11-binary") + "/step11.png";
+  const AppResult result = runLaterStep(11, {"--headless", "--frames", "45", "--switch-every", "30", "--out", png});
+  expectSilentOk(result,
+                 R"(step 11: ok: 45 frames, 1 switches between timeline and binary at frame boundaries; timeline at 60; \S+ written)");
+  EXPECT_EQ(result.err.find("VUID"), std::string::npos) << result.err;
+  EXPECT_EQ(result.err.find("Validation"), std::string::npos) << result.err;
+  EXPECT_TRUE(std::filesystem::file_size(png) > 0) << png;
+}
+
 TEST(LearnStepsGpu, StepTenReuseIsCaughtByThePixelCheck) {
   VKSIM_REQUIRE_CUDA_DEVICE();
   const AppResult result = runLaterStep(10, {"--break", "reuse"}, false);

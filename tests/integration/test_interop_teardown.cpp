@@ -25,6 +25,7 @@
 #include "renderer/frame_sync.h"
 #include "renderer/readback.h"
 #include "renderer/vk_check.h"
+#include "submit_recorder.h"
 #include "sync_validation.h"
 
 namespace vksim {
@@ -172,6 +173,35 @@ TEST(DrainOwnership, ARebuildStartsOverWithTheInitialSignal) {
   for (int frame = 0; frame < 3; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
   drainSchedule(app);
   EXPECT_EQ(readTimelineCounter(app.device, app.grid.semaphores), 6u) << "2N after N timeline frames";
+  destroyApp(app);
+  EXPECT_EQ(validationCounts().errors.load(), 0u);
+  EXPECT_EQ(validationCounts().warnings.load(), 0u);
+}
+
+// The drain runs once on each way a grid ends (app/app.h, drainSchedule): a
+// second call finds the schedule ended and submits nothing, so the teardown
+// after the run's own drain does not drain again; a frame after a drain
+// hands the buffer over again, and the next drain takes it back.
+TEST(DrainOwnership, OnceAfterTheLastFrameAndAgainAfterMoreFrames) {
+  enableSynchronizationValidation();
+  App app;
+  app.headless = true;
+  createApp(app, cpuOptions(SyncMode::binary));
+  actAsExternalWriter(app);
+  for (int frame = 0; frame < 3; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
+  drainSchedule(app);
+  EXPECT_TRUE(app.path.drained);
+  EXPECT_EQ(app.grid.vertexOwner, VertexOwner::vulkan);
+  {
+    testing::SubmitRecorder recorder;
+    drainSchedule(app);
+    EXPECT_EQ(recorder.submissions, 0u) << "a second drain of an ended schedule submits nothing";
+  }
+  for (int frame = 0; frame < 3; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
+  EXPECT_FALSE(app.path.drained) << "a frame hands the buffer over again";
+  drainSchedule(app);
+  EXPECT_EQ(app.grid.vertexOwner, VertexOwner::vulkan) << "the drain after more frames must acquire the buffer";
+  EXPECT_TRUE(planDrain(app.schedule).empty()) << "the drain after more frames left a signal outstanding";
   destroyApp(app);
   EXPECT_EQ(validationCounts().errors.load(), 0u);
   EXPECT_EQ(validationCounts().warnings.load(), 0u);
