@@ -29,12 +29,13 @@ DisplayTraits readDisplayTraits() {
   Display* display = glfwGetX11Display();
   if (display == nullptr) return traits;
   traits.name = DisplayString(display);
-  // What NVIDIA's X driver loads into the server: its GLX, which registers
-  // NV-GLX (NVIDIA's driver looks for it by that name: "Xlib: extension
-  // "NV-GLX" missing" is what it prints where it is absent). An X screen of
-  // NVIDIA's and a PRIME render offload set-up (a modesetting X screen with an
-  // NVIDIA GPU screen, the nvidia X driver loaded as the offload source: the
-  // NVIDIA driver README, "PRIME Render Offload") both carry it.
+  // NV-GLX is what NVIDIA's X driver loads into the server when it starts
+  // (its log says "Loading extension NV-GLX"), and what NVIDIA's client
+  // libraries look for by that name ("Xlib: extension "NV-GLX" missing" is
+  // what they print where it is absent). A PRIME render offload set-up runs
+  // NVIDIA's X driver for its GPU screen (the NVIDIA driver README, "PRIME
+  // Render Offload") and is expected to carry it too; that has not been seen
+  // on such a laptop yet. If one lacks it, this is the check to revisit.
   traits.nvidiaGlx = listsExtension(display, "NV-GLX");
   // NVIDIA's driver presents to Xwayland through its Wayland path (supported
   // since driver 470); Xwayland 23.1 and later list XWAYLAND, older ones are

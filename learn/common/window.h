@@ -46,12 +46,12 @@ inline GLFWwindow* createWindow(int width, int height, const char* title, bool* 
 }
 
 // Exit 3, before NVIDIA's driver is asked anything about the window, when
-// that would crash it: NVIDIA's Vulkan driver presents only to an X server
-// that NVIDIA's X driver serves (its own X screen, or PRIME render offload,
-// where the server loads it for the NVIDIA GPU) or to Xwayland. Asked of any
-// other X server (an Xvfb, ssh -X, most VNC servers) its first surface query
-// ends the process inside the driver. NVIDIA's X driver is known by the
-// NV-GLX extension its GLX registers in the server. The X server is asked
+// that would crash it: NVIDIA's Vulkan driver presents to an X server that
+// NVIDIA's X driver runs in (its own X screen; PRIME render offload, where
+// the server runs it for the NVIDIA GPU) or to Xwayland. Asked about any
+// other X server (an Xvfb, ssh -X, most VNC servers) it ended the process
+// inside the driver (SIGSEGV, driver 580.159.04). NVIDIA's X driver is known
+// by the NV-GLX extension it loads into the server. The X server is asked
 // through a connection of our own (xcb: no Xlib macros in the lesson).
 inline void requireDisplayForDriver(VkPhysicalDevice physical) {
   VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};

@@ -139,9 +139,10 @@ TEST_F(ForeignDisplay, CudaBackendExitsThreeWithOneLine) {
   expectNoSignal(result);
   EXPECT_EQ(result.exitCode, 3) << result.out << result.err;
   EXPECT_EQ(ownLines(result.err, "vkcuda-sim: "), 1u) << result.err;
-  for (const std::string part : {"cannot show a window on display " + server().display, std::string("NV-GLX"),
-                                 std::string("--headless"), std::string("__NV_PRIME_RENDER_OFFLOAD=1"),
-                                 std::string("__VK_LAYER_NV_optimus=NVIDIA_only")})
+  for (const std::string& part :
+       {"cannot show a window on display " + server().display, std::string("NV-GLX"),
+        std::string("--headless"), std::string("__NV_PRIME_RENDER_OFFLOAD=1"),
+        std::string("__VK_LAYER_NV_optimus=NVIDIA_only")})
     EXPECT_NE(result.err.find(part), std::string::npos) << part << " missing from: " << result.err;
 }
 
@@ -185,8 +186,8 @@ TEST_F(ForeignDisplay, LearnStep11ExitsThreeWithOneLine) {
   expectNoSignal(result);
   EXPECT_EQ(result.exitCode, 3) << result.out << result.err;
   EXPECT_EQ(ownLines(result.err, "learn 11: "), 1u) << result.err;
-  for (const std::string part : {"learn 11: the X display " + server().display, std::string("no NV-GLX"),
-                                 std::string("--headless"), std::string("__NV_PRIME_RENDER_OFFLOAD=1")})
+  for (const std::string& part : {"learn 11: the X display " + server().display, std::string("no NV-GLX"),
+                                  std::string("--headless"), std::string("__NV_PRIME_RENDER_OFFLOAD=1")})
     EXPECT_NE(result.err.find(part), std::string::npos) << part << " missing from: " << result.err;
 }
 

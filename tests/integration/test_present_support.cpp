@@ -37,7 +37,7 @@ TEST(PresentSupport, ADeviceThatCannotPresentEndsTheRunWithOneLineNamingTheOfflo
     ASSERT_FALSE(result.timedOut) << backend;
     EXPECT_EQ(result.exitCode, 3) << backend << "\n" << result.out << result.err;
     EXPECT_EQ(countLines(result.err), 1u) << backend << "\n" << result.err;
-    for (const std::string part :
+    for (const std::string& part :
          {std::string("cannot present to the window on display ") + display, std::string("llvmpipe"),
           std::string("--headless"), std::string("__NV_PRIME_RENDER_OFFLOAD=1"),
           std::string("__VK_LAYER_NV_optimus=NVIDIA_only")})
