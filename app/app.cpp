@@ -104,8 +104,8 @@ void createApp(App& app, const Options& options) {
   app.instance = createInstance(instanceOptions);
 
   app.cudaDevices = listCudaDevices();
-  // OpenCL is asked about only for --backend opencl (auto never picks it).
   const std::vector<PhysicalDeviceInfo> vulkanDevices = listPhysicalDevices(app.instance);
+  // OpenCL is asked about only for --backend opencl (auto never picks it).
   app.devices = options.backend == BackendChoice::opencl
                     ? chooseOpenClDevices(vulkanDevices, listOpenClDevices(), options.device)
                     : chooseDevicesForMemoryOwner(vulkanDevices, app.cudaDevices, interopConfig(options));

@@ -1,5 +1,6 @@
 #include "app/ui/present_check.h"
 
+#include <exception>
 #include <sstream>
 
 #include "app/testing/present_denial.h"
@@ -69,14 +70,22 @@ std::string describePresentSupport(const Instance& instance, const std::vector<P
   std::ostringstream out;
   out << "Presenting to a window on " << displayLabel(display) << " (NV-GLX "
       << (display.nvidiaGlx ? "yes" : "no") << ", Xwayland " << (display.xwayland ? "yes" : "no") << "):\n";
-  Window window = createWindow({64, 64}, "vkcuda-sim --list-devices", /*visible=*/false);
-  const VkSurfaceKHR surface = createWindowSurface(instance, window);
-  for (const PhysicalDeviceInfo& device : vulkan) {
-    const PresentSupport support = applyPresentDenial(queryPresentSupport(device, surface, display));
-    out << "  [" << device.index << "] " << device.name << ": " << (support.canPresent ? "yes" : "no") << " ("
-        << support.detail << ")\n";
+  // A listing, not a run: a window or surface that cannot be made is
+  // reported in the section, and the rest of the listing still prints.
+  Window window;
+  VkSurfaceKHR surface = VK_NULL_HANDLE;
+  try {
+    window = createWindow({64, 64}, "vkcuda-sim --list-devices", /*visible=*/false);
+    surface = createWindowSurface(instance, window);
+    for (const PhysicalDeviceInfo& device : vulkan) {
+      const PresentSupport support = applyPresentDenial(queryPresentSupport(device, surface, display));
+      out << "  [" << device.index << "] " << device.name << ": " << (support.canPresent ? "yes" : "no")
+          << " (" << support.detail << ")\n";
+    }
+  } catch (const std::exception& error) {
+    out << "  not checked (" << error.what() << ")\n";
   }
-  vkDestroySurfaceKHR(instance.instance, surface, nullptr);
+  if (surface != VK_NULL_HANDLE) vkDestroySurfaceKHR(instance.instance, surface, nullptr);
   destroyWindow(window);
   return out.str();
 }

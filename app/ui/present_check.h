@@ -41,7 +41,9 @@ void requirePresentSupport(const DeviceChoice& chosen, VkSurfaceKHR surface, con
 // windowInstanceExtensions()), and for each device whether it can present
 // and through which queue family or why not; the window and surface are
 // destroyed before it returns. Without a display, one line saying why
-// nothing was checked. `windowing` says whether initWindowing succeeded
+// nothing was checked; a window or surface that cannot be made (or a query
+// that fails) is reported in the section instead of the devices, never
+// thrown. `windowing` says whether initWindowing succeeded
 // (`reason` is why not).
 std::string describePresentSupport(const Instance& instance, const std::vector<PhysicalDeviceInfo>& vulkan,
                                    bool windowing, const std::string& reason);
