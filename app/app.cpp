@@ -6,8 +6,8 @@
 
 #include "app/capture/schedule_recording.h"
 #include "app/paths/path_factory.h"
-#include "app/ui/present_check.h"
 #include "app/testing/fault_hooks.h"
+#include "app/ui/present_check.h"
 #include "renderer/vk_check.h"
 #include "sim/nvtx_ranges.h"
 #include "sim/cuda/cuda_simulation.h"

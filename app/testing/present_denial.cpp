@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <string>
 
-
 namespace vksim {
 
 PresentSupport applyPresentDenial(PresentSupport support) {

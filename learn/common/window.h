@@ -58,10 +58,12 @@ inline void requireDisplayForDriver(VkPhysicalDevice physical) {
   VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &driver};
   vkGetPhysicalDeviceProperties2(physical, &properties);
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
-  if (driver.driverID != VK_DRIVER_ID_NVIDIA_PROPRIETARY || (wayland != nullptr && wayland[0] != '\0')) return;
+  if (driver.driverID != VK_DRIVER_ID_NVIDIA_PROPRIETARY || (wayland != nullptr && wayland[0] != '\0'))
+    return;
   xcb_connection_t* connection = xcb_connect(nullptr, nullptr);
   const auto lists = [connection](const char* name) {
-    const xcb_query_extension_cookie_t cookie = xcb_query_extension(connection, uint16_t(std::strlen(name)), name);
+    const xcb_query_extension_cookie_t cookie =
+        xcb_query_extension(connection, uint16_t(std::strlen(name)), name);
     xcb_query_extension_reply_t* reply = xcb_query_extension_reply(connection, cookie, nullptr);
     const bool present = reply != nullptr && reply->present != 0;
     std::free(reply);
@@ -71,11 +73,12 @@ inline void requireDisplayForDriver(VkPhysicalDevice physical) {
   xcb_disconnect(connection);
   const char* display = std::getenv("DISPLAY");
   if (!served)
-    exitWith(kExitMissing,
-             "the X display %s is not NVIDIA's (no NV-GLX extension), and NVIDIA's Vulkan driver would crash "
-             "presenting to it; run with --headless, in NVIDIA's own X screen, or, on a laptop with two GPUs, "
-             "with __NV_PRIME_RENDER_OFFLOAD=1 __VK_LAYER_NV_optimus=NVIDIA_only",
-             display != nullptr ? display : "(DISPLAY unset)");
+    exitWith(
+        kExitMissing,
+        "the X display %s is not NVIDIA's (no NV-GLX extension), and NVIDIA's Vulkan driver would crash "
+        "presenting to it; run with --headless, in NVIDIA's own X screen, or, on a laptop with two GPUs, "
+        "with __NV_PRIME_RENDER_OFFLOAD=1 __VK_LAYER_NV_optimus=NVIDIA_only",
+        display != nullptr ? display : "(DISPLAY unset)");
 }
 
 // The instance extensions GLFW needs for a surface.
