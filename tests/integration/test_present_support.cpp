@@ -49,7 +49,7 @@ TEST(PresentSupport, ADeviceThatCannotPresentEndsTheRunWithOneLineNamingTheOfflo
 
 TEST(PresentSupport, ListDevicesSaysWhichDevicesCanPresentToTheDisplay) {
   REQUIRE_PRESENT_TEST_DISPLAY();
-  const AppResult result = runApp({"--list-devices"}, {"DISPLAY=" + display});
+  const AppResult result = runApp({"--list-devices"}, {"DISPLAY=" + display, "WAYLAND_DISPLAY="});
   ASSERT_EQ(result.exitCode, 0) << result.err;
   EXPECT_NE(result.out.find("Presenting to a window on display " + display + " (NV-GLX no, Xwayland no):"),
             std::string::npos)
@@ -59,7 +59,8 @@ TEST(PresentSupport, ListDevicesSaysWhichDevicesCanPresentToTheDisplay) {
   ASSERT_NE(section, std::string::npos) << result.out;
   EXPECT_NE(result.out.find(": yes (queue family 0)", section), std::string::npos) << result.out;
 
-  const AppResult denied = runApp({"--list-devices"}, {"DISPLAY=" + display, "VKSIM_DENY_PRESENT=1"});
+  const AppResult denied =
+      runApp({"--list-devices"}, {"DISPLAY=" + display, "WAYLAND_DISPLAY=", "VKSIM_DENY_PRESENT=1"});
   ASSERT_EQ(denied.exitCode, 0) << denied.err;
   EXPECT_NE(denied.out.find(": no (VKSIM_DENY_PRESENT=1"), std::string::npos) << denied.out;
   EXPECT_EQ(denied.out.find(": yes (queue family"), std::string::npos) << denied.out;
