@@ -7,6 +7,7 @@
 #include "app/capture/schedule_recording.h"
 #include "app/paths/path_factory.h"
 #include "app/testing/fault_hooks.h"
+#include "app/ui/present_check.h"
 #include "renderer/vk_check.h"
 #include "sim/nvtx_ranges.h"
 #include "sim/cuda/cuda_simulation.h"
@@ -103,16 +104,25 @@ void createApp(App& app, const Options& options) {
   app.instance = createInstance(instanceOptions);
 
   app.cudaDevices = listCudaDevices();
+  const std::vector<PhysicalDeviceInfo> vulkanDevices = listPhysicalDevices(app.instance);
   // OpenCL is asked about only for --backend opencl (auto never picks it).
   app.devices = options.backend == BackendChoice::opencl
-                    ? chooseOpenClDevices(listPhysicalDevices(app.instance), listOpenClDevices(), options.device)
-                    : chooseDevicesForMemoryOwner(listPhysicalDevices(app.instance), app.cudaDevices,
-                                                  interopConfig(options));
-  std::printf("%s\n", app.devices.reason.c_str());
+                    ? chooseOpenClDevices(vulkanDevices, listOpenClDevices(), options.device)
+                    : chooseDevicesForMemoryOwner(vulkanDevices, app.cudaDevices, interopConfig(options));
 
   if (!app.headless) {
+    // Asked of the X server before any driver is asked about the window
+    // (app/ui/present_check.h): NVIDIA's driver must not meet an X server it
+    // cannot present to.
+    const DisplayTraits display = readDisplayTraits();
+    app.devices =
+        chooseDeviceForDisplay(app.devices, vulkanDevices, app.cudaDevices, interopConfig(options), display);
+    std::printf("%s\n", app.devices.reason.c_str());
     app.window = createWindow({options.width, options.height}, "vkcuda-sim");
     app.surface = createWindowSurface(app.instance, app.window);
+    requirePresentSupport(app.devices, app.surface, display);
+  } else {
+    std::printf("%s\n", app.devices.reason.c_str());
   }
   DeviceOptions deviceOptions;
   deviceOptions.swapchain = !app.headless;

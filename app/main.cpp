@@ -19,10 +19,12 @@
 #include "app/capture/progress.h"
 #include "app/cli.h"
 #include "app/frame_loop.h"
+#include "app/testing/present_denial.h"
 #include "app/files.h"
 #include "app/ui/controls.h"
 #include "app/ui/interrupt.h"
 #include "app/ui/overlay_panels.h"
+#include "app/ui/present_check.h"
 #include "app/ui/script_player.h"
 #include "base/host_clock.h"
 #include "renderer/external_transfer_stages.h"
@@ -33,7 +35,8 @@ namespace {
 // A misspelt switch ("yes", "on") must not quietly run without the layer
 // while the summary still prints zero errors.
 Result<> checkEnvironmentSwitches() {
-  for (const char* name : {kValidationVariable, kValidationCanaryVariable, kDisableMaintenance8Variable}) {
+  for (const char* name :
+       {kValidationVariable, kValidationCanaryVariable, kDisableMaintenance8Variable, kDenyPresentVariable}) {
     const char* value = std::getenv(name);
     if (value && value[0] != '\0' && std::string(value) != "0" && std::string(value) != "1")
       return fail(fmt::format("{} must be 0 or 1 (got '{}')", name, value));
@@ -73,11 +76,19 @@ std::string summaryLine(const App& app, double seconds) {
 // --list-devices: every Vulkan device, the CUDA and OpenCL devices, and
 // which pairs match.
 int listDevices() {
-  Instance instance = createInstance({});
+  // With a display, the instance can make a surface, and each device is
+  // asked whether it can present to it (app/ui/present_check.h).
+  std::string noWindowReason;
+  const bool windowing = initWindowing(&noWindowReason);
+  InstanceOptions instanceOptions;
+  if (windowing) instanceOptions.extraExtensions = windowInstanceExtensions();
+  Instance instance = createInstance(instanceOptions);
   const std::vector<PhysicalDeviceInfo> vulkan = listPhysicalDevices(instance);
   std::printf("%s", describeDevices(vulkan, listCudaDevices()).c_str());
+  std::printf("%s", describePresentSupport(instance, vulkan, windowing, noWindowReason).c_str());
   std::printf("%s", describeOpenClDevices(vulkan, listOpenClDevices()).c_str());
   destroyInstance(instance);
+  if (windowing) terminateWindowing();
   return kExitSuccess;
 }
 

@@ -376,7 +376,10 @@ void createPresentation(Sample& sample) {
   VkBool32 presentable = VK_FALSE;
   VK_CHECK(vkGetPhysicalDeviceSurfaceSupportKHR(sample.pair.physical, sample.pair.queueFamily, sample.surface,
                                                 &presentable));
-  if (!presentable) exitWith(kExitMissing, "the paired device's queue family cannot present to this window");
+  if (!presentable)
+    exitWith(kExitMissing, "the paired device's queue family cannot present to this window; run with --headless "
+                           "or, on a laptop with two GPUs, with __NV_PRIME_RENDER_OFFLOAD=1 "
+                           "__VK_LAYER_NV_optimus=NVIDIA_only");
   sample.format = chooseSurfaceFormat(sample.pair.physical, sample.surface);
   sample.renderPass = createPresentRenderPass(sample.device, sample.format);
   recreateSwapchain(sample.device, presentationOf(sample), sample.swapchain);
@@ -463,9 +466,11 @@ int main(int argc, char** argv) {
   const bool headless = sample.options.headless;
   if (!headless) sample.window = createWindow(1280, 720, "learn 11: the whole sample", &sample.resized);
   Instance instance = createInstance(headless ? std::vector<const char*>{} : windowExtensions());
-  if (!headless)
-    VK_CHECK(glfwCreateWindowSurface(instance.instance, sample.window, nullptr, &sample.surface));
   sample.pair = pairDevices(instance.instance);  // exit 3 here without CUDA, window or not
+  if (!headless) {
+    requireDisplayForDriver(sample.pair.physical);  // exit 3 before NVIDIA's driver meets the window
+    VK_CHECK(glfwCreateWindowSurface(instance.instance, sample.window, nullptr, &sample.surface));
+  }
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   features12.timelineSemaphore = VK_TRUE;  // M18
   std::vector<const char*> extensions{VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME,

@@ -71,10 +71,11 @@ std::vector<std::string> windowInstanceExtensions() {
   return extensions;
 }
 
-Window createWindow(VkExtent2D size, const std::string& title) {
+Window createWindow(VkExtent2D size, const std::string& title, bool visible) {
   glfwDefaultWindowHints();
   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);  // no OpenGL context: Vulkan presents
   glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+  glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
   Window window;
   window.handle = glfwCreateWindow(static_cast<int>(size.width), static_cast<int>(size.height), title.c_str(),
                                    nullptr, nullptr);

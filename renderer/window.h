@@ -30,8 +30,9 @@ void terminateWindowing();
 std::vector<std::string> windowInstanceExtensions();
 
 // A resizable window of `size` (screen coordinates) with no client API
-// (Vulkan only). Throws EnvironmentError when GLFW cannot create it.
-Window createWindow(VkExtent2D size, const std::string& title);
+// (Vulkan only), shown unless `visible` is false (a window made only to ask
+// about its surface). Throws EnvironmentError when GLFW cannot create it.
+Window createWindow(VkExtent2D size, const std::string& title, bool visible = true);
 void destroyWindow(Window& window);
 
 // glfwPollEvents, then sets window.framebufferResized if GLFW reported a new

@@ -12,7 +12,11 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
+
+#include <xcb/xcb.h>
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -39,6 +43,42 @@ inline GLFWwindow* createWindow(int width, int height, const char* title, bool* 
   glfwSetFramebufferSizeCallback(
       window, [](GLFWwindow* w, int, int) { *static_cast<bool*>(glfwGetWindowUserPointer(w)) = true; });
   return window;
+}
+
+// Exit 3, before NVIDIA's driver is asked anything about the window, when
+// that would crash it: NVIDIA's Vulkan driver presents to an X server that
+// NVIDIA's X driver runs in (its own X screen; PRIME render offload, where
+// the server runs it for the NVIDIA GPU) or to Xwayland. Asked about any
+// other X server (an Xvfb, ssh -X, most VNC servers) it ended the process
+// inside the driver (SIGSEGV, driver 580.159.04). NVIDIA's X driver is known
+// by the NV-GLX extension it loads into the server. The X server is asked
+// through a connection of our own (xcb: no Xlib macros in the lesson).
+inline void requireDisplayForDriver(VkPhysicalDevice physical) {
+  VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+  VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &driver};
+  vkGetPhysicalDeviceProperties2(physical, &properties);
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if (driver.driverID != VK_DRIVER_ID_NVIDIA_PROPRIETARY || (wayland != nullptr && wayland[0] != '\0'))
+    return;
+  xcb_connection_t* connection = xcb_connect(nullptr, nullptr);
+  const auto lists = [connection](const char* name) {
+    const xcb_query_extension_cookie_t cookie =
+        xcb_query_extension(connection, uint16_t(std::strlen(name)), name);
+    xcb_query_extension_reply_t* reply = xcb_query_extension_reply(connection, cookie, nullptr);
+    const bool present = reply != nullptr && reply->present != 0;
+    std::free(reply);
+    return present;
+  };
+  const bool served = xcb_connection_has_error(connection) == 0 && (lists("NV-GLX") || lists("XWAYLAND"));
+  xcb_disconnect(connection);
+  const char* display = std::getenv("DISPLAY");
+  if (!served)
+    exitWith(
+        kExitMissing,
+        "the X display %s is not NVIDIA's (no NV-GLX extension), and NVIDIA's Vulkan driver would crash "
+        "presenting to it; run with --headless, in NVIDIA's own X screen, or, on a laptop with two GPUs, "
+        "with __NV_PRIME_RENDER_OFFLOAD=1 __VK_LAYER_NV_optimus=NVIDIA_only",
+        display != nullptr ? display : "(DISPLAY unset)");
 }
 
 // The instance extensions GLFW needs for a surface.

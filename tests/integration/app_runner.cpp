@@ -144,6 +144,7 @@ AppResult runApp(const std::vector<std::string>& args, const std::vector<std::st
   int status = 0;
   waitpid(pid, &status, 0);
   result.exitCode = (!result.timedOut && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
+  if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   return result;
 }
 

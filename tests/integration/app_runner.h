@@ -12,6 +12,7 @@ inline const std::vector<std::string> kValidation{"VKSIM_VALIDATION=1"};
 
 struct AppResult {
   int exitCode = -1;     // -1 when killed by the timeout or a signal
+  int signal = 0;        // the signal that ended the child (SIGSEGV is 11), 0 when none
   bool timedOut = false;
   std::string out;       // stdout
   std::string err;       // stderr
