@@ -25,7 +25,9 @@ inline std::string learnDirectory() {
   return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "learn").string();
 }
 
-// The number of steps (docs/learn/README.md's table).
+// The steps that the generic checks run (1 to 9: each runs with no
+// arguments). Steps 10 and 11 of docs/learn/README.md's table take options
+// of their own and have tests of their own (tests/gpu/test_learn_steps.cpp).
 constexpr int kLearnStepCount = 9;
 
 // Steps 1 to kLearnStepCount, each with the binary learn_<NN>_<name> if the
