@@ -118,6 +118,15 @@ inline constexpr uint32_t kMinLodCellPixels = 1, kMaxLodCellPixels = 64;
 // one too low could cull a crest that pokes into the view's edge.
 inline constexpr float kLodRippleHeightDrops = 4.0f;
 
+// --- Overlay -----------------------------------------------------------------
+
+// ImGui's per-frame vertex and index buffers are reserved at this size at the
+// start (app/ui/overlay.cpp says why): about twice what the overlay draws
+// with every section open at 1280x720 (docs/interactive.md, "The overlay's
+// cost"), 1.6 MiB of host-visible memory per buffer set.
+inline constexpr uint64_t kOverlayReservedVertices = 65536;
+inline constexpr uint64_t kOverlayReservedIndices = 3 * kOverlayReservedVertices;
+
 // --- OpenCL ------------------------------------------------------------------
 
 // The OpenCL ICD loader, opened at run time by its soname so that the program
