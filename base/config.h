@@ -121,11 +121,12 @@ inline constexpr float kLodRippleHeightDrops = 4.0f;
 // --- Overlay -----------------------------------------------------------------
 
 // ImGui's per-frame vertex and index buffers are reserved at this size at the
-// start (app/ui/overlay.cpp says why): about twice what the overlay draws
-// with every section open at 1280x720 (docs/interactive.md, "The overlay's
-// cost"), 1.6 MiB of host-visible memory per buffer set.
-inline constexpr uint64_t kOverlayReservedVertices = 65536;
-inline constexpr uint64_t kOverlayReservedIndices = 3 * kOverlayReservedVertices;
+// start (app/ui/overlay.cpp says why): with the default sections open the
+// overlay draws about 4,400 vertices and 8,600 indices, and every section
+// open stays below the reserve too (docs/interactive.md, "What the overlay
+// costs a frame"). 768 KiB of host-visible memory per buffer set.
+inline constexpr uint64_t kOverlayReservedVertices = 32768;
+inline constexpr uint64_t kOverlayReservedIndices = 2 * kOverlayReservedVertices;
 
 // --- OpenCL ------------------------------------------------------------------
 
