@@ -112,8 +112,8 @@ void addOnOffDimension(CLI::App& command, const std::string& name, std::vector<b
 CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, std::string& size) {
   CLI::App* command = app.add_subcommand(
       "bench",
-      "Run a headless benchmark matrix (grids x sync x transfer x wait strategy x level of detail x texture x "
-      "overlay) and print one table");
+      "Run a headless benchmark matrix (grids x sync x transfer x wait strategy x level of detail x texture "
+      "x overlay) and print one table");
   command->add_option("--grids", bench.grids, "Grid sizes (vertices per side), comma-separated")
       ->delimiter(',')
       ->check(wholeNumber(kMinGrid, kMaxGrid));
@@ -123,11 +123,14 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
                              "Transfers: both, zero-copy or copy");
   addDimension<WaitStrategy>(*command, "--wait-strategy", bench.waitStrategies, kWaitStrategyChoices,
                              "Wait strategies (zero-copy only): both, poll or enqueue");
-  addOnOffDimension(*command, "--lod", bench.levelsOfDetail, "Level of detail: on (the default), off, or both");
-  addOnOffDimension(*command, "--texture", bench.textures,
-                    "The surface texture: on (the default), off, or both (paths that write none bind a placeholder)");
-  addOnOffDimension(*command, "--overlay", bench.overlays,
-                    "The ImGui overlay, built and drawn every frame as in a window: off (the default), on, or both");
+  addOnOffDimension(*command, "--lod", bench.levelsOfDetail,
+                    "Level of detail: on (the default), off, or both");
+  addOnOffDimension(
+      *command, "--texture", bench.textures,
+      "The surface texture: on (the default), off, or both (paths that write none bind a placeholder)");
+  addOnOffDimension(
+      *command, "--overlay", bench.overlays,
+      "The ImGui overlay, built and drawn every frame as in a window: off (the default), on, or both");
   command->add_option("--frames", bench.frames, "Frames measured per configuration, after the warm-up")
       ->check(wholeNumber(1, kMaxBenchFrames));
   command->add_option("--warmup", bench.warmupFrames, "Frames run and not measured after each rebuild")

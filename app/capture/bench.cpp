@@ -65,8 +65,8 @@ class Progress {
 std::string labelOf(const BenchConfiguration& configuration) {
   return "grid " + std::to_string(configuration.grid) + ", " + syncName(configuration) + ", " +
          toString(configuration.transfer) + ", wait " + waitName(configuration) + ", lod " +
-         (configuration.levelOfDetail ? "on" : "off") + ", texture " + (configuration.texture ? "on" : "off") +
-         ", overlay " + (configuration.overlay ? "on" : "off");
+         (configuration.levelOfDetail ? "on" : "off") + ", texture " +
+         (configuration.texture ? "on" : "off") + ", overlay " + (configuration.overlay ? "on" : "off");
 }
 
 // The measured frames' samples. Frame times, host times and waits are the
@@ -95,6 +95,7 @@ BenchSamples samplesOf(const std::vector<FrameTiming>& timings, uint64_t firstMe
 void applyConfiguration(App& app, const BenchConfiguration& configuration, bool rebuild) {
   app.options.levelOfDetail = configuration.levelOfDetail;
   app.options.texture = configuration.texture;  // read by the rebuild (gridSetup)
+  app.options.overlay = configuration.overlay;  // whether measureConfiguration builds the widgets
   // A row without the overlay draws none: the last ImGui frame of a row
   // with it must not be drawn again.
   app.overlay.hasDrawData = false;
@@ -116,9 +117,10 @@ void applyConfiguration(App& app, const BenchConfiguration& configuration, bool 
 // (main's flag, `interrupted`) stopped it part-way: its frames are abandoned, not
 // reported as a shorter measurement. Either way the schedule is drained, so
 // the next configuration or the teardown starts with nothing outstanding.
-std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& bench, bool overlay,
-                                                 Progress& progress, size_t index, const std::string& label,
+std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& bench, Progress& progress,
+                                                 size_t index, const std::string& label,
                                                  const volatile std::sig_atomic_t& interrupted) {
+  const bool overlay = app.options.overlay;  // this row's (applyConfiguration)
   // Every frame, the warm-up's included: their spans may reach into the first
   // measured frame's interval.
   std::vector<FrameTiming> timings;
@@ -197,7 +199,8 @@ std::vector<BenchConfiguration> benchMatrix(const BenchOptions& options) {
   for (uint32_t grid : options.grids)
     for (TransferMode transfer : options.transfers) {
       if (transfer == TransferMode::copy) {
-        for (bool lod : options.levelsOfDetail) addLooks({grid, transfer, SyncMode::timeline, WaitStrategy::poll, lod});
+        for (bool lod : options.levelsOfDetail)
+          addLooks({grid, transfer, SyncMode::timeline, WaitStrategy::poll, lod});
         continue;
       }
       for (SyncMode sync : options.syncModes)
@@ -251,26 +254,27 @@ BenchResult summarizeBench(const BenchConfiguration& configuration, const std::s
 
 std::string formatBenchTable(const std::vector<BenchResult>& results) {
   fmt::memory_buffer table;
-  fmt::format_to(std::back_inserter(table),
-                 "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:<11}  {:<7}  {:>9}  {:>9}  {:>9}  {:>10}  {:>13}  {:>10}  {:>14}"
-                 "  {:>13}  {:>9}\n",
-                 "grid", "sync", "transfer", "wait", "lod", "texture", "overlay", "mean ms", "P50 ms", "P99 ms", "sim GPU ms",
-                 "render GPU ms", "overlap ms", "unexplained ms", "2 switches ms", "M tris");
+  fmt::format_to(
+      std::back_inserter(table),
+      "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:<11}  {:<7}  {:>9}  {:>9}  {:>9}  {:>10}  {:>13}  {:>10}  {:>14}"
+      "  {:>13}  {:>9}\n",
+      "grid", "sync", "transfer", "wait", "lod", "texture", "overlay", "mean ms", "P50 ms", "P99 ms",
+      "sim GPU ms", "render GPU ms", "overlap ms", "unexplained ms", "2 switches ms", "M tris");
   const auto cell = [](const std::optional<double>& value) {
     return value ? fmt::format("{:.3f}", *value) : std::string("NA");
   };
   for (const BenchResult& result : results)
-    fmt::format_to(std::back_inserter(table),
-                   "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:<11}  {:<7}  {:>9.3f}  {:>9.3f}  {:>9.3f}  {:>10}  {:>13}  {:>10}"
-                   "  {:>14.3f}  {:>13}  {:>9.3f}\n",
-                   result.configuration.grid, syncName(result.configuration),
-                   toString(result.configuration.transfer), waitName(result.configuration),
-                   result.configuration.levelOfDetail ? "on" : "off",
-                   textureName(result.configuration, result.textureDrawn),
-                   result.configuration.overlay ? "on" : "off", result.meanMs, result.p50Ms, result.p99Ms,
-                   cell(result.simGpuMs), cell(result.renderGpuMs), cell(result.overlapMs), result.unexplainedMs,
-                   cell(result.switchUs ? std::optional<double>(result.switchUs->pair * 1e-3) : std::nullopt),
-                   double(result.trianglesDrawn) * 1e-6);
+    fmt::format_to(
+        std::back_inserter(table),
+        "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:<11}  {:<7}  {:>9.3f}  {:>9.3f}  {:>9.3f}  {:>10}  {:>13}"
+        "  {:>10}  {:>14.3f}  {:>13}  {:>9.3f}\n",
+        result.configuration.grid, syncName(result.configuration), toString(result.configuration.transfer),
+        waitName(result.configuration), result.configuration.levelOfDetail ? "on" : "off",
+        textureName(result.configuration, result.textureDrawn), result.configuration.overlay ? "on" : "off",
+        result.meanMs, result.p50Ms, result.p99Ms, cell(result.simGpuMs), cell(result.renderGpuMs),
+        cell(result.overlapMs), result.unexplainedMs,
+        cell(result.switchUs ? std::optional<double>(result.switchUs->pair * 1e-3) : std::nullopt),
+        double(result.trianglesDrawn) * 1e-6);
   return fmt::to_string(table);
 }
 
@@ -396,7 +400,7 @@ MatrixOutcome runMatrix(App& app, const BenchOptions& bench, const std::vector<B
   for (size_t i = 0; i < matrix.size() && !outcome.stoppedEarly; ++i) {
     const std::string label = labelOf(matrix[i]);
     applyConfiguration(app, matrix[i], /*rebuild=*/i > 0);
-    const std::optional<BenchSamples> samples = measureConfiguration(app, bench, matrix[i].overlay, progress, i, label, interrupted);
+    const std::optional<BenchSamples> samples = measureConfiguration(app, bench, progress, i, label, interrupted);
     if (!samples) {
       outcome.stoppedEarly = true;
       continue;

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cfloat>
-#include <cstring>
 
 #include "base/config.h"
 #include "renderer/debug_names.h"
@@ -93,10 +92,8 @@ uint32_t backendMinImageCount(uint32_t swapchainMinImages) {
 // backend's set index where it was, so the frames keep their alternation.
 void reserveDrawBuffers(Overlay& overlay, const Device& device, uint64_t vertices, uint64_t indices) {
   ImDrawList reserve(ImGui::GetDrawListSharedData());
-  reserve.VtxBuffer.resize(int(vertices));
-  reserve.IdxBuffer.resize(int(indices));
-  std::memset(reserve.VtxBuffer.Data, 0, size_t(reserve.VtxBuffer.size_in_bytes()));
-  std::memset(reserve.IdxBuffer.Data, 0, size_t(reserve.IdxBuffer.size_in_bytes()));
+  reserve.VtxBuffer.resize(int(vertices), ImDrawVert{});  // zeros: the copy reads defined bytes
+  reserve.IdxBuffer.resize(int(indices), ImDrawIdx(0));
   ImDrawList* lists[] = {&reserve};
   ImDrawData data;
   data.Valid = true;
@@ -107,7 +104,8 @@ void reserveDrawBuffers(Overlay& overlay, const Device& device, uint64_t vertice
   data.DisplaySize = ImVec2(1.0f, 1.0f);  // the backend records nothing for an empty display
   data.FramebufferScale = ImVec2(1.0f, 1.0f);
   runOneTimeCommands(device, [&](VkCommandBuffer commandBuffer) {
-    for (uint32_t set = 0; set < overlay.bufferSets; ++set) ImGui_ImplVulkan_RenderDrawData(&data, commandBuffer);
+    for (uint32_t set = 0; set < overlay.bufferSets; ++set)
+      ImGui_ImplVulkan_RenderDrawData(&data, commandBuffer);
   });
   overlay.reservedVertices = vertices;
   overlay.reservedIndices = indices;
@@ -227,7 +225,8 @@ bool beginOverlayFrame(Overlay& overlay, const Device& device, InputState& input
   if (overlay.outgrown) {
     VK_CHECK(vkDeviceWaitIdle(device.device));  // the sets of frames in flight are replaced
     const ImDrawData* last = ImGui::GetDrawData();
-    reserveDrawBuffers(overlay, device, 2 * std::max<uint64_t>(overlay.reservedVertices, uint64_t(last->TotalVtxCount)),
+    reserveDrawBuffers(overlay, device,
+                       2 * std::max<uint64_t>(overlay.reservedVertices, uint64_t(last->TotalVtxCount)),
                        2 * std::max<uint64_t>(overlay.reservedIndices, uint64_t(last->TotalIdxCount)));
     overlay.outgrown = false;
   }

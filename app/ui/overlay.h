@@ -56,8 +56,11 @@ struct Overlay {
   // indices, while the device is idle.
   uint32_t bufferSets = 0;
   uint64_t reservedVertices = 0, reservedIndices = 0;
-  uint64_t bufferGrowths = 0;  // frames whose draw data outgrew the reserve (ImGui then allocated in the frame)
-  bool outgrown = false;       // the last frame did: reserve more at the next frame boundary
+  // Frames whose draw data outgrew the reserve (ImGui then allocated inside
+  // the frame); outgrown: the last frame did, so reserve more at the next
+  // frame boundary.
+  uint64_t bufferGrowths = 0;
+  bool outgrown = false;
 };
 
 // Where the overlay draws: renderPass is the swapchain's or the offscreen
@@ -72,11 +75,11 @@ struct OverlayTarget {
 };
 
 // Creates the ImGui context and both backends for `target`, a descriptor
-// pool of its own, and uploads the font texture (blocking, on device.queue). `cuda` is the run's CUDA device list (the Devices section shows
-// its driver and runtime versions, or why there is none). `startScene` is the --scene the run began with (empty if none):
-// the Scenes section then offers "<name>-copy" as the name to save under.
-// Reserves ImGui's per-frame vertex and index buffers (kOverlayReservedVertices).
-// Writes no imgui.ini. Throws RuntimeFailure when a backend does not initialise.
+// pool of its own, and uploads the font texture (blocking, on device.queue). `cuda` is the run's CUDA device
+// list (the Devices section shows its driver and runtime versions, or why there is none). `startScene` is the
+// --scene the run began with (empty if none): the Scenes section then offers "<name>-copy" as the name to
+// save under. Reserves ImGui's per-frame vertex and index buffers (kOverlayReservedVertices). Writes no
+// imgui.ini. Throws RuntimeFailure when a backend does not initialise.
 void createOverlay(Overlay& overlay, const Instance& instance, const Device& device, const OverlayTarget& target,
                    const CudaDeviceList& cuda, const std::string& startScene);
 

@@ -21,8 +21,8 @@ TEST(OverlaySteady, EverySectionOpenFitsTheReservedBuffers) {
   const std::string script = dir + "/open-all.txt";
   std::ofstream(script) << "at 5 click 60 678\nat 8 click 60 655\nat 11 click 60 632\nat 14 click 60 609\n"
                            "at 17 click 60 448\n";
-  const AppResult result = runApp({"--headless", "--overlay", "--backend", "cpu", "--grid", "64", "--frames", "120",
-                                   "--size", "640x3000", "--input-script", script},
+  const AppResult result = runApp({"--headless", "--overlay", "--backend", "cpu", "--grid", "64", "--frames",
+                                   "120", "--size", "640x3000", "--input-script", script},
                                   kValidation, 300, "", dir);
   expectCleanRun(result);
   EXPECT_EQ(summaryField(result.out, "overlay_buffer_growths"), "0") << result.out;

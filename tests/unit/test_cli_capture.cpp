@@ -193,9 +193,10 @@ TEST(CliBench, TextureAndOverlayAreOnOffOrBoth) {
   ASSERT_TRUE(before.has_value()) << before.error().message;
   EXPECT_EQ(before->bench->textures, std::vector<bool>{false});
   EXPECT_EQ(before->bench->overlays, std::vector<bool>{true});
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"bench", "--texture", "sometimes"}, {"bench", "--overlay", "yes"},
-        {"--texture", "off", "bench", "--texture", "on"}, {"--overlay", "bench", "--overlay", "off"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"bench", "--texture", "sometimes"},
+                                               {"bench", "--overlay", "yes"},
+                                               {"--texture", "off", "bench", "--texture", "on"},
+                                               {"--overlay", "bench", "--overlay", "off"}}) {
     const Result<Options> outcome = parse(args);
     ASSERT_FALSE(outcome.has_value()) << args[1] << " " << args.back();
     EXPECT_EQ(outcome.error().exitCode, kExitUsage);
