@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "app/capture/capture_writer.h"
@@ -93,11 +94,26 @@ std::string refuseSharedNames(const Options& options, const std::string& scene) 
   return "";
 }
 
+// A bench dimension given as on, off or both (any case): both runs on first.
+void addOnOffDimension(CLI::App& command, const std::string& name, std::vector<bool>& values,
+                       const std::string& help) {
+  command
+      .add_option_function<std::string>(
+          name,
+          [&values](std::string given) {
+            for (char& c : given) c = char(std::tolower(static_cast<unsigned char>(c)));
+            values = given == "both" ? std::vector<bool>{true, false} : std::vector<bool>{given == "on"};
+          },
+          help)
+      ->check(CLI::IsMember({"on", "off", "both"}, CLI::ignore_case));
+}
+
 // `vkcuda-sim bench`: the options of the benchmark matrix (docs/benchmarks.md).
 CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, std::string& size) {
   CLI::App* command = app.add_subcommand(
       "bench",
-      "Run a headless benchmark matrix (grids x sync x transfer x wait strategy) and print one table");
+      "Run a headless benchmark matrix (grids x sync x transfer x wait strategy x level of detail x texture "
+      "x overlay) and print one table");
   command->add_option("--grids", bench.grids, "Grid sizes (vertices per side), comma-separated")
       ->delimiter(',')
       ->check(wholeNumber(kMinGrid, kMaxGrid));
@@ -107,15 +123,14 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
                              "Transfers: both, zero-copy or copy");
   addDimension<WaitStrategy>(*command, "--wait-strategy", bench.waitStrategies, kWaitStrategyChoices,
                              "Wait strategies (zero-copy only): both, poll or enqueue");
-  command
-      ->add_option_function<std::string>(
-          "--lod",
-          [&bench](std::string given) {
-            for (char& c : given) c = char(std::tolower(static_cast<unsigned char>(c)));
-            bench.levelsOfDetail = given == "both" ? std::vector<bool>{true, false} : std::vector<bool>{given == "on"};
-          },
-          "Level of detail: on (the default), off, or both")
-      ->check(CLI::IsMember({"on", "off", "both"}, CLI::ignore_case));
+  addOnOffDimension(*command, "--lod", bench.levelsOfDetail,
+                    "Level of detail: on (the default), off, or both");
+  addOnOffDimension(
+      *command, "--texture", bench.textures,
+      "The surface texture: on (the default), off, or both (paths that write none bind a placeholder)");
+  addOnOffDimension(
+      *command, "--overlay", bench.overlays,
+      "The ImGui overlay, built and drawn every frame as in a window: off (the default), on, or both");
   command->add_option("--frames", bench.frames, "Frames measured per configuration, after the warm-up")
       ->check(wholeNumber(1, kMaxBenchFrames));
   command->add_option("--warmup", bench.warmupFrames, "Frames run and not measured after each rebuild")
@@ -322,9 +337,20 @@ tl::unexpected<Error> unavailable(const std::string& message) {
   return fail("vkcuda-sim: " + printableText(message) + "\n", kExitEnvironment);
 }
 
-Result<> applyBenchCommand(const CLI::App& app, const BenchOptions& bench, Options& options) {
+Result<> applyBenchCommand(const CLI::App& app, const CLI::App& benchCommand, const BenchOptions& bench,
+                           Options& options) {
   options.bench = bench;
   options.headless = true;  // the benchmark measures the schedule, not a display
+  // --texture and --overlay given before `bench` (the form scripts and older
+  // docs use) choose the bench's single value; given on both sides, refused.
+  for (const auto& [option, values, before] :
+       {std::tuple{"--texture", &options.bench->textures, options.texture},
+        std::tuple{"--overlay", &options.bench->overlays, options.overlay}}) {
+    if (!app.count(option)) continue;
+    if (benchCommand.count(option))
+      return usageError(std::string(option) + " given before and after `bench`: give it once, after `bench`");
+    *values = {before};
+  }
   // The run's output options, given before `bench`, parse (they belong to
   // the main command) but bench writes none of them: refused rather than
   // accepted and quietly left unwritten.
@@ -439,7 +465,7 @@ Result<> finishOptions(const CLI::App& app, const CLI::App& benchCommand, const 
   }
   if (!text.size.empty()) std::sscanf(text.size.c_str(), "%u%*c%u", &options.width, &options.height);
   if (benchCommand.parsed())
-    if (Result<> applied = applyBenchCommand(app, bench, options); !applied) return applied;
+    if (Result<> applied = applyBenchCommand(app, benchCommand, bench, options); !applied) return applied;
   if (options.backend == BackendChoice::opencl)
     if (Result<> restricted = restrictToOpenCl(app, benchCommand, bench, options); !restricted) return restricted;
   if (options.frameTags && (!options.headless || options.backend != BackendChoice::cpu ||

@@ -26,6 +26,8 @@ struct BenchOptions {
   std::vector<TransferMode> transfers{TransferMode::zeroCopy, TransferMode::copy};
   std::vector<WaitStrategy> waitStrategies{WaitStrategy::poll, WaitStrategy::enqueue};
   std::vector<bool> levelsOfDetail{true};  // --lod on|off|both: the mesh's level of detail (renderer/tile_lod.h)
+  std::vector<bool> textures{true};  // --texture on|off|both: the surface texture (renderer/shared_texture.h)
+  std::vector<bool> overlays{false};  // --overlay on|off|both: the ImGui overlay built and drawn every frame
   uint32_t frames = 300;  // measured per configuration, after the warm-up
   uint32_t warmupFrames = kDefaultWarmupFrames;
   // --warmup-ms: the warm-up also lasts at least this long (base/config.h's

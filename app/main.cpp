@@ -61,7 +61,8 @@ std::string summaryLine(const App& app, double seconds) {
   return fmt::format(
       "vkcuda-sim: frames={} seconds={:.3f} mean_frame_ms={:.3f} backend={} sync={} model={} grid={} "
       "switches={} timeline_value={} steps={} transfer={} wait={} memory_owner={} lod={} lod_levels={}-{} "
-      "triangles={} transfer_stages={} {} validation_warnings={} validation_errors={}\n",
+      "triangles={} overlay_buffer_growths={} transfer_stages={} {} validation_warnings={} "
+      "validation_errors={}\n",
       app.schedule.totalFrames, seconds, mean, backendName(app.devices), toString(app.schedule.mode),
       toString(simulation ? simulation->params().model : app.options.model.model),
       simulation ? simulation->params().grid : app.options.model.grid, app.schedule.switches, timeline,
@@ -69,8 +70,8 @@ std::string summaryLine(const App& app, double seconds) {
       transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy),
       transfer == TransferMode::copy ? "none" : toString(app.options.memoryOwner),
       app.options.levelOfDetail ? "on" : "off", app.meshDraw.minLevel, app.meshDraw.maxLevel,
-      app.meshDraw.triangles, transferStagesName(app.device.maintenance8), describeValidation(app.instance),
-      validationCounts().warnings.load(), validationCounts().errors.load());
+      app.meshDraw.triangles, app.overlay.bufferGrowths, transferStagesName(app.device.maintenance8),
+      describeValidation(app.instance), validationCounts().warnings.load(), validationCounts().errors.load());
 }
 
 // --list-devices: every Vulkan device, the CUDA and OpenCL devices, and

@@ -118,6 +118,16 @@ inline constexpr uint32_t kMinLodCellPixels = 1, kMaxLodCellPixels = 64;
 // one too low could cull a crest that pokes into the view's edge.
 inline constexpr float kLodRippleHeightDrops = 4.0f;
 
+// --- Overlay -----------------------------------------------------------------
+
+// ImGui's per-frame vertex and index buffers are reserved at this size at the
+// start (app/ui/overlay.cpp says why): with the default sections open the
+// overlay draws about 4,400 vertices and 8,600 indices, and every section
+// open stays below the reserve too (docs/interactive.md, "What the overlay
+// costs a frame"). 768 KiB of host-visible memory per buffer set.
+inline constexpr uint64_t kOverlayReservedVertices = 32768;
+inline constexpr uint64_t kOverlayReservedIndices = 2 * kOverlayReservedVertices;
+
 // --- OpenCL ------------------------------------------------------------------
 
 // The OpenCL ICD loader, opened at run time by its soname so that the program

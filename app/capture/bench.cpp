@@ -4,6 +4,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <numeric>
@@ -17,6 +18,7 @@
 #include "app/capture/switch_probe.h"
 #include "app/frame_loop.h"
 #include "app/ui/interrupt.h"
+#include "app/ui/overlay_panels.h"
 #include "renderer/external_transfer_stages.h"
 #include "renderer/vk_check.h"
 
@@ -63,7 +65,8 @@ class Progress {
 std::string labelOf(const BenchConfiguration& configuration) {
   return "grid " + std::to_string(configuration.grid) + ", " + syncName(configuration) + ", " +
          toString(configuration.transfer) + ", wait " + waitName(configuration) + ", lod " +
-         (configuration.levelOfDetail ? "on" : "off");
+         (configuration.levelOfDetail ? "on" : "off") + ", texture " +
+         (configuration.texture ? "on" : "off") + ", overlay " + (configuration.overlay ? "on" : "off");
 }
 
 // The measured frames' samples. Frame times, host times and waits are the
@@ -91,6 +94,11 @@ BenchSamples samplesOf(const std::vector<FrameTiming>& timings, uint64_t firstMe
 // of the configuration before are dropped.
 void applyConfiguration(App& app, const BenchConfiguration& configuration, bool rebuild) {
   app.options.levelOfDetail = configuration.levelOfDetail;
+  app.options.texture = configuration.texture;  // read by the rebuild (gridSetup)
+  app.options.overlay = configuration.overlay;  // whether measureConfiguration builds the widgets
+  // A row without the overlay draws none: the last ImGui frame of a row
+  // with it must not be drawn again.
+  app.overlay.hasDrawData = false;
   app.options.transfer = configuration.transfer;
   app.options.waitStrategy = configuration.wait;
   ModelParams params = app.options.model;
@@ -112,6 +120,7 @@ void applyConfiguration(App& app, const BenchConfiguration& configuration, bool 
 std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& bench, Progress& progress,
                                                  size_t index, const std::string& label,
                                                  const volatile std::sig_atomic_t& interrupted) {
+  const bool overlay = app.options.overlay;  // this row's (applyConfiguration)
   // Every frame, the warm-up's included: their spans may reach into the first
   // measured frame's interval.
   std::vector<FrameTiming> timings;
@@ -123,7 +132,12 @@ std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& b
   const auto runOne = [&](bool counted) {
     if (interrupted != 0) abandoned = true;
     if (abandoned) return false;
+    // As the run loop does (app/main.cpp): the widgets at the frame boundary,
+    // the frame, and its duration for the overlay's statistics.
+    const int64_t startNs = hostNowNs();
+    if (overlay) buildOverlay(app);
     runFrame(app);  // headless: always rendered
+    if (overlay) app.frameMilliseconds.push_back(double(hostNowNs() - startNs) * 1e-6);
     takeFinished(false);
     if (counted) progress.frameDone(index, label);
     return true;
@@ -173,18 +187,32 @@ bool warmupFinished(const BenchOptions& bench, uint64_t framesRun, uint64_t elap
 
 std::vector<BenchConfiguration> benchMatrix(const BenchOptions& options) {
   std::vector<BenchConfiguration> matrix;
+  // What the frame draws besides the mesh, innermost.
+  const auto addLooks = [&](BenchConfiguration configuration) {
+    for (bool texture : options.textures)
+      for (bool overlay : options.overlays) {
+        configuration.texture = texture;
+        configuration.overlay = overlay;
+        matrix.push_back(configuration);
+      }
+  };
   for (uint32_t grid : options.grids)
     for (TransferMode transfer : options.transfers) {
       if (transfer == TransferMode::copy) {
         for (bool lod : options.levelsOfDetail)
-          matrix.push_back({grid, transfer, SyncMode::timeline, WaitStrategy::poll, lod});
+          addLooks({grid, transfer, SyncMode::timeline, WaitStrategy::poll, lod});
         continue;
       }
       for (SyncMode sync : options.syncModes)
         for (WaitStrategy wait : options.waitStrategies)
-          for (bool lod : options.levelsOfDetail) matrix.push_back({grid, transfer, sync, wait, lod});
+          for (bool lod : options.levelsOfDetail) addLooks({grid, transfer, sync, wait, lod});
     }
   return matrix;
+}
+
+const char* textureName(const BenchConfiguration& configuration, bool textureDrawn) {
+  if (!configuration.texture) return "off";
+  return textureDrawn ? "on" : "placeholder";
 }
 
 const char* syncName(const BenchConfiguration& configuration) {
@@ -226,24 +254,27 @@ BenchResult summarizeBench(const BenchConfiguration& configuration, const std::s
 
 std::string formatBenchTable(const std::vector<BenchResult>& results) {
   fmt::memory_buffer table;
-  fmt::format_to(std::back_inserter(table),
-                 "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:>9}  {:>9}  {:>9}  {:>10}  {:>13}  {:>10}  {:>14}  {:>13}"
-                 "  {:>9}\n",
-                 "grid", "sync", "transfer", "wait", "lod", "mean ms", "P50 ms", "P99 ms", "sim GPU ms",
-                 "render GPU ms", "overlap ms", "unexplained ms", "2 switches ms", "M tris");
+  fmt::format_to(
+      std::back_inserter(table),
+      "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:<11}  {:<7}  {:>9}  {:>9}  {:>9}  {:>10}  {:>13}  {:>10}  {:>14}"
+      "  {:>13}  {:>9}\n",
+      "grid", "sync", "transfer", "wait", "lod", "texture", "overlay", "mean ms", "P50 ms", "P99 ms",
+      "sim GPU ms", "render GPU ms", "overlap ms", "unexplained ms", "2 switches ms", "M tris");
   const auto cell = [](const std::optional<double>& value) {
     return value ? fmt::format("{:.3f}", *value) : std::string("NA");
   };
   for (const BenchResult& result : results)
-    fmt::format_to(std::back_inserter(table),
-                   "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:>9.3f}  {:>9.3f}  {:>9.3f}  {:>10}  {:>13}  {:>10}  {:>14.3f}"
-                   "  {:>13}  {:>9.3f}\n",
-                   result.configuration.grid, syncName(result.configuration),
-                   toString(result.configuration.transfer), waitName(result.configuration),
-                   result.configuration.levelOfDetail ? "on" : "off", result.meanMs, result.p50Ms, result.p99Ms,
-                   cell(result.simGpuMs), cell(result.renderGpuMs), cell(result.overlapMs), result.unexplainedMs,
-                   cell(result.switchUs ? std::optional<double>(result.switchUs->pair * 1e-3) : std::nullopt),
-                   double(result.trianglesDrawn) * 1e-6);
+    fmt::format_to(
+        std::back_inserter(table),
+        "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:<11}  {:<7}  {:>9.3f}  {:>9.3f}  {:>9.3f}  {:>10}  {:>13}"
+        "  {:>10}  {:>14.3f}  {:>13}  {:>9.3f}\n",
+        result.configuration.grid, syncName(result.configuration), toString(result.configuration.transfer),
+        waitName(result.configuration), result.configuration.levelOfDetail ? "on" : "off",
+        textureName(result.configuration, result.textureDrawn), result.configuration.overlay ? "on" : "off",
+        result.meanMs, result.p50Ms, result.p99Ms, cell(result.simGpuMs), cell(result.renderGpuMs),
+        cell(result.overlapMs), result.unexplainedMs,
+        cell(result.switchUs ? std::optional<double>(result.switchUs->pair * 1e-3) : std::nullopt),
+        double(result.trianglesDrawn) * 1e-6);
   return fmt::to_string(table);
 }
 
@@ -264,6 +295,9 @@ nlohmann::ordered_json benchJson(const nlohmann::ordered_json& machine,
     row["transfer"] = toString(configuration.transfer);
     row["waitStrategy"] = waitName(configuration);
     row["lod"] = configuration.levelOfDetail ? "on" : "off";
+    row["texture"] = textureName(configuration, result.textureDrawn);
+    row["overlay"] = configuration.overlay ? "on" : "off";
+    row["overlayVertices"] = result.overlayVertices;
     row["backend"] = result.backend;
     row["frames"] = result.frames;
     row["meanMs"] = result.meanMs;
@@ -315,6 +349,11 @@ Options firstConfigurationOptions(const Options& options, const BenchConfigurati
   result.sync = first.sync;
   result.waitStrategy = first.wait;
   result.switchSyncEvery = 0;
+  result.texture = first.texture;
+  // The overlay exists for the whole matrix when a row asks for it; the
+  // rows without it build and draw none.
+  result.overlay = std::find(options.bench->overlays.begin(), options.bench->overlays.end(), true) !=
+                   options.bench->overlays.end();
   return result;
 }
 
@@ -369,6 +408,8 @@ MatrixOutcome runMatrix(App& app, const BenchOptions& bench, const std::vector<B
     results.push_back(summarizeBench(matrix[i], backend, *samples));
     results.back().trianglesDrawn = app.meshDraw.triangles;
     results.back().gridTriangles = app.meshDraw.gridTriangles;
+    results.back().textureDrawn = textureDrawn(app.grid);
+    results.back().overlayVertices = overlayDrawnVertices(app.overlay);
     if (matrix[i].transfer == TransferMode::copy) {
       results.back().stagingMemory = describeStagingChoice(app.device, app.path.copy.stagingChoice);
       fmt::print("bench: grid {} copy path staging memory: {}\n", matrix[i].grid, results.back().stagingMemory);

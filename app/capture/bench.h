@@ -26,12 +26,20 @@ struct BenchConfiguration {
   SyncMode sync = SyncMode::timeline;      // zero-copy only
   WaitStrategy wait = WaitStrategy::poll;  // zero-copy only
   bool levelOfDetail = true;               // --lod: tiles at their level (renderer/tile_lod.h), or every triangle
+  bool texture = true;                     // --texture: asked for; paths that write none bind a placeholder
+  bool overlay = false;                    // --overlay: the ImGui overlay built and drawn every frame
 };
 
 // The matrix in the order it runs: grids as given, zero-copy (every sync mode
-// x every wait strategy) before copy, each with every level-of-detail choice
-// (innermost, so that the two choices run one after the other).
+// x every wait strategy) before copy, each with every level-of-detail choice,
+// then every texture choice, then every overlay choice (innermost, so that a
+// row with the overlay and the same row without it run one after the other).
 std::vector<BenchConfiguration> benchMatrix(const BenchOptions& options);
+
+// The texture column: "on", "off", or "placeholder" where it was asked for
+// but the configuration's path writes none (textureDrawn false: the copy
+// path, the render-queue backends, OpenCL, --memory-owner cuda).
+const char* textureName(const BenchConfiguration& configuration, bool textureDrawn);
 
 // "sync" and "waitStrategy" as the table and the JSON name them ("none" on the copy path).
 const char* syncName(const BenchConfiguration& configuration);
@@ -70,6 +78,12 @@ struct BenchResult {
   // The mesh's triangles drawn in the last measured frame, and the whole
   // grid's (equal with --lod off).
   uint64_t trianglesDrawn = 0, gridTriangles = 0;
+  // Whether the mesh sampled a texture the simulation wrote (false: the
+  // placeholder, or --texture off).
+  bool textureDrawn = false;
+  // The overlay's vertices in the last measured frame (overlayDrawnVertices):
+  // 0 where no overlay was drawn.
+  uint64_t overlayVertices = 0;
   // While the measured frames ran (app/capture/host_load.h): the machine's
   // steal time over every CPU, ms (null without steal accounting), and the
   // frame loop thread's involuntary context switches.
@@ -93,8 +107,10 @@ struct BenchSamples {
 BenchResult summarizeBench(const BenchConfiguration& configuration, const std::string& backend,
                            const BenchSamples& samples);
 
-// The table printed at the end, one line per result, with a header; the last
-// column is the run's two context switches (switchUs.pair) in ms, NA without.
+// The table printed at the end, one line per result, with a header: the
+// configuration (grid, sync, transfer, wait, lod, texture as textureName
+// says, overlay), the frame times and spans in ms, the run's two context
+// switches (switchUs.pair) in ms or NA, and the triangles drawn in millions.
 std::string formatBenchTable(const std::vector<BenchResult>& results);
 
 // The JSON document: {"schema", "machine", "settings", "results": [...]};

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cfloat>
 
+#include "base/config.h"
 #include "renderer/debug_names.h"
 #include "renderer/frame_sync.h"
 #include "renderer/vk_check.h"
@@ -77,6 +78,37 @@ VkDescriptorPool createFontDescriptorPool(const Device& device) {
 // Headless runs pass 0 and get 2.
 uint32_t backendMinImageCount(uint32_t swapchainMinImages) {
   return std::max(2u, swapchainMinImages);
+}
+
+// ImGui's Vulkan backend sizes each buffer set exactly to the frame that
+// needed it and replaces the set's buffers (vkDestroyBuffer, vkFreeMemory,
+// vkAllocateMemory, vkBindBufferMemory) whenever a later frame needs a few
+// bytes more: the frame-time graph adds a segment every frame until it spans
+// the window, and a number's digits come and go, so a growing overlay
+// allocated every few frames, inside the frame. Recording the backend's draw
+// once per buffer set with draw data of the reserved size, and no draw
+// commands, makes it allocate every set at that size now, while nothing is
+// in flight; the recording only binds (no draw). bufferSets calls leave the
+// backend's set index where it was, so the frames keep their alternation.
+void reserveDrawBuffers(Overlay& overlay, const Device& device, uint64_t vertices, uint64_t indices) {
+  ImDrawList reserve(ImGui::GetDrawListSharedData());
+  reserve.VtxBuffer.resize(int(vertices), ImDrawVert{});  // zeros: the copy reads defined bytes
+  reserve.IdxBuffer.resize(int(indices), ImDrawIdx(0));
+  ImDrawList* lists[] = {&reserve};
+  ImDrawData data;
+  data.Valid = true;
+  data.CmdLists = lists;
+  data.CmdListsCount = 1;
+  data.TotalVtxCount = int(vertices);
+  data.TotalIdxCount = int(indices);
+  data.DisplaySize = ImVec2(1.0f, 1.0f);  // the backend records nothing for an empty display
+  data.FramebufferScale = ImVec2(1.0f, 1.0f);
+  runOneTimeCommands(device, [&](VkCommandBuffer commandBuffer) {
+    for (uint32_t set = 0; set < overlay.bufferSets; ++set)
+      ImGui_ImplVulkan_RenderDrawData(&data, commandBuffer);
+  });
+  overlay.reservedVertices = vertices;
+  overlay.reservedIndices = indices;
 }
 
 // The headless overlay's platform backend: display size, time and the mouse
@@ -154,6 +186,8 @@ void createOverlay(Overlay& overlay, const Instance& instance, const Device& dev
       throw RuntimeFailure("ImGui's font texture could not be created");
   });
   ImGui_ImplVulkan_DestroyFontUploadObjects();  // the staging buffer; the upload has completed
+  overlay.bufferSets = info.ImageCount;
+  reserveDrawBuffers(overlay, device, kOverlayReservedVertices, kOverlayReservedIndices);
 
   overlay.cudaDriverVersion = cuda.driverVersion;
   overlay.cudaRuntimeVersion = cuda.runtimeVersion;
@@ -174,15 +208,27 @@ void destroyOverlay(Overlay& overlay, const Device& device) {
   overlay = Overlay{};
 }
 
-bool beginOverlayFrame(Overlay& overlay, InputState& input, VkExtent2D displaySize,
+bool beginOverlayFrame(Overlay& overlay, const Device& device, InputState& input, VkExtent2D displaySize,
                        double lastFrameMilliseconds, uint32_t swapchainMinImages) {
   if (!overlay.vulkanBackend) return false;
   // A new swapchain may want a different image count (FIFO and MAILBOX
-  // differ). SetMinImageCount waits for the device itself; we are at a frame
-  // boundary, so that costs one frame at most.
+  // differ). SetMinImageCount waits for the device itself and drops the
+  // buffer sets; we are at a frame boundary, so that costs one frame at most,
+  // and the device is idle for reserving them again.
   if (const uint32_t count = backendMinImageCount(swapchainMinImages); count != overlay.minImageCount) {
     ImGui_ImplVulkan_SetMinImageCount(count);
     overlay.minImageCount = count;
+    reserveDrawBuffers(overlay, device, overlay.reservedVertices, overlay.reservedIndices);
+  }
+  // The last frame outgrew the reserve (ImGui replaced one set's buffers
+  // inside it): twice as much for every set, so that growth stops at once.
+  if (overlay.outgrown) {
+    VK_CHECK(vkDeviceWaitIdle(device.device));  // the sets of frames in flight are replaced
+    const ImDrawData* last = ImGui::GetDrawData();
+    reserveDrawBuffers(overlay, device,
+                       2 * std::max<uint64_t>(overlay.reservedVertices, uint64_t(last->TotalVtxCount)),
+                       2 * std::max<uint64_t>(overlay.reservedIndices, uint64_t(last->TotalIdxCount)));
+    overlay.outgrown = false;
   }
   if (overlay.glfwBackend)
     ImGui_ImplGlfw_NewFrame();
@@ -197,6 +243,17 @@ void endOverlayFrame(Overlay& overlay) {
   if (!overlay.vulkanBackend) return;
   ImGui::Render();
   overlay.hasDrawData = overlay.visible;
+  const ImDrawData* data = ImGui::GetDrawData();
+  if (overlay.hasDrawData && (uint64_t(data->TotalVtxCount) > overlay.reservedVertices ||
+                              uint64_t(data->TotalIdxCount) > overlay.reservedIndices)) {
+    ++overlay.bufferGrowths;
+    overlay.outgrown = true;
+  }
+}
+
+uint64_t overlayDrawnVertices(const Overlay& overlay) {
+  if (!overlay.vulkanBackend || !overlay.hasDrawData) return 0;
+  return uint64_t(ImGui::GetDrawData()->TotalVtxCount);
 }
 
 void recordOverlay(const Overlay& overlay, VkCommandBuffer commandBuffer) {

@@ -49,6 +49,18 @@ struct Overlay {
   int recordLayout = 0;  // kRecordLayouts in overlay_panels.cpp: PresentMon 1.x, PresentMon 2.x, MangoHud
   std::vector<float> plotMilliseconds;  // the frame-time graph's samples, reused every frame
   bool hasDrawData = false;             // ImGui::Render ran this frame and the overlay is visible
+  // ImGui's Vulkan backend keeps one vertex and one index buffer per image
+  // (bufferSets of them) and replaces one, exactly sized, whenever a frame's
+  // draw data outgrows it: a new allocation inside the frame (overlay.cpp
+  // says what that cost). They are reserved at these sizes, in vertices and
+  // indices, while the device is idle.
+  uint32_t bufferSets = 0;
+  uint64_t reservedVertices = 0, reservedIndices = 0;
+  // Frames whose draw data outgrew the reserve (ImGui then allocated inside
+  // the frame); outgrown: the last frame did, so reserve more at the next
+  // frame boundary.
+  uint64_t bufferGrowths = 0;
+  bool outgrown = false;
 };
 
 // Where the overlay draws: renderPass is the swapchain's or the offscreen
@@ -63,10 +75,11 @@ struct OverlayTarget {
 };
 
 // Creates the ImGui context and both backends for `target`, a descriptor
-// pool of its own, and uploads the font texture (blocking, on device.queue). `cuda` is the run's CUDA device list (the Devices section shows
-// its driver and runtime versions, or why there is none). `startScene` is the --scene the run began with (empty if none):
-// the Scenes section then offers "<name>-copy" as the name to save under.
-// Writes no imgui.ini. Throws RuntimeFailure when a backend does not initialise.
+// pool of its own, and uploads the font texture (blocking, on device.queue). `cuda` is the run's CUDA device
+// list (the Devices section shows its driver and runtime versions, or why there is none). `startScene` is the
+// --scene the run began with (empty if none): the Scenes section then offers "<name>-copy" as the name to
+// save under. Reserves ImGui's per-frame vertex and index buffers (kOverlayReservedVertices). Writes no
+// imgui.ini. Throws RuntimeFailure when a backend does not initialise.
 void createOverlay(Overlay& overlay, const Instance& instance, const Device& device, const OverlayTarget& target,
                    const CudaDeviceList& cuda, const std::string& startScene);
 
@@ -81,12 +94,21 @@ void destroyOverlay(Overlay& overlay, const Device& device);
 // the display size, the last frame's duration (lastFrameMilliseconds, < 0
 // when none has run yet) and the mouse as `input` recorded it; the presses of the
 // last frame are consumed. No-op (false) without an overlay.
-bool beginOverlayFrame(Overlay& overlay, InputState& input, VkExtent2D displaySize,
+// When the backend dropped its buffers (a new image count) or the last
+// frame outgrew them, it waits for the device to be idle and reserves them
+// again (blocking, on device.queue): one slow frame, rare.
+bool beginOverlayFrame(Overlay& overlay, const Device& device, InputState& input, VkExtent2D displaySize,
                        double lastFrameMilliseconds, uint32_t swapchainMinImages);
 
 // Ends what beginOverlayFrame started (ImGui::Render), so that recordOverlay
-// has the frame's draw data. No-op without an overlay.
+// has the frame's draw data; counts the frame in bufferGrowths when its draw
+// data exceeds the reserve. No-op without an overlay.
 void endOverlayFrame(Overlay& overlay);
+
+// The vertices of what recordOverlay draws now: the last ImGui frame's, 0
+// when it draws nothing (no overlay, hidden, or no frame built since
+// hasDrawData was cleared).
+uint64_t overlayDrawnVertices(const Overlay& overlay);
 
 // Inside the render pass, after the mesh: draws what the last ImGui frame
 // produced (nothing when hidden or absent). Records into commandBuffer only.

@@ -440,7 +440,8 @@ void drawOverlayWindow(App& app) {
 void buildOverlay(App& app) {
   const double lastFrame = app.frameMilliseconds.empty() ? -1.0 : app.frameMilliseconds.back();
   const uint32_t swapchainMinImages = app.headless ? 0 : app.swapchain.minImageCount;
-  if (beginOverlayFrame(app.overlay, app.input, app.offscreen.extent, lastFrame, swapchainMinImages))
+  if (beginOverlayFrame(app.overlay, app.device, app.input, app.offscreen.extent, lastFrame,
+                        swapchainMinImages))
     drawOverlayWindow(app);
   endOverlayFrame(app.overlay);
 }

@@ -4,7 +4,8 @@
 //
 // Layering: ABOVE app/app.h (the widgets read and change the whole App). The
 // ImGui context, its backends and event forwarding are app/ui/overlay.h,
-// below app/app.h; only the run loop includes this header.
+// below app/app.h; only the run loops include this header (app/main.cpp,
+// and app/capture/bench.cpp for the bench's --overlay rows).
 #pragma once
 #include "app/app.h"
 

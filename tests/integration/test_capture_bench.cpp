@@ -256,6 +256,36 @@ TEST(Bench, TinyMatrixWritesOneJsonRowPerConfiguration) {
   EXPECT_TRUE(fileExists(dir + "/bench.png"));
 }
 
+// --texture both --overlay both: each configuration four times, overlay
+// innermost. The rows say what ran: the CPU backend's zero-copy path writes
+// the texture ("on"), the copy path writes none ("placeholder"); a row with
+// the overlay drew it in its last frame and a row without it drew none.
+TEST(Bench, TextureAndOverlayRowsSayWhatEachRowRan) {
+  const std::string dir = makeTempDir("bench-looks");
+  const AppResult result =
+      runApp({"bench", "--backend", "cpu", "--grids", "16", "--sync", "timeline", "--wait-strategy", "poll",
+              "--texture", "both", "--overlay", "both", "--frames", "5", "--warmup", "2", "--warmup-ms", "0",
+              "--json", dir + "/bench.json"},
+             kValidation, 300);
+  expectQuietMessengerRun(result);
+  EXPECT_NE(result.out.find("  lod  texture      overlay "), std::string::npos) << result.out;
+  const auto results = nlohmann::json::parse(readFile(dir + "/bench.json")).at("results");
+  ASSERT_EQ(results.size(), 8u) << "(zero-copy + copy) x 2 textures x 2 overlays";
+  const char* textures[] = {"on", "on", "off", "off", "placeholder", "placeholder", "off", "off"};
+  for (size_t i = 0; i < results.size(); ++i) {
+    const auto& row = results[i];
+    EXPECT_EQ(row.at("transfer"), i < 4 ? "zero-copy" : "copy") << i;
+    EXPECT_EQ(row.at("texture"), textures[i]) << i;
+    const bool overlay = i % 2 == 0;
+    EXPECT_EQ(row.at("overlay"), overlay ? "on" : "off") << i;
+    if (overlay)
+      EXPECT_GT(row.at("overlayVertices").get<uint64_t>(), 0u) << i;
+    else
+      EXPECT_EQ(row.at("overlayVertices").get<uint64_t>(), 0u) << i;
+    EXPECT_EQ(row.at("frames"), 5) << i;
+  }
+}
+
 // --warmup-ms keeps warming up past --warmup's frames (bench.h's
 // warmupFinished): each row says how many frames its warm-up ran, never fewer
 // than asked, and the settings carry the time asked for.

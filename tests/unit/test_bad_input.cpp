@@ -78,6 +78,8 @@ std::vector<OptionSpec> optionTable() {
       {true, "--transfer", Kind::choice},
       {true, "--wait-strategy", Kind::choice},
       {true, "--lod", Kind::choice},
+      {true, "--texture", Kind::choice},
+      {true, "--overlay", Kind::choice},
       {true, "--memory-owner", Kind::choice},
       {true, "--frames", Kind::number, 1, kMaxBenchFrames},
       {true, "--warmup", Kind::number, 0, kMaxBenchFrames},

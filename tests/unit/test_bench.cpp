@@ -56,6 +56,41 @@ TEST(BenchMatrix, LevelOfDetailIsTheInnermostDimension) {
   EXPECT_EQ(json.at("results").at(0).at("lod"), "off");
 }
 
+// --texture and --overlay: inside the level of detail, overlay innermost, so
+// that a row with the overlay runs right after the same row without it; the
+// copy path's rows get them too. The JSON and the table say which ran, and a
+// texture asked for on a path that writes none reads "placeholder".
+TEST(BenchMatrix, TextureAndOverlayAreTheInnermostDimensions) {
+  BenchOptions options;
+  options.grids = {512};
+  options.syncModes = {SyncMode::timeline};
+  options.waitStrategies = {WaitStrategy::poll};
+  options.textures = {true, false};
+  options.overlays = {true, false};
+  const std::vector<BenchConfiguration> matrix = benchMatrix(options);
+  ASSERT_EQ(matrix.size(), 8u);  // (zero-copy + copy) x 2 textures x 2 overlays
+  const bool expected[4][2] = {{true, true}, {true, false}, {false, true}, {false, false}};
+  for (size_t i = 0; i < matrix.size(); ++i) {
+    EXPECT_EQ(matrix[i].transfer, i < 4 ? TransferMode::zeroCopy : TransferMode::copy) << i;
+    EXPECT_EQ(matrix[i].texture, expected[i % 4][0]) << i;
+    EXPECT_EQ(matrix[i].overlay, expected[i % 4][1]) << i;
+  }
+  BenchResult drawn{matrix[0]};
+  drawn.textureDrawn = true;
+  const BenchResult placeholder{matrix[4]};  // asked for, the copy path wrote none
+  const BenchResult off{matrix[3]};
+  const auto json = benchJson({}, {}, {drawn, placeholder, off});
+  EXPECT_EQ(json.at("results").at(0).at("texture"), "on");
+  EXPECT_EQ(json.at("results").at(0).at("overlay"), "on");
+  EXPECT_EQ(json.at("results").at(1).at("texture"), "placeholder");
+  EXPECT_EQ(json.at("results").at(2).at("texture"), "off");
+  EXPECT_EQ(json.at("results").at(2).at("overlay"), "off");
+  const std::string table = formatBenchTable({drawn, placeholder, off});
+  EXPECT_NE(table.find("  on   on           on         "), std::string::npos) << table;
+  EXPECT_NE(table.find("  on   placeholder  on         "), std::string::npos) << table;
+  EXPECT_NE(table.find("  on   off          off        "), std::string::npos) << table;
+}
+
 // The warm-up ends when both its frames and its time have passed: a fast
 // frame rate must not end it before the GPU's clocks have ramped up, nor a
 // slow one before its frames have run.
@@ -150,6 +185,7 @@ TEST(BenchTable, ColumnsLineUpAndMissingSpansAreNa) {
   zeroCopy.p50Ms = 2.41;
   zeroCopy.p99Ms = 3.97;
   zeroCopy.trianglesDrawn = 612345;
+  zeroCopy.textureDrawn = true;
   zeroCopy.simGpuMs = 0.25;
   zeroCopy.renderGpuMs = 0.5;
   zeroCopy.unexplainedMs = 1.75;
@@ -162,12 +198,12 @@ TEST(BenchTable, ColumnsLineUpAndMissingSpansAreNa) {
   copy.unexplainedMs = -0.0004;
   zeroCopy.overlapMs = 0.0;
   EXPECT_EQ(formatBenchTable({zeroCopy, copy}),
-            "  grid  sync      transfer   wait     lod    mean ms     P50 ms     P99 ms  sim GPU ms  render GPU ms"
-            "  overlap ms  unexplained ms  2 switches ms     M tris\n"
-            "  4096  timeline  zero-copy  enqueue  on       2.500      2.410      3.970       0.250          0.500"
-            "       0.000           1.750             NA      0.612\n"
-            "    64  none      copy       none     off      2.000      2.000      2.000          NA             NA"
-            "          NA          -0.000             NA      0.008\n");
+            "  grid  sync      transfer   wait     lod  texture      overlay    mean ms     P50 ms     P99 ms"
+            "  sim GPU ms  render GPU ms  overlap ms  unexplained ms  2 switches ms     M tris\n"
+            "  4096  timeline  zero-copy  enqueue  on   on           off          2.500      2.410      3.970"
+            "       0.250          0.500       0.000           1.750             NA      0.612\n"
+            "    64  none      copy       none     off  placeholder  off          2.000      2.000      2.000"
+            "          NA             NA          NA          -0.000             NA      0.008\n");
 }
 
 // The switch probe's figures sit next to the unexplained time: in ms in the

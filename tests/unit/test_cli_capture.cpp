@@ -170,6 +170,41 @@ TEST(CliBench, LevelOfDetailIsOnOffOrBoth) {
   }
 }
 
+// --texture and --overlay after `bench` are dimensions of the matrix, as
+// --lod is; given before `bench` (the run's options) they choose its one
+// value, and on both sides they are refused.
+TEST(CliBench, TextureAndOverlayAreOnOffOrBoth) {
+  const Result<Options> defaults = parse({"bench"});
+  ASSERT_TRUE(defaults.has_value()) << defaults.error().message;
+  EXPECT_EQ(defaults->bench->textures, std::vector<bool>{true});
+  EXPECT_EQ(defaults->bench->overlays, std::vector<bool>{false});
+  for (const auto& [given, expected] : std::vector<std::pair<std::string, std::vector<bool>>>{
+           {"on", {true}}, {"off", {false}}, {"both", {true, false}}, {"Both", {true, false}}}) {
+    const Result<Options> texture = parse({"bench", "--texture", given});
+    ASSERT_TRUE(texture.has_value()) << texture.error().message;
+    EXPECT_EQ(texture->bench->textures, expected) << given;
+    EXPECT_EQ(texture->bench->overlays, std::vector<bool>{false}) << given;
+    const Result<Options> overlay = parse({"bench", "--overlay", given});
+    ASSERT_TRUE(overlay.has_value()) << overlay.error().message;
+    EXPECT_EQ(overlay->bench->overlays, expected) << given;
+    EXPECT_EQ(overlay->bench->textures, std::vector<bool>{true}) << given;
+  }
+  const Result<Options> before = parse({"--texture", "off", "--overlay", "bench"});
+  ASSERT_TRUE(before.has_value()) << before.error().message;
+  EXPECT_EQ(before->bench->textures, std::vector<bool>{false});
+  EXPECT_EQ(before->bench->overlays, std::vector<bool>{true});
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"bench", "--texture", "sometimes"},
+                                               {"bench", "--overlay", "yes"},
+                                               {"--texture", "off", "bench", "--texture", "on"},
+                                               {"--overlay", "bench", "--overlay", "off"}}) {
+    const Result<Options> outcome = parse(args);
+    ASSERT_FALSE(outcome.has_value()) << args[1] << " " << args.back();
+    EXPECT_EQ(outcome.error().exitCode, kExitUsage);
+    EXPECT_EQ(std::count(outcome.error().message.begin(), outcome.error().message.end(), '\n'), 1)
+        << outcome.error().message;
+  }
+}
+
 TEST(CliBench, EachDimensionNarrowsToOneValueOrBoth) {
   const Result<Options> outcome =
       parse({"bench", "--grids", "16,32", "--sync", "binary", "--transfer", "zero-copy", "--wait-strategy",
