@@ -3,6 +3,7 @@
 #include "app/interop/grid_resources.h"
 #include "app/paths/frame_commands.h"
 #include "app/paths/schedule_turns.h"
+#include "shaders/shared_layout.h"
 #include "sim/cuda/cuda_simulation.h"
 
 namespace vksim {
