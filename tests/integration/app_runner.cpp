@@ -54,23 +54,10 @@ std::chrono::seconds teardownGrace(const std::vector<std::string>& env) {
   return std::chrono::seconds(3 * std::max(boundMs, 1000LL) / 1000 + 10);
 }
 
-// The first line of `err` that shows the run cannot be clean: the validation
-// layer's (renderer/vulkan_instance.cpp prints "vulkan error [...]" and
-// "vulkan warning [...]") or the app's run-time failure; npos when none.
-size_t firstUncleanLine(const std::string& err) {
-  size_t first = std::string::npos;
-  for (const char* start : {"vulkan error [", "vulkan warning [", "vkcuda-sim: "}) {
-    const size_t at = err.rfind(start, 0) == 0 ? 0 : err.find(std::string("\n") + start);
-    if (at != std::string::npos) first = std::min(first, at);
-  }
-  return first;
-}
+}  // namespace
 
-// runApp's body; with stopWhenUnclean, the child is ended at the first line
-// that firstUncleanLine finds.
-AppResult runAppWatching(const std::vector<std::string>& args, const std::vector<std::string>& env,
-                         int timeoutSeconds, const std::string& program, const std::string& workingDirectory,
-                         bool stopWhenUnclean) {
+AppResult runApp(const std::vector<std::string>& args, const std::vector<std::string>& env, int timeoutSeconds,
+                 const std::string& program, const std::string& workingDirectory) {
   const std::string path = program.empty() ? appPath() : program;
   std::vector<std::string> argStrings{path};
   argStrings.insert(argStrings.end(), args.begin(), args.end());
@@ -126,12 +113,6 @@ AppResult runAppWatching(const std::vector<std::string>& args, const std::vector
     // queue that waits on a semaphore nobody will signal keeps
     // vkDeviceWaitIdle from returning) and is ended now, not at the
     // test's own bound or ctest's.
-    if (stopWhenUnclean && firstUncleanLine(result.err) != std::string::npos) {
-      result.stoppedUnclean = true;
-      result.err += "[app_runner: a clean run was required and the line above shows it is not one: killed]\n";
-      kill(pid, SIGKILL);
-      break;
-    }
     if (!failureReported && reportsRunTimeFailure(result.err)) {
       failureReported = true;
       deadline = std::min(deadline, std::chrono::steady_clock::now() + teardownGrace(env));
@@ -164,18 +145,6 @@ AppResult runAppWatching(const std::vector<std::string>& args, const std::vector
   waitpid(pid, &status, 0);
   result.exitCode = (!result.timedOut && WIFEXITED(status)) ? WEXITSTATUS(status) : -1;
   return result;
-}
-
-}  // namespace
-
-AppResult runApp(const std::vector<std::string>& args, const std::vector<std::string>& env, int timeoutSeconds,
-                 const std::string& program, const std::string& workingDirectory) {
-  return runAppWatching(args, env, timeoutSeconds, program, workingDirectory, false);
-}
-
-AppResult runCleanApp(const std::vector<std::string>& args, const std::vector<std::string>& env,
-                      int timeoutSeconds) {
-  return runAppWatching(args, env, timeoutSeconds, "", "", true);
 }
 
 std::string makeTempDir(const std::string& name) {

@@ -13,7 +13,6 @@ inline const std::vector<std::string> kValidation{"VKSIM_VALIDATION=1"};
 struct AppResult {
   int exitCode = -1;     // -1 when killed by the timeout or a signal
   bool timedOut = false;
-  bool stoppedUnclean = false;  // runCleanApp ended it at a validation message or a failure line
   std::string out;       // stdout
   std::string err;       // stderr
 };
@@ -28,15 +27,6 @@ std::string appPath();
 AppResult runApp(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
                  int timeoutSeconds = 120, const std::string& program = "",
                  const std::string& workingDirectory = "");
-
-// runApp for a test that requires a clean run (expectCleanRun): the app is
-// ended at once at the first validation message or run-time failure line on
-// its stderr (exit code -1, stoppedUnclean), instead of running on. A
-// schedule that waits on a signal nobody will send leaves a queue waiting
-// for ever, and the teardown's vkDeviceWaitIdle with it: without this the
-// run would end only at the runner's bounds, many seconds later.
-AppResult runCleanApp(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
-                      int timeoutSeconds = 120);
 
 // A fresh empty directory under the test's temporary directory.
 std::string makeTempDir(const std::string& name);
