@@ -189,10 +189,10 @@ FrameRecord displayedFrame(int i) {
 // MsAnimationError as PresentMon 2.x computes it when the application sends
 // no simulation markers (its source is the CPU start): for a displayed frame
 // whose displayed predecessor is known, the step between their CPU starts
-// minus the step between their display times (PresentMon's
-// ComputeAnimationError, PresentMon/MetricsCalculator.cpp: "simElapsed -
-// displayElapsed"). A frame shown a refresh late is an animation that moved
-// 16 ms while the screen moved 32: -16 ms. Computed here from the display
+// minus the step between their display times (GameTechDev/PresentMon's
+// ComputeAnimationError returns simElapsed - displayElapsed, and 2.x's CSV
+// writer the same difference). A frame shown a refresh late is an animation
+// that moved 16 ms while the screen moved 32: -16 ms. Computed here from the display
 // times above, not from the frame records.
 TEST(CaptureFormats, V2AnimationErrorHasPresentMonsSignAgainstDisplayTimes) {
   const std::vector<std::string> lines = capframex::splitLines(
