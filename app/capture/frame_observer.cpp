@@ -1,5 +1,7 @@
 #include "app/capture/frame_observer.h"
 
+#include "base/host_clock.h"
+
 namespace vksim {
 
 void CaptureFrameObserver::renderSubmitted(uint64_t scheduleFrame, std::span<const SemaphoreWait> waits,

@@ -55,11 +55,12 @@ void appendWorkColumns(RowBuilder& row, const FrameRecord& frame, PresentMonV2St
   else
     row.notAvailable();
   row.notAvailable();  // MsVideoBusy: the program uses no video engine, and has no counter for one
-  // The step between two displayed frames on screen minus the step between
-  // their CPU starts (PresentMon's animation source when the program sends no
-  // markers). Display times exist only for consecutive FIFO frames.
+  // PresentMon's sign: the step between two displayed frames' CPU starts
+  // (its animation source when the program sends no markers) minus the step
+  // between their display times, so a frame shown a refresh late is
+  // negative. Display times exist only for consecutive FIFO frames.
   if (frame.msBetweenDisplayChange && state.previousCpuStartMs)
-    row.fixed(*frame.msBetweenDisplayChange - (cpuStartMs - *state.previousCpuStartMs), 4);
+    row.fixed((cpuStartMs - *state.previousCpuStartMs) - *frame.msBetweenDisplayChange, 4);
   else
     row.notAvailable();
   if (!state.firstCpuStartMs) state.firstCpuStartMs = cpuStartMs;

@@ -8,6 +8,7 @@
 #include "app/interop/wait_strategy.h"
 #include "app/paths/frame_commands.h"
 #include "app/paths/schedule_turns.h"
+#include "shaders/shared_layout.h"
 #include "sim/cuda/cuda_simulation.h"
 
 namespace vksim {

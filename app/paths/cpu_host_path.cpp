@@ -3,11 +3,13 @@
 #include <string>
 #include <vector>
 
+#include "app/interop/device_pairing.h"
 #include "app/interop/grid_resources.h"
 #include "app/paths/frame_commands.h"
 #include "app/paths/schedule_turns.h"
 #include "app/testing/fault_hooks.h"
 #include "renderer/debug_names.h"
+#include "shaders/shared_layout.h"
 #include "sim/surface_texture.h"
 
 namespace vksim {

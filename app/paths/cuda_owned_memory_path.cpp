@@ -5,6 +5,7 @@
 
 #include "app/interop/device_pairing.h"
 #include "app/interop/grid_resources.h"
+#include "shaders/shared_layout.h"
 #include "sim/cuda/cuda_owned_memory.h"
 #include "sim/cuda/cuda_simulation.h"
 

@@ -2,6 +2,7 @@
 
 #include "app/interop/device_pairing.h"
 #include "app/interop/grid_resources.h"
+#include "shaders/shared_layout.h"
 #include "sim/opencl/opencl_simulation.h"
 
 namespace vksim {

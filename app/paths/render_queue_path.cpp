@@ -8,6 +8,7 @@
 #include "app/paths/frame_commands.h"
 #include "app/paths/schedule_turns.h"
 #include "renderer/debug_names.h"
+#include "shaders/shared_layout.h"
 
 namespace vksim {
 

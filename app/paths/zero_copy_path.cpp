@@ -4,6 +4,7 @@
 #include "app/interop/teardown.h"
 #include "app/paths/frame_commands.h"
 #include "app/paths/schedule_turns.h"
+#include "shaders/shared_layout.h"
 #include "sim/cuda/cuda_simulation.h"
 
 namespace vksim {

@@ -20,6 +20,7 @@
 
 #include "app/app.h"
 #include "app/frame_loop.h"
+#include "app/interop/teardown.h"
 #include "app/interop/value_schedule.h"
 #include "barrier_recorder.h"
 #include "renderer/frame_sync.h"
@@ -301,6 +302,44 @@ TEST_P(FailedStep, LeavesTheDrainExactlyWhatWasSignalled) {
   EXPECT_EQ(app.device.device, VK_NULL_HANDLE);
   EXPECT_EQ(validationCounts().errors.load(), 0u);
   EXPECT_EQ(validationCounts().warnings.load(), 0u);
+}
+
+// The same failures on the zero-copy path's ownership (the external-writer
+// seam): the failed frame's render released the buffer to
+// VK_QUEUE_FAMILY_EXTERNAL, and the step enqueued no signal. An acquire is
+// ordered after the other API's writes only by a wait, in the same
+// submission, on a signal that the simulation enqueued (rule M21): with none,
+// the drain must leave the buffer EXTERNAL's rather than acquire it unordered,
+// whatever else it submits. Driven through drainSchedule's own contract
+// (app/interop/teardown.h), every barrier and wait recorded.
+TEST_P(FailedStep, TheDrainAcquiresFromExternalOnlyAfterASimulationSignal) {
+  const FailureCase failure = GetParam();
+  App app;
+  app.headless = true;
+  createApp(app, cpuOptions(failure.sync));
+  actAsExternalWriter(app);
+  installFailingSimulation(app, 3, failure.where);
+  for (int frame = 0; frame < 3; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
+  EXPECT_THROW(runFrame(app), RuntimeFailure);
+  ASSERT_EQ(app.grid.vertexOwner, VertexOwner::external) << "the failed frame's render released the buffer";
+  const SyncSemaphores semaphores = app.grid.semaphores;
+  const VkBuffer vertices = app.grid.vertices.buffer;
+  {
+    testing::BarrierRecorder barriers;
+    testing::SubmitRecorder submits;
+    EXPECT_NO_THROW(drainSchedule(app.device, currentSlotResources(app), app.grid, app.schedule, app.deviceLoss,
+                                  GridResourceHooks{}));
+    const size_t acquires =
+        barriers.transfersOf(vertices, VK_QUEUE_FAMILY_EXTERNAL, app.device.queueFamily).size();
+    const size_t simWaits = submits.waitsOn(semaphores.timeline).size() + submits.waitsOn(semaphores.simDone).size();
+    EXPECT_TRUE(acquires == 0 || simWaits > 0)
+        << "the drain acquired the vertex buffer from VK_QUEUE_FAMILY_EXTERNAL " << acquires
+        << " time(s) with no wait on a simulation signal before it";
+    EXPECT_EQ(acquires, 0u) << "the failed step signalled nothing that could order an acquire";
+  }
+  EXPECT_TRUE(planDrain(app.schedule).empty());
+  EXPECT_NO_THROW(destroyApp(app));
+  EXPECT_EQ(app.device.device, VK_NULL_HANDLE);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -9,7 +9,8 @@
 //   only after the upload's writes (docs/design.md, "Paths");
 // - the CPU host path: the render's wait on the step before it covers the
 //   vertex input and, when the render uploads the texels the step wrote, the
-//   transfer that uploads them.
+//   transfer that uploads them; nothing is acquired from or released to
+//   VK_QUEUE_FAMILY_EXTERNAL.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -85,9 +86,22 @@ TEST(PathBarriers, CopyPathUploadWaitsForTheReadsAndTheDrawForTheUpload) {
   expectLayerSilent();
 }
 
+// Whether a semaphore wait at `mask` waits before every command at `stage`:
+// the stage itself, or a mask that names it as a group (ALL_COMMANDS; for a
+// graphics stage, ALL_GRAPHICS). Any wider wait is correct, only slower.
+bool coversStage(VkPipelineStageFlags mask, VkPipelineStageFlags stage) {
+  constexpr VkPipelineStageFlags kTransferStage = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  if (mask & (stage | VK_PIPELINE_STAGE_ALL_COMMANDS_BIT)) return true;
+  return stage != kTransferStage && (mask & VK_PIPELINE_STAGE_ALL_GRAPHICS_BIT);
+}
+
 // The CPU host path with the surface texture: every render uploads the
 // texels the step wrote (TRANSFER) before the mesh reads the vertices, so
-// its wait on the step's signal covers both.
+// its wait on the step's signal must cover both stages (a wider wait, up to
+// ALL_COMMANDS, is correct too). Nothing but the host writes the memory on
+// this path, so no render and no drain acquires anything from
+// VK_QUEUE_FAMILY_EXTERNAL: the mapped writes are made visible by the
+// submission itself.
 TEST(PathBarriers, CpuHostRenderWaitCoversTheTexelUploadAndTheVertexInput) {
   App app;
   app.headless = true;
@@ -95,17 +109,32 @@ TEST(PathBarriers, CpuHostRenderWaitCoversTheTexelUploadAndTheVertexInput) {
   ASSERT_EQ(app.path.descriptor->path, InteropPath::cpuHost);
   ASSERT_EQ(app.grid.texture.writer, TextureWriter::hostUpload);
   const SyncSemaphores semaphores = app.grid.semaphores;
+  const VkBuffer vertices = app.grid.vertices.buffer;
+  const VkImage texture = app.grid.texture.image;
   {
     testing::SubmitRecorder recorder;
+    testing::BarrierRecorder barriers;
     for (int frame = 0; frame < 8; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
     std::vector<testing::RecordedWait> renderWaits = recorder.waitsOn(semaphores.timeline);
     for (const testing::RecordedWait& wait : recorder.waitsOn(semaphores.simDone))
       renderWaits.push_back(wait);
     EXPECT_GE(renderWaits.size(), 7u);  // frame 0 may wait on nothing but the initial write's signal
-    for (const testing::RecordedWait& wait : renderWaits)
-      EXPECT_EQ(wait.stage & (kVertexInput | kTransfer), kVertexInput | kTransfer)
-          << "submission " << wait.submission << ": the render waits at 0x" << std::hex << wait.stage;
+    for (const testing::RecordedWait& wait : renderWaits) {
+      EXPECT_TRUE(coversStage(wait.stage, kVertexInput))
+          << "submission " << wait.submission << ": the render's wait at 0x" << std::hex << wait.stage
+          << " does not cover the vertex input";
+      EXPECT_TRUE(coversStage(wait.stage, kTransfer))
+          << "submission " << wait.submission << ": the render's wait at 0x" << std::hex << wait.stage
+          << " does not cover the texels' upload";
+    }
     drainSchedule(app);
+    const uint32_t family = app.device.queueFamily;
+    EXPECT_TRUE(barriers.transfersOf(vertices, VK_QUEUE_FAMILY_EXTERNAL, family).empty())
+        << "a plain CPU run acquired the vertex buffer from VK_QUEUE_FAMILY_EXTERNAL";
+    EXPECT_TRUE(barriers.transfersOf(vertices, family, VK_QUEUE_FAMILY_EXTERNAL).empty())
+        << "a plain CPU run released the vertex buffer to VK_QUEUE_FAMILY_EXTERNAL";
+    EXPECT_TRUE(barriers.transfersOf(texture, VK_QUEUE_FAMILY_EXTERNAL, family).empty())
+        << "a plain CPU run acquired the texture from VK_QUEUE_FAMILY_EXTERNAL";
   }
   destroyApp(app);
   expectLayerSilent();

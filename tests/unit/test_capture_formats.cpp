@@ -11,6 +11,7 @@
 #include <utility>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -155,6 +156,65 @@ TEST(CaptureFormats, V2ValuesFollowPresentMonsDefinitions) {
                                    "MsAllInputToPhotonLatency", "MsClickToPhotonLatency", "MsInstrumentedLatency"})
       EXPECT_EQ(value(i, unmeasured), "NA") << unmeasured;
   }
+}
+
+// Display times as a window run would see them: CPU starts every 16 ms
+// exactly, and the screen showing frames 20 to 25 at these times (ms from the
+// capture's start): on time, on time, one refresh late (missed), the next
+// one back on its refresh, then 4 ms early and 4 ms late against a steady
+// 16 ms. Frames before 20 and after 25 have no display time.
+constexpr double kCpuStepMs = 16.0;
+constexpr int kFirstShown = 20;
+constexpr double kShownAtMs[] = {330.0, 346.0, 378.0, 394.0, 406.0, 426.0};
+constexpr int kShownCount = int(std::size(kShownAtMs));
+
+FrameRecord displayedFrame(int i) {
+  FrameRecord frame = syntheticFrame(i);
+  frame.cpuStartSeconds = (10.0 + i * kCpuStepMs) / 1000.0;
+  frame.msCpuBusy = kCpuStepMs - frame.msInPresentApi;
+  frame.timeInSeconds = frame.cpuStartSeconds + frame.msCpuBusy / 1000.0;
+  frame.msBetweenPresents = kCpuStepMs;
+  frame.msUntilDisplayed.reset();
+  frame.msBetweenDisplayChange.reset();
+  frame.dropped.reset();
+  const int shown = i - kFirstShown;
+  if (shown >= 0 && shown < kShownCount) {
+    frame.dropped = false;
+    frame.msUntilDisplayed = kShownAtMs[shown] - frame.timeInSeconds * 1000.0;
+    if (shown > 0) frame.msBetweenDisplayChange = kShownAtMs[shown] - kShownAtMs[shown - 1];
+  }
+  return frame;
+}
+
+// MsAnimationError as PresentMon 2.x computes it when the application sends
+// no simulation markers (its source is the CPU start): for a displayed frame
+// whose displayed predecessor is known, the step between their CPU starts
+// minus the step between their display times (GameTechDev/PresentMon's
+// ComputeAnimationError returns simElapsed - displayElapsed, and 2.x's CSV
+// writer the same difference). A frame shown a refresh late is an animation
+// that moved 16 ms while the screen moved 32: -16 ms. Computed here from the display
+// times above, not from the frame records.
+TEST(CaptureFormats, V2AnimationErrorHasPresentMonsSignAgainstDisplayTimes) {
+  const std::vector<std::string> lines = capframex::splitLines(
+      writeCapture(CaptureFormat::presentmon, CaptureColumns::v2, "v2-animation.csv", displayedFrame));
+  ASSERT_EQ(lines.size(), size_t(kFrames + 1));
+  const std::vector<std::string> header = capframex::splitCommas(lines[0]);
+  const auto column = size_t(std::find(header.begin(), header.end(), "MsAnimationError") - header.begin());
+  ASSERT_LT(column, header.size());
+  const auto errorOf = [&](int frame) { return capframex::splitCommas(lines[size_t(frame) + 1])[column]; };
+  const double expectedMs[] = {0.0, 0.0, -16.0, 0.0, 4.0, -4.0};  // by index into kShownAtMs
+  for (int shown = 1; shown < kShownCount; ++shown) {
+    const double displayStepMs = kShownAtMs[shown] - kShownAtMs[shown - 1];
+    ASSERT_DOUBLE_EQ(kCpuStepMs - displayStepMs, expectedMs[shown]);
+    const std::string written = errorOf(kFirstShown + shown);
+    ASSERT_NE(written, "NA") << "frame " << kFirstShown + shown << " has a display time and one before it";
+    EXPECT_NEAR(std::stod(written), expectedMs[shown], 1e-4)
+        << "frame " << kFirstShown + shown << ": the CPU start moved " << kCpuStepMs << " ms and the display "
+        << displayStepMs << " ms";
+  }
+  // No display time, or none before it: NA.
+  for (int frame : {0, kFirstShown - 1, kFirstShown, kFirstShown + kShownCount, kFrames - 1})
+    EXPECT_EQ(errorOf(frame), "NA") << "frame " << frame;
 }
 
 TEST(CaptureFormats, MangoHudLogHasMangoHudsLinesAndUnits) {
