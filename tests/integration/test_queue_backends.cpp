@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/interop/value_schedule.h"
 #include "app_runner.h"
 #include "drop_footprint_check.h"
 #include "schedule_check.h"
@@ -142,7 +143,36 @@ TEST(VulkanBackend, SwitchingEveryFrameEndsInTheSameVertices) {
 // pass first reads what the step wrote. Synchronization validation (layer
 // 1.3.239) does not report a wait at VERTEX_SHADER here, so only this check
 // sees one. Switching every frame puts a mode change before every render.
+//
+// First the plan, in-process: render k must wait on what sim k-1 signalled,
+// in sim k-1's mode (frame 0 on the initial write's simDone). A render that
+// waits in its own mode after a switch waits for a signal nobody sends, and
+// the run would stall where no bound reaches it (on lavapipe inside
+// vkGetQueryPoolResults): the plan, checked by the functions the run uses,
+// fails in microseconds instead, and the app is not started.
+std::vector<std::string> switchingPlanFailures(SyncMode start, uint64_t frames) {
+  std::vector<std::string> failures;
+  const SyncMode other = start == SyncMode::timeline ? SyncMode::binary : SyncMode::timeline;
+  SyncMode previous = kInitialStateSignal.mode;
+  for (uint64_t k = 0; k < frames; ++k) {
+    const SyncMode mode = k % 2 == 0 ? start : other;  // --switch-sync-every 1
+    const RenderSync sync = renderSyncForFrame(k, mode, previous);
+    const bool waitsOnSim = previous == SyncMode::binary
+                                ? sync.wait == RenderSync::Wait::simDone
+                                : sync.wait == RenderSync::Wait::timeline && sync.waitValue == 2 * k;
+    if (!waitsOnSim)
+      failures.push_back("render " + std::to_string(k) + " in " + toString(mode) + " after a sim step in " +
+                         toString(previous) + " does not wait on that step's signal");
+    previous = mode;
+  }
+  return failures;
+}
+
 TEST(VulkanBackend, ScheduleAsSubmittedWaitsAtTheVertexInputOverEverySwitch) {
+  for (const SyncMode start : {SyncMode::timeline, SyncMode::binary}) {
+    const std::vector<std::string> planned = switchingPlanFailures(start, 40);
+    ASSERT_TRUE(planned.empty()) << toString(start) << ", as planned:\n" << joinLines(planned);
+  }
   const std::string dir = makeTempDir("vulkan-schedule");
   for (const char* startMode : {"timeline", "binary"}) {
     const std::string trace = dir + "/" + startMode + ".json";
