@@ -89,6 +89,26 @@ Result<> recordCapturedFrames(App& app, bool flush) {
       [&app] { return captureEnvironment(app); }, flush);
 }
 
+namespace {
+
+// What the Vulkan device is created with, once the backend is chosen.
+DeviceOptions deviceOptionsFor(const App& app, const Options& options) {
+  DeviceOptions deviceOptions;
+  deviceOptions.swapchain = !app.headless;
+  deviceOptions.surface = app.surface;
+  // An injected import or export fault exports the vertex memory even for
+  // the CPU backend (app/paths/cpu_host_path.h).
+  deviceOptions.exportMemory = sharesWithAnotherApi(app.devices.backend) || handoffFaultInjected(options.faults);
+  deviceOptions.exportSemaphores = sharesWithAnotherApi(app.devices.backend);
+  // VK_NVX_binary_import and bufferDeviceAddress only when cuda-nvx runs.
+  deviceOptions.cudaKernelLaunch = app.devices.backend == Backend::cudaNvx;
+  // VK_KHR_maintenance8 wherever offered, unless the A/B switch turns it off.
+  deviceOptions.maintenance8 = !environmentSwitch(kDisableMaintenance8Variable);
+  return deviceOptions;
+}
+
+}  // namespace
+
 void createApp(App& app, const Options& options) {
   app.options = options;
   app.schedule.mode = options.sync;
@@ -124,18 +144,7 @@ void createApp(App& app, const Options& options) {
   } else {
     std::printf("%s\n", app.devices.reason.c_str());
   }
-  DeviceOptions deviceOptions;
-  deviceOptions.swapchain = !app.headless;
-  deviceOptions.surface = app.surface;
-  // An injected import or export fault exports the vertex memory even for
-  // the CPU backend (app/paths/cpu_host_path.h).
-  deviceOptions.exportMemory = sharesWithAnotherApi(app.devices.backend) || handoffFaultInjected(options.faults);
-  deviceOptions.exportSemaphores = sharesWithAnotherApi(app.devices.backend);
-  // VK_NVX_binary_import and bufferDeviceAddress only when cuda-nvx runs.
-  deviceOptions.cudaKernelLaunch = app.devices.backend == Backend::cudaNvx;
-  // VK_KHR_maintenance8 wherever offered, unless the A/B switch turns it off.
-  deviceOptions.maintenance8 = !environmentSwitch(kDisableMaintenance8Variable);
-  app.device = createDevice(app.instance, app.devices.vulkan, deviceOptions);
+  app.device = createDevice(app.instance, app.devices.vulkan, deviceOptionsFor(app, options));
   // Proof that the counters on the summary line count (tests/integration):
   // without the layer the invalid calls would be undefined behaviour, so the
   // canary needs VKSIM_VALIDATION=1 as well.
