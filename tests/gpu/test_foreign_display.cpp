@@ -80,7 +80,7 @@ class ForeignDisplay : public ::testing::Test {
   static void SetUpTestSuite() {
     const std::string program = findXvfb();
     if (program.empty()) {
-      skipReason() = "Xvfb is not on PATH (the lead's run carries it: docs/gpu-runs.md)";
+      skipReason() = "Xvfb is not on PATH (docs/gpu-runs.md says how to carry one to the NVIDIA machine)";
       return;
     }
     server() = startXvfb(program);
