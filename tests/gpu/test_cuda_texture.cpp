@@ -122,6 +122,19 @@ struct TextureCase {
   double heightBound, normalBound;  // test_cuda_backend.cpp's, 500 frames at n = 512
 };
 
+// Every level of a CUDA run's texture against the host's texture of that
+// run's own vertices (writeSurfaceTexture): equal byte for byte.
+void expectEveryLevelOfItsOwnVertices(const TextureRun& cuda, uint32_t grid) {
+  std::vector<uint8_t> ofCudaVertices(surfaceTextureBytes(grid));
+  writeSurfaceTexture(cuda.vertices.data(), grid, ofCudaVertices.data());
+  for (uint32_t level = 0; level < surfaceTextureLevelCount(grid); ++level) {
+    const SurfaceTextureLevel layout = surfaceTextureLevel(grid, level);
+    const size_t bytes = size_t(layout.width) * layout.height * kSurfaceTexelBytes;
+    EXPECT_EQ(std::memcmp(cuda.texels.data() + layout.offset, ofCudaVertices.data() + layout.offset, bytes), 0)
+        << "grid " << grid << " level " << level << " differs from the host's texture of CUDA's own vertices";
+  }
+}
+
 class CudaTexture : public ::testing::TestWithParam<TextureCase> {};
 
 TEST_P(CudaTexture, EveryLevelExactForItsVerticesAndWithinTheBoundOfTheCpuBackend) {
@@ -131,14 +144,7 @@ TEST_P(CudaTexture, EveryLevelExactForItsVerticesAndWithinTheBoundOfTheCpuBacken
   const TextureRun cuda = runCuda(testCase.model, testCase.sync);
   ASSERT_FALSE(HasFailure());
 
-  std::vector<uint8_t> ofCudaVertices(surfaceTextureBytes(kGrid));
-  writeSurfaceTexture(cuda.vertices.data(), kGrid, ofCudaVertices.data());
-  for (uint32_t level = 0; level < surfaceTextureLevelCount(kGrid); ++level) {
-    const SurfaceTextureLevel layout = surfaceTextureLevel(kGrid, level);
-    const size_t bytes = size_t(layout.width) * layout.height * kSurfaceTexelBytes;
-    EXPECT_EQ(std::memcmp(cuda.texels.data() + layout.offset, ofCudaVertices.data() + layout.offset, bytes), 0)
-        << "level " << level << " differs from the host's texture of CUDA's own vertices";
-  }
+  expectEveryLevelOfItsOwnVertices(cuda, kGrid);
 
   const TextureRun cpu = runCpu(testCase.model, testCase.sync);
   const int bound = texelBound(testCase.heightBound, testCase.normalBound);
@@ -172,14 +178,7 @@ TEST(CudaTexture, EveryLevelExactForItsVerticesAtGridsThatCutTheBlocks) {
   for (const uint32_t grid : {5u, 37u, 333u, 1000u}) {
     const TextureRun cuda = runCuda(ModelKind::ripple, SyncMode::timeline, grid, 60);
     ASSERT_FALSE(HasFailure()) << "grid " << grid;
-    std::vector<uint8_t> ofCudaVertices(surfaceTextureBytes(grid));
-    writeSurfaceTexture(cuda.vertices.data(), grid, ofCudaVertices.data());
-    for (uint32_t level = 0; level < surfaceTextureLevelCount(grid); ++level) {
-      const SurfaceTextureLevel layout = surfaceTextureLevel(grid, level);
-      const size_t bytes = size_t(layout.width) * layout.height * kSurfaceTexelBytes;
-      EXPECT_EQ(std::memcmp(cuda.texels.data() + layout.offset, ofCudaVertices.data() + layout.offset, bytes), 0)
-          << "grid " << grid << " level " << level << " differs from the host's texture of CUDA's own vertices";
-    }
+    expectEveryLevelOfItsOwnVertices(cuda, grid);
   }
   EXPECT_EQ(watch.newWarnings(), 0u);
   EXPECT_EQ(watch.newErrors(), 0u);
