@@ -32,6 +32,9 @@ struct QueueTextureCase {
   SyncMode sync;
   uint32_t grid;
 };
+void PrintTo(const QueueTextureCase& c, std::ostream* out) {
+  *out << toString(c.backend) << " " << toString(c.sync) << " " << c.grid;
+}
 
 class QueueTextureOnGpu : public ::testing::TestWithParam<QueueTextureCase> {};
 
