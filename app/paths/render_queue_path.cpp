@@ -23,9 +23,12 @@ void createRenderQueueGrid(GridResources& grid, std::unique_ptr<RenderQueueSimul
                                            deviceAddress);
   grid.semaphores = createSyncSemaphores(device, /*exportable=*/false);
   // With the texture on, the step writes every level of it with compute
-  // shaders after the vertices, in its own command buffer (rule: the same
-  // queue orders it; barriers inside the step, sim/vulkan/surface_texture_writer.h);
-  // off, the mesh binds the placeholder and takes its colour from the height.
+  // shaders after the vertices, in its own command buffer. Never exported:
+  // the one queue orders its writes and the renders' reads, through pipeline
+  // barriers inside the step (their scopes reach the earlier and later
+  // submissions on the queue; sim/vulkan/surface_texture_writer.h), with no
+  // ownership transfer. Off, the mesh binds the placeholder and takes its
+  // colour from the height.
   grid.texture = createSurfaceTexture(
       device, params, setup.config.texture ? TextureWriter::queueCompute : TextureWriter::placeholder);
   simulation = createRenderQueueSimulation(device, backend, grid.vertices, grid.semaphores, params, grid.texture);
