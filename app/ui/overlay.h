@@ -61,6 +61,13 @@ struct Overlay {
   // frame boundary.
   uint64_t bufferGrowths = 0;
   bool outgrown = false;
+  // The ImGui frame that the next render draws was built during the frame
+  // before, while its render ran (buildOverlayAhead, app/ui/overlay_panels.h):
+  // the frame boundary then builds none.
+  bool builtAhead = false;
+  // Host clock (base/host_clock.h) of the last ImGui frame's build, from
+  // beginOverlayFrame to the end of endOverlayFrame: where it sat in the frame.
+  int64_t lastBuildBeginNs = 0, lastBuildEndNs = 0;
 };
 
 // Where the overlay draws: renderPass is the swapchain's or the offscreen
