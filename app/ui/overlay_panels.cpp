@@ -468,6 +468,7 @@ void buildOverlayFrame(App& app, bool ahead) {
 }  // namespace
 
 void buildOverlay(App& app) {
+  app.overlay.askedThisFrame = true;
   if (app.overlay.builtAhead) {
     app.overlay.builtAhead = false;  // this frame's was built while the last one rendered
     return;
@@ -476,7 +477,8 @@ void buildOverlay(App& app) {
 }
 
 void buildOverlayAhead(App& app) {
-  if (!app.overlay.vulkanBackend) return;
+  if (!app.overlay.vulkanBackend || !app.overlay.askedThisFrame) return;
+  app.overlay.askedThisFrame = false;
   buildOverlayFrame(app, /*ahead=*/true);
   app.overlay.builtAhead = true;
 }

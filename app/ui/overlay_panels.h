@@ -24,8 +24,9 @@ void buildOverlay(App& app);
 
 // During frame k, once its render is submitted and before the host waits for
 // that render's signal and steps the simulation (runFrame calls it on every
-// path but the host-ordered copy path): builds the ImGui frame that render
-// k+1 draws, as buildOverlay would, and sets app.overlay.builtAhead. The
+// path but the host-ordered copy path): when buildOverlay was called at frame
+// k's boundary, builds the ImGui frame that render k+1 draws, as buildOverlay
+// would, and sets app.overlay.builtAhead. The
 // widgets then run while the GPU renders, not between sim k's handover and
 // render k+1's submission, where the host's work delays the next render on
 // the routes whose host waits for the simulation's turn. The schedule table
