@@ -13,7 +13,6 @@
 #include "app/interop/wait_strategy.h"
 #include "app/paths/path_factory.h"
 #include "app/testing/fault_hooks.h"
-#include "app/ui/overlay_panels.h"
 #include "base/config.h"
 #include "base/host_clock.h"
 #include "renderer/readback.h"
@@ -190,13 +189,13 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
                            stepFaultFor(app.options.faults, app.schedule)};
   // Once the render is submitted, the host has nothing to do until its signal
   // (or, with two frames in flight, the next frame): the next frame's overlay
-  // is built there (buildOverlayAhead), off the stretch between the
+  // is built there (app.whileRenderRuns: buildOverlayAhead), off the stretch between the
   // simulation's handover and the next render's submission. Not on the copy
   // path: its step follows the render's submission without a wait, and would
   // wait for the widgets.
   const auto afterRenderSubmitted = [&] {
     screenshotAndPresent(app, timing, capture, imageIndex);
-    if (!path.hostOrdered) buildOverlayAhead(app);
+    if (!path.hostOrdered && app.whileRenderRuns) app.whileRenderRuns(app);
   };
   FrameContext frame{app.device, slot,          app.frameSlot, app.gpuTimer,
                      app.grid,   app.schedule,  *target,       sceneDraw(app),

@@ -468,6 +468,7 @@ void buildOverlayFrame(App& app, bool ahead) {
 }  // namespace
 
 void buildOverlay(App& app) {
+  app.whileRenderRuns = buildOverlayAhead;  // runFrame builds the next frame's during this one's render
   app.overlay.askedThisFrame = true;
   if (app.overlay.builtAhead) {
     app.overlay.builtAhead = false;  // this frame's was built while the last one rendered
