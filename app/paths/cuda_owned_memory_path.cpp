@@ -66,7 +66,8 @@ void createCudaOwnedMemoryGrid(GridResources& grid, CudaOwnedState& own, const G
   // The vertex buffer comes later, imported from CUDA's allocation.
   grid.semaphores = createSyncSemaphores(device, /*exportable=*/true);
   // This route shows the buffer's reverse direction alone: its simulation
-  // imports no image, and the mesh takes its colour from the height.
+  // imports no image, and the mesh takes its colour from the height
+  // (kCudaOwnedTextureNote says so at start).
   grid.texture = createPlaceholderTexture(device, params);
   grid.simulation = importCudaOwnedMemory(device, grid, own, setup.config.faults, params, setup.devices.cuda->ordinal);
   // CUDA writes the initial state: Vulkan's first use acquires it from EXTERNAL.

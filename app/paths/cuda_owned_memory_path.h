@@ -4,7 +4,8 @@
 // is the zero-copy path's (app/paths/zero_copy_path.h): the same frame
 // (runZeroCopyFrame), the same ownership transfers, the same drain
 // (drainZeroCopyGrid); its teardown (destroyCudaOwnedMemoryGrid) frees CUDA's
-// allocation last.
+// allocation last. It writes no surface texture: the placeholder is bound
+// (docs/design.md, "The surface texture on --memory-owner cuda").
 #pragma once
 #include "app/interop/grid_resources.h"
 #include "app/interop/teardown.h"
@@ -34,5 +35,13 @@ void createCudaOwnedMemoryGrid(GridResources& grid, CudaOwnedState& own, const G
 // until the process ends, and says so. Throws RuntimeFailure when the
 // simulation does not finish in time (and the device is not lost).
 void destroyCudaOwnedMemoryGrid(const GridTeardown& teardown, GridResources& grid, CudaOwnedState& own);
+
+// The one line that a run on this path with --texture on prints at start
+// (PathDescriptor::textureNote, as kOpenClTextureNote): the route binds the
+// placeholder, so the frame does less work than the default CUDA route's.
+// No newline.
+inline constexpr const char* kCudaOwnedTextureNote =
+    "--memory-owner cuda: the surface texture is not written on this route (docs/design.md, \"The surface "
+    "texture on --memory-owner cuda\"); the placeholder is bound, as with --texture off";
 
 }  // namespace vksim
