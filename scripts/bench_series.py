@@ -238,8 +238,10 @@ def group_series(rows, labels=()):
         where = (row.key, row.vertices)
         if where in seen:
             known = [d for d in DIMENSIONS if row.value(d) != UNKNOWN]
-            fail(f"{seen[where]} and {row.path} both have a row of {series_name(row.key, known)} "
-                 f"at {row.vertices:.0f} vertices: tell the files apart with labels (LABEL=FILE)")
+            which = f"{row.path} has two rows" if seen[where] == row.path else \
+                f"{seen[where]} and {row.path} both have a row"
+            fail(f"{which} of {series_name(row.key, known)} at {row.vertices:.0f} vertices: "
+                 "tell the files apart with labels (LABEL=FILE)")
         seen[where] = row.path
         series.setdefault(row.key, []).append((row.vertices, row.mean))
     return {key: sorted(series[key]) for key in sorted(series, key=lambda k: sort_key(k, list(labels)))}

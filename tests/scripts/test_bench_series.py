@@ -63,6 +63,10 @@ def check_before_after(directory):
     check(labels == ["before", "after"], f"labels: {labels}")
     varying = bench_series.varying_dimensions(rows)
     check(varying == ["label", "backend", "sync", "texture"], f"varying dimensions: {varying}")
+    message = refusal([f"before={before}", f"after={after}"])
+    check(message is None, f"before/after with labels refused: {message}")
+    if message:
+        return before, after
     series = bench_series.group_series(rows, labels)
     expected = {
         ("before", "cuda", "timeline", "zero-copy", "poll", "unknown", "on", "unknown"): [(4096.0, 2.0),
