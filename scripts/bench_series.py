@@ -240,8 +240,11 @@ def group_series(rows, labels=()):
             known = [d for d in DIMENSIONS if row.value(d) != UNKNOWN]
             which = f"{row.path} has two rows" if seen[where] == row.path else \
                 f"{seen[where]} and {row.path} both have a row"
+            advice = "labels (LABEL=FILE)"
+            if row.value("texture") == UNKNOWN:
+                advice += " or, where their names say it, --texture-from-name"
             fail(f"{which} of {series_name(row.key, known)} at {row.vertices:.0f} vertices: "
-                 "tell the files apart with labels (LABEL=FILE)")
+                 f"tell the files apart with {advice}")
         seen[where] = row.path
         series.setdefault(row.key, []).append((row.vertices, row.mean))
     return {key: sorted(series[key]) for key in sorted(series, key=lambda k: sort_key(k, list(labels)))}
@@ -259,6 +262,16 @@ def group_dimensions(varying):
 def group_of(row, varying):
     """The row's values of group_dimensions(varying), as a tuple."""
     return tuple(row.value(d) for d in group_dimensions(varying))
+
+
+def group_sort_key(group, varying, labels):
+    """Groups in the order of their values (VALUE_ORDER; labels by the command
+    line's order; UNKNOWN last)."""
+    ranks = []
+    for dimension, value in zip(group_dimensions(varying), group):
+        order = list(labels) if dimension == "label" else VALUE_ORDER[dimension]
+        ranks.append(order.index(value) if value in order else len(order))
+    return ranks
 
 
 def group_name(group, varying):
