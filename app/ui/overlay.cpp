@@ -215,8 +215,9 @@ bool beginOverlayFrame(Overlay& overlay, const Device& device, InputState& input
   if (!overlay.vulkanBackend) return false;
   // A new swapchain may want a different image count (FIFO and MAILBOX
   // differ). SetMinImageCount waits for the device itself and drops the
-  // buffer sets; we are at a frame boundary, so that costs one frame at most,
-  // and the device is idle for reserving them again.
+  // buffer sets; at the frame boundary, or building ahead right after a
+  // render's submission (whose waits are already met or enqueued), that costs
+  // one frame at most, and the device is idle for reserving them again.
   if (const uint32_t count = backendMinImageCount(swapchainMinImages); count != overlay.minImageCount) {
     ImGui_ImplVulkan_SetMinImageCount(count);
     overlay.minImageCount = count;
