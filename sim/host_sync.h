@@ -1,7 +1,8 @@
 // The host-side semaphore operations through which a CPU simulation takes part
-// in the value schedule. sim/ declares this interface; renderer/ implements it
-// with Vulkan (vkWaitSemaphores / vkSignalSemaphore for the timeline, queue
-// submissions for the binary pair), so sim/ never sees a Vulkan type.
+// in the value schedule. sim/ declares this interface; app/interop/
+// implements it (host_semaphores.h) with renderer/'s Vulkan calls
+// (vkWaitSemaphores / vkSignalSemaphore for the timeline, queue submissions
+// for the binary pair), so sim/ never sees a Vulkan type.
 #pragma once
 #include <cstdint>
 
