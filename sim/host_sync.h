@@ -15,7 +15,8 @@ class HostSemaphoreOps {
   // timeoutNs nanoseconds. Returns false on timeout.
   virtual bool waitTimeline(uint64_t value, uint64_t timeoutNs) = 0;
   // Sets the timeline counter to value from the host (value must exceed the
-  // current counter and every pending signal).
+  // current counter and lie below every pending signal: vkSignalSemaphore
+  // executes at once, ahead of them).
   virtual void signalTimeline(uint64_t value) = 0;
   // Consumes the pending signal of the binary semaphore renderDone (a queue
   // submission that waits on it, then a fence wait of at most timeoutNs).
