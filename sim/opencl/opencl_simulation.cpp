@@ -12,15 +12,13 @@
 #include <thread>
 #include <vector>
 
-// Generated from opencl_kernels.cl at configure time (sim/CMakeLists.txt).
-#include "opencl_kernel_source.h"
-
 #include "base/config.h"
 #include "sim/model_math.h"
 #include "sim/models.h"
 #include "sim/nvtx_ranges.h"
 #include "sim/opencl/opencl_api.h"
 #include "sim/opencl/opencl_simulation.h"
+#include "sim/opencl/opencl_texture.h"
 
 namespace vksim {
 namespace {
@@ -37,14 +35,8 @@ std::string clFailure(const std::string& what, cl_int code) {
   return "OpenCL could not " + what + " (" + openClErrorName(code) + ")";
 }
 
-// One line on stderr for a failed call inside a frame, where the result
-// carries no message (StepResult): file, line, the call and the error name.
-bool clCheck(cl_int code, const char* call, int line) {
-  if (code == CL_SUCCESS) return true;
-  std::fprintf(stderr, "vkcuda-sim: %s:%d: %s failed: %s\n", __FILE__, line, call, openClErrorName(code).c_str());
-  return false;
-}
-#define CL_OK(call) clCheck((call), #call, __LINE__)
+// A failed call inside a frame: one line on stderr (opencl_api.h).
+#define CL_OK(call) VKSIM_CL_OK(call)
 
 // After a successful import the fd is the implementation's: the caller must
 // not close it (the ownership rule of docs/interop-walkthrough.md, "OpenCL").
@@ -293,29 +285,10 @@ class OpenClSimulation final : public Simulation {
   }
 
   std::string buildKernels() {
-    const char* source = kOpenClKernelSource;
+    Result<cl_program> program = buildOpenClProgram(api_, context_, device_, deviceName_);
+    if (!program) return program.error().message;
+    program_ = *program;
     cl_int status = CL_SUCCESS;
-    program_ = api_.clCreateProgramWithSource(context_, 1, &source, nullptr, &status);
-    if (status != CL_SUCCESS || !program_) {
-      program_ = nullptr;
-      return clFailure("create the kernels' program", status);
-    }
-    // Division and square root correctly rounded, as the CPU reference's
-    // (without the option OpenCL allows 2.5 and 3 ulp), where the device
-    // offers it (CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT).
-    cl_device_fp_config fpConfig = 0;
-    api_.clGetDeviceInfo(device_, CL_DEVICE_SINGLE_FP_CONFIG, sizeof(fpConfig), &fpConfig, nullptr);
-    const char* options =
-        (fpConfig & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) ? "-cl-fp32-correctly-rounded-divide-sqrt" : "";
-    status = api_.clBuildProgram(program_, 1, &device_, options, nullptr, nullptr);
-    if (status != CL_SUCCESS) {
-      size_t size = 0;
-      api_.clGetProgramBuildInfo(program_, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-      std::string log(size, '\0');
-      if (size) api_.clGetProgramBuildInfo(program_, device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-      std::fprintf(stderr, "vkcuda-sim: OpenCL build log for '%s':\n%s\n", deviceName_.c_str(), log.c_str());
-      return clFailure("build the kernels for '" + deviceName_ + "' (build log above)", status);
-    }
     const struct {
       cl_kernel* kernel;
       const char* name;
