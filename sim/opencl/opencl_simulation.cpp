@@ -83,8 +83,10 @@ class OpenClSimulation final : public Simulation {
              " bytes a grid of " + std::to_string(n) + " needs";
     if (semaphores.renderDoneFd < 0 || semaphores.simDoneFd < 0)
       return "the binary semaphores renderDone and simDone were not exported (the OpenCL backend needs both)";
-    if (texels && (texels->fd < 0 || texels->size < surfaceTextureBytes(n) || texels->allocationSize < texels->size))
-      return "the texel buffer (" + std::to_string(texels ? texels->size : 0) + " bytes) is not the " +
+    if (texels && texels->fd < 0) return "no texel buffer fd was given";
+    if (texels && (texels->size < surfaceTextureBytes(n) || texels->allocationSize < texels->size))
+      return "the texel buffer (" + std::to_string(texels->size) + " bytes in an allocation of " +
+             std::to_string(texels->allocationSize) + ") is smaller than the " +
              std::to_string(surfaceTextureBytes(n)) + " bytes of a surface texture of grid " + std::to_string(n);
     if (std::string failure = openDevice(info); !failure.empty()) return failure;
     if (std::string failure = buildKernels(texels != nullptr); !failure.empty()) return failure;
