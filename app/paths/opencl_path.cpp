@@ -70,6 +70,7 @@ void recordTexelTransfer(const OpenClState& own, uint32_t queueFamily, VkCommand
                                             ? externalAcquireStages(maintenance8, VK_PIPELINE_STAGE_TRANSFER_BIT)
                                             : externalReleaseStages(maintenance8, VK_PIPELINE_STAGE_TRANSFER_BIT);
   VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  // The transfer's two halves (rules M21, M22).
   barrier.srcQueueFamilyIndex = acquire ? VK_QUEUE_FAMILY_EXTERNAL : queueFamily;
   barrier.dstQueueFamilyIndex = acquire ? queueFamily : VK_QUEUE_FAMILY_EXTERNAL;
   barrier.srcAccessMask = 0;
