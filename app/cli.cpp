@@ -197,7 +197,7 @@ void addScheduleAndDisplayOptions(CLI::App& app, Options& options, std::string& 
   app.add_option("--vsync", options.vsync, "Wait for vertical blank when presenting")
       ->transform(oneOf(kOnOff));
   app.add_option("--texture", options.texture,
-                 "The surface texture that the simulation writes and the mesh samples (mip-mapped; opencl, "
+                 "The surface texture that the simulation writes and the mesh samples (mip-mapped; "
                  "--memory-owner cuda and --transfer copy draw the height colour instead)")
       ->transform(oneOf(kOnOff));
   app.add_option("--lod", options.levelOfDetail,

@@ -246,6 +246,7 @@ SharedTexture createSharedTexture(const Device& device, uint32_t width, uint32_t
              external ? "surface texture (exported, sim writes)"
              : writer == TextureWriter::placeholder  ? "surface texture (placeholder)"
              : writer == TextureWriter::queueCompute ? "surface texture (render-queue compute writes)"
+             : writer == TextureWriter::externalBufferCopy ? "surface texture (copied from the exported texel buffer)"
                                                      : "surface texture");
   nameObject(device.device, texture.memory, external ? "surface texture memory (exported as opaque fd)"
                                                      : "surface texture memory");

@@ -1,6 +1,6 @@
 // The surface texture the simulation writes and the mesh samples: a 2D RGBA8
 // image with a full mip chain, its view, its sampler and the descriptor set
-// that binds it to the mesh pipeline. Three kinds by who writes it:
+// that binds it to the mesh pipeline. Its kinds, by who writes it:
 // - external: created for export (opaque fd, dedicated allocation, optimal
 //   tiling, STORAGE usage for CUDA's surface writes); lives in
 //   VK_IMAGE_LAYOUT_GENERAL and moves between the render queue's family and
@@ -8,6 +8,11 @@
 // - hostUpload: not exported; the frame copies the texels the CPU backend
 //   wrote into a staging buffer into every level (recordTextureUpload); lives
 //   in SHADER_READ_ONLY_OPTIMAL between frames;
+// - externalBufferCopy: not exported; another API writes every level, packed,
+//   into an exported buffer in its turn, and each render copies that buffer
+//   into every level after acquiring it from VK_QUEUE_FAMILY_EXTERNAL
+//   (recordTextureUpload; the OpenCL backend); lives in
+//   SHADER_READ_ONLY_OPTIMAL between frames;
 // - queueCompute: not exported; compute shaders in the render's own queue
 //   write every level in each step's command buffer (the render-queue
 //   backends, sim/vulkan/surface_texture_writer.h) through R32_UINT views, so the image
@@ -27,7 +32,7 @@
 
 namespace vksim {
 
-enum class TextureWriter { external, hostUpload, queueCompute, placeholder };
+enum class TextureWriter { external, hostUpload, externalBufferCopy, queueCompute, placeholder };
 
 // The one format of the surface texture (CUDA maps it as 8-bit unsigned x4).
 inline constexpr VkFormat kSurfaceTextureFormat = VK_FORMAT_R8G8B8A8_UNORM;
@@ -76,7 +81,7 @@ bool textureExportable(const Device& device);
 //   has imported it; every Vulkan use after that starts with an acquire
 //   (recordTextureAcquire). Throws EnvironmentError when the device cannot
 //   export it (textureExportable).
-// - hostUpload, queueCompute and placeholder: cleared to zero and left in
+// - hostUpload, externalBufferCopy, queueCompute and placeholder: cleared to zero and left in
 //   SHADER_READ_ONLY_OPTIMAL (placeholder: 1x1x1 whatever is asked).
 // The caller destroys it after any importer has released it and the device
 // is idle.
@@ -94,10 +99,12 @@ struct TextureLevelCopy {
   VkDeviceSize offset = 0;
 };
 
-// A hostUpload texture's upload, recorded before the render pass: every
-// level in `levels` from `staging` (TRANSFER_SRC usage; host writes to it
-// made before the submission), ordered after the previous frame's fragment
-// reads, and before this frame's. Leaves SHADER_READ_ONLY_OPTIMAL.
+// A hostUpload or externalBufferCopy texture's upload, recorded before the
+// render pass: every level in `levels` from `staging` (TRANSFER_SRC usage;
+// host writes to it made before the submission, or another API's writes
+// acquired earlier in the command buffer for TRANSFER reads), ordered after
+// the previous frame's fragment reads, and before this frame's. Leaves
+// SHADER_READ_ONLY_OPTIMAL.
 void recordTextureUpload(VkCommandBuffer commandBuffer, const SharedTexture& texture, VkBuffer staging,
                          std::span<const TextureLevelCopy> levels);
 

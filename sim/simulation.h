@@ -22,7 +22,7 @@ namespace vksim {
 struct ExternalBuffer {
   int fd = -1;
   uint64_t allocationSize = 0;  // VkMemoryRequirements::size: import with this
-  uint64_t size = 0;            // bytes of vertices used
+  uint64_t size = 0;            // bytes used: of vertices (or of packed texels, ExportedHandles::texels)
   bool dedicated = false;       // a dedicated allocation: import as dedicated
 };
 

@@ -154,7 +154,7 @@ namespace {
 // fds that nobody imported are still the exporter's.
 void closeRemainingFds(ExportedHandles& handles) {
   for (int* fd : {&handles.buffer.fd, &handles.semaphores.timelineFd, &handles.semaphores.renderDoneFd,
-                  &handles.semaphores.simDoneFd, &handles.texture.fd}) {
+                  &handles.semaphores.simDoneFd, &handles.texture.fd, &handles.texels.fd}) {
     if (*fd >= 0) close(*fd);
     *fd = -1;
   }
@@ -166,7 +166,8 @@ ExportedHandles::ExportedHandles(ExportedHandles&& other) noexcept
     : buffer(std::exchange(other.buffer, ExternalBuffer{})),
       semaphores(std::exchange(other.semaphores, ExternalSemaphores{})),
       bufferExporter(other.bufferExporter),
-      texture(std::exchange(other.texture, ExternalTexture{})) {}
+      texture(std::exchange(other.texture, ExternalTexture{})),
+      texels(std::exchange(other.texels, ExternalBuffer{})) {}
 
 ExportedHandles& ExportedHandles::operator=(ExportedHandles&& other) noexcept {
   if (this != &other) {
@@ -175,6 +176,7 @@ ExportedHandles& ExportedHandles::operator=(ExportedHandles&& other) noexcept {
     semaphores = std::exchange(other.semaphores, ExternalSemaphores{});
     bufferExporter = other.bufferExporter;
     texture = std::exchange(other.texture, ExternalTexture{});
+    texels = std::exchange(other.texels, ExternalBuffer{});
   }
   return *this;
 }
@@ -231,6 +233,15 @@ ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuff
     if (who.empty()) throw;
     throw EnvironmentError(who + ": " + error.what());
   }
+}
+
+// As the vertex memory's export: the allocation's size and dedicated flag
+// travel with the fd, for the importer to repeat (rules M1, M5).
+void exportTexelBuffer(const Device& device, const SharedVertexBuffer& texels, ExportedHandles& handles) {
+  handles.texels.fd = exportMemoryFd(device, texels);
+  handles.texels.allocationSize = texels.allocationSize;
+  handles.texels.size = texels.size;
+  handles.texels.dedicated = texels.dedicated;
 }
 
 void injectImportFailure(const FaultPlan& faults, const std::string& what) {

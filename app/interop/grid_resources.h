@@ -176,6 +176,7 @@ struct ExportedHandles {
   ExternalSemaphores semaphores;
   MemoryOwner bufferExporter = MemoryOwner::vulkan;  // who exported buffer.fd (the other side imports it)
   ExternalTexture texture;  // fd -1 when no texture is exported
+  ExternalBuffer texels;    // packed texels (exportTexelBuffer); fd -1 when none is exported
 
   ExportedHandles() = default;
   ExportedHandles(ExportedHandles&& other) noexcept;
@@ -196,6 +197,13 @@ struct ExportedHandles {
 ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuffer& vertices,
                                     const SyncSemaphores& semaphores, const FaultPlan& faults,
                                     const SharedTexture* texture = nullptr, const std::string& who = "");
+
+// A buffer that the simulation fills with the surface texture's packed
+// texels (sim/surface_texture.h) and Vulkan copies into the image: its
+// memory exported as a new fd into handles.texels, which owns it from then
+// on as it owns the others (the route's rule above). Called after
+// exportSharedHandles, before the import. Throws as that export does.
+void exportTexelBuffer(const Device& device, const SharedVertexBuffer& texels, ExportedHandles& handles);
 
 // import-fails (the test facility's, docs/testing.md): the import that `what`
 // names ("CUDA backend: could not import ...") fails before it runs, with

@@ -37,8 +37,9 @@ void createCudaOwnedMemoryGrid(GridResources& grid, CudaOwnedState& own, const G
 void destroyCudaOwnedMemoryGrid(const GridTeardown& teardown, GridResources& grid, CudaOwnedState& own);
 
 // The one line that a run on this path with --texture on prints at start
-// (PathDescriptor::textureNote, as kOpenClTextureNote): the route binds the
-// placeholder, so the frame does less work than the default CUDA route's.
+// (PathDescriptor::textureNote, printed by app/main.cpp's announceRun): the
+// route binds the placeholder, so the frame does less work than the default
+// CUDA route's (the bench's texture column says "placeholder").
 // No newline.
 inline constexpr const char* kCudaOwnedTextureNote =
     "--memory-owner cuda: the surface texture is not written on this route (docs/design.md, \"The surface "

@@ -18,9 +18,9 @@ void createCudaOwned(GridResources& grid, PathResources& own, const GridSetup& s
                      ScheduleState& schedule) {
   createCudaOwnedMemoryGrid(grid, own.cudaOwned, setup, params, schedule);
 }
-void createOpenCl(GridResources& grid, PathResources&, const GridSetup& setup, const ModelParams& params,
+void createOpenCl(GridResources& grid, PathResources& own, const GridSetup& setup, const ModelParams& params,
                   ScheduleState& schedule) {
-  createOpenClGrid(grid, setup, params, schedule);
+  createOpenClGrid(grid, own.openCl, setup, params, schedule);
 }
 void createCpuHost(GridResources& grid, PathResources& own, const GridSetup& setup, const ModelParams& params,
                    ScheduleState& schedule) {
@@ -36,6 +36,7 @@ void createRenderQueue(GridResources& grid, PathResources& own, const GridSetup&
 }
 
 void zeroCopyFrame(FrameContext& frame, PathResources&) { runZeroCopyFrame(frame); }
+void openClFrame(FrameContext& frame, PathResources& own) { runOpenClFrame(frame, own.openCl); }
 void cpuHostFrame(FrameContext& frame, PathResources& own) { runCpuHostFrame(frame, own.cpuHost); }
 void copyFrame(FrameContext& frame, PathResources& own) { runCopyFrame(frame, own.copy); }
 void renderQueueFrame(FrameContext& frame, PathResources& own) { runRenderQueueFrame(frame, *own.renderQueue); }
@@ -59,6 +60,9 @@ void destroyZeroCopy(const GridTeardown& teardown, GridResources& grid, PathReso
 void destroyCudaOwned(const GridTeardown& teardown, GridResources& grid, PathResources& own) {
   destroyCudaOwnedMemoryGrid(teardown, grid, own.cudaOwned);
 }
+void destroyOpenCl(const GridTeardown& teardown, GridResources& grid, PathResources& own) {
+  destroyOpenClGrid(teardown, grid, own.openCl);
+}
 void destroyCpuHost(const GridTeardown& teardown, GridResources& grid, PathResources& own) {
   destroyCpuHostGrid(teardown, grid, own.cpuHost);
 }
@@ -80,8 +84,8 @@ const PathDescriptor kPaths[] = {
      kExportedToCuda, "CUDA's memory, imported by Vulkan", createCudaOwned, zeroCopyFrame, drainZeroCopy,
      destroyCudaOwned, kCudaOwnedTextureNote},
     {InteropPath::openCl, "opencl", TransferMode::zeroCopy, false, false, kFramesInFlight,
-     "exported to OpenCL as opaque fds", "exported to OpenCL", createOpenCl, zeroCopyFrame, drainZeroCopy,
-     destroyZeroCopy, kOpenClTextureNote},
+     "exported to OpenCL as opaque fds", "exported to OpenCL", createOpenCl, openClFrame, drainZeroCopy,
+     destroyOpenCl, nullptr},
     {InteropPath::cpuHost, "cpu host", TransferMode::zeroCopy, true, false, kFramesInFlight, kHostSemaphores,
      "host-visible", createCpuHost, cpuHostFrame, drainCpuHost, destroyCpuHost, nullptr},
     {InteropPath::copy, "copy", TransferMode::copy, true, true, kFramesInFlight, kHostSemaphores, "host-visible",

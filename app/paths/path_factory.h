@@ -21,6 +21,7 @@
 #include "app/paths/cpu_host_path.h"
 #include "app/paths/cuda_owned_memory_path.h"
 #include "app/paths/frame_context.h"
+#include "app/paths/opencl_path.h"
 #include "app/paths/render_queue_path.h"
 #include "app/testing/frame_tags.h"
 #include "renderer/mesh_renderer.h"
@@ -51,6 +52,7 @@ struct PathResources {
   CpuHostState cpuHost;
   CopyState copy;
   CudaOwnedState cudaOwned;
+  OpenClState openCl;
   // The render-queue path's simulation (grid.queueSimulation points at it).
   std::unique_ptr<RenderQueueSimulation> renderQueue;
   // A render's frame tag, read back once its fence signalled (--frame-tags).
@@ -88,9 +90,9 @@ struct PathDescriptor {
   // first, then the shared Vulkan objects, then the path's own.
   void (*destroy)(const GridTeardown& teardown, GridResources& grid, PathResources& own);
   // The one line a run with --texture on prints at start where the path
-  // binds the placeholder although the texture is asked for (opencl:
-  // kOpenClTextureNote; --memory-owner cuda: kCudaOwnedTextureNote); null on
-  // the others. The copy path's --help says so instead: it is no backend.
+  // binds the placeholder although the texture is asked for (--memory-owner
+  // cuda: kCudaOwnedTextureNote); null on the others. The copy path's --help
+  // says so instead: it is no backend.
   const char* textureNote;
 };
 

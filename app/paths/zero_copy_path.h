@@ -21,7 +21,7 @@ void createZeroCopyGrid(GridResources& grid, const GridSetup& setup, const Model
 
 // One frame of the value schedule, for the paths where another API writes
 // the shared buffer (zero copy: CUDA; and the same frame for CUDA-owned
-// memory and OpenCL):
+// memory):
 //   render k waits for what sim k-1 signalled (2k, or simDone; render 0: the
 //   initial write's simDone), acquires the vertex buffer from EXTERNAL,
 //   draws, releases it, signals 2k+1 (or renderDone);

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <utility>
@@ -165,6 +166,12 @@ std::string openClErrorName(cl_int code) {
   for (const auto& entry : kNames)
     if (entry.code == code) return entry.name;
   return "OpenCL error " + std::to_string(code);
+}
+
+bool checkOpenClCall(cl_int code, const char* call, const char* file, int line) {
+  if (code == CL_SUCCESS) return true;
+  std::fprintf(stderr, "vkcuda-sim: %s:%d: %s failed: %s\n", file, line, call, openClErrorName(code).c_str());
+  return false;
 }
 
 }  // namespace vksim

@@ -64,4 +64,10 @@ Result<OpenClExtensionApi> loadOpenClExtensionApi(const OpenClApi& api, cl_platf
 // The name of an OpenCL error code ("CL_OUT_OF_RESOURCES"), or the number.
 std::string openClErrorName(cl_int code);
 
+// For a call inside a frame, whose failure the result carries without a
+// message (StepResult): true when `code` is CL_SUCCESS, otherwise false after
+// one line on stderr with file:line, the call and the error's name.
+bool checkOpenClCall(cl_int code, const char* call, const char* file, int line);
+#define VKSIM_CL_OK(call) ::vksim::checkOpenClCall((call), #call, __FILE__, __LINE__)
+
 }  // namespace vksim

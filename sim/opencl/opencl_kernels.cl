@@ -121,6 +121,57 @@ __kernel void heightFieldVerticesKernel(__global const float* heights, uint grid
   vertices[j * grid + i] = vertex;
 }
 
+// ---- the surface texture (sim/surface_texture.h): packed levels in one buffer
+
+// surfaceTexel's constants (sim/model_math.h).
+__constant float kTextureHeightScale = 6.0f;
+__constant float kTextureFoamScale = 25.0f;
+
+// clampToUnit as the CPU reference runs it: comparisons, NaN -> 0.
+float clampToUnit(float value) { return value > 0.0f ? (value < 1.0f ? value : 1.0f) : 0.0f; }
+
+// unitToByte: value * 255 + 0.5 rounded on its own (no contraction, see the
+// pragma above), then truncated, as the host's conversion to uint8_t does.
+uchar unitToByte(float value) { return (uchar)(uint)(clampToUnit(value) * 255.0f + 0.5f); }
+
+// surfaceTexel of a vertex of height `height` and normal y `normalY`: the
+// same operations in the same order as the CPU reference, so the same bytes.
+uchar4 surfaceTexel(float height, float normalY) {
+  const float depth = clampToUnit(height * kTextureHeightScale + 0.5f);
+  const float foam = clampToUnit((1.0f - normalY) * kTextureFoamScale);
+  const float red = 0.05f + 0.30f * depth;
+  const float green = 0.22f + 0.53f * depth;
+  const float blue = 0.45f + 0.50f * depth;
+  return (uchar4)(unitToByte(red + (1.0f - red) * foam), unitToByte(green + (1.0f - green) * foam),
+                  unitToByte(blue + (1.0f - blue) * foam), (uchar)255);
+}
+
+// Texel (i, j) of level 0 (the buffer's first grid*grid texels) from vertex
+// (i, j), which an earlier kernel of the same in-order queue wrote. uchar4
+// keeps the bytes in r, g, b, a order whatever the device's endianness.
+__kernel void surfaceTexelsKernel(__global const Vertex* vertices, uint grid, __global uchar4* texels) {
+  const uint i = get_global_id(0), j = get_global_id(1);
+  if (i >= grid || j >= grid) return;
+  const uint index = j * grid + i;
+  texels[index] = surfaceTexel(vertices[index].position.y, vertices[index].normal.y);
+}
+
+// Texel (x, y) of one level from the 2x2 texels of the level above, each
+// coordinate clamped to that level's extent, rounded mean per channel
+// (downsampleTexel, writeSurfaceTextureMips). Offsets count texels from the
+// buffer's start; the level above was written by the previous launch.
+__kernel void downsampleTexelsKernel(__global uchar4* texels, uint aboveOffset, uint aboveWidth, uint aboveHeight,
+                                     uint offset, uint width, uint height) {
+  const uint x = get_global_id(0), y = get_global_id(1);
+  if (x >= width || y >= height) return;
+  const uint x0 = min(2u * x, aboveWidth - 1u), x1 = min(2u * x + 1u, aboveWidth - 1u);
+  const uint y0 = min(2u * y, aboveHeight - 1u), y1 = min(2u * y + 1u, aboveHeight - 1u);
+  __global const uchar4* above = texels + aboveOffset;
+  const uint4 sum = convert_uint4(above[y0 * aboveWidth + x0]) + convert_uint4(above[y0 * aboveWidth + x1]) +
+                    convert_uint4(above[y1 * aboveWidth + x0]) + convert_uint4(above[y1 * aboveWidth + x1]);
+  texels[offset + y * width + x] = convert_uchar4((sum + 2u) / 4u);
+}
+
 // The smallest piece of work the context-switch probe can time: one
 // work-item writes one word.
 __kernel void markKernel(__global uint* word) { word[0] = word[0] + 1u; }

@@ -12,15 +12,14 @@
 #include <thread>
 #include <vector>
 
-// Generated from opencl_kernels.cl at configure time (sim/CMakeLists.txt).
-#include "opencl_kernel_source.h"
-
 #include "base/config.h"
 #include "sim/model_math.h"
 #include "sim/models.h"
 #include "sim/nvtx_ranges.h"
 #include "sim/opencl/opencl_api.h"
 #include "sim/opencl/opencl_simulation.h"
+#include "sim/opencl/opencl_texture.h"
+#include "sim/surface_texture.h"
 
 namespace vksim {
 namespace {
@@ -37,14 +36,8 @@ std::string clFailure(const std::string& what, cl_int code) {
   return "OpenCL could not " + what + " (" + openClErrorName(code) + ")";
 }
 
-// One line on stderr for a failed call inside a frame, where the result
-// carries no message (StepResult): file, line, the call and the error name.
-bool clCheck(cl_int code, const char* call, int line) {
-  if (code == CL_SUCCESS) return true;
-  std::fprintf(stderr, "vkcuda-sim: %s:%d: %s failed: %s\n", __FILE__, line, call, openClErrorName(code).c_str());
-  return false;
-}
-#define CL_OK(call) clCheck((call), #call, __LINE__)
+// A failed call inside a frame: one line on stderr (opencl_api.h).
+#define CL_OK(call) VKSIM_CL_OK(call)
 
 // After a successful import the fd is the implementation's: the caller must
 // not close it (the ownership rule of docs/interop-walkthrough.md, "OpenCL").
@@ -78,7 +71,8 @@ class OpenClSimulation final : public Simulation {
   OpenClSimulation(const OpenClSimulation&) = delete;
   OpenClSimulation& operator=(const OpenClSimulation&) = delete;
 
-  std::string create(const OpenClDeviceInfo& info, ExternalBuffer& vertices, ExternalSemaphores& semaphores) {
+  std::string create(const OpenClDeviceInfo& info, ExternalBuffer& vertices, ExternalSemaphores& semaphores,
+                     ExternalBuffer* texels) {
     const uint32_t n = params_.grid;
     if (n < kMinGrid || n > kMaxGrid) return "grid " + std::to_string(n) + " is outside the supported range";
     const uint64_t needed = vertexBytes();
@@ -89,27 +83,19 @@ class OpenClSimulation final : public Simulation {
              " bytes a grid of " + std::to_string(n) + " needs";
     if (semaphores.renderDoneFd < 0 || semaphores.simDoneFd < 0)
       return "the binary semaphores renderDone and simDone were not exported (the OpenCL backend needs both)";
+    if (texels && texels->fd < 0) return "no texel buffer fd was given";
+    if (texels && (texels->size < surfaceTextureBytes(n) || texels->allocationSize < texels->size))
+      return "the texel buffer (" + std::to_string(texels->size) + " bytes in an allocation of " +
+             std::to_string(texels->allocationSize) + ") is smaller than the " +
+             std::to_string(surfaceTextureBytes(n)) + " bytes of a surface texture of grid " + std::to_string(n);
     if (std::string failure = openDevice(info); !failure.empty()) return failure;
-    if (std::string failure = buildKernels(); !failure.empty()) return failure;
+    if (std::string failure = buildKernels(texels != nullptr); !failure.empty()) return failure;
 
-    // cl_khr_external_memory: the buffer is created from the exported
-    // allocation, named by its fd and by the one device that will access it
-    // (the device handle list). It spans the whole allocation (the size that
-    // Vulkan's memory requirements gave, as CUDA's import does); the kernels
-    // write its first vertices.size bytes. OpenCL has no dedicated-allocation
-    // flag: the fd alone says what it refers to. Rules O6, O7 and, for the size, M1.
-    const cl_mem_properties memoryProperties[] = {
-        CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, cl_mem_properties(vertices.fd),
-        CL_DEVICE_HANDLE_LIST_KHR, cl_mem_properties(reinterpret_cast<uintptr_t>(device_)),
-        CL_DEVICE_HANDLE_LIST_END_KHR, 0};
-    cl_int status = CL_SUCCESS;
-    vertices_ = api_.clCreateBufferWithProperties(context_, memoryProperties, CL_MEM_READ_WRITE,
-                                                  size_t(vertices.allocationSize), nullptr, &status);
-    if (status != CL_SUCCESS || !vertices_) {
-      vertices_ = nullptr;
-      return clFailure("import the vertex buffer's memory (clCreateBufferWithProperties, opaque fd)", status);
-    }
-    markFdImported(vertices.fd);
+    if (std::string failure = importBuffer(vertices, "vertex buffer", &vertices_); !failure.empty()) return failure;
+    // The texels are imported as the vertices are, and written in the same
+    // turns: the render copies them into the image's levels.
+    if (texels)
+      if (std::string failure = importBuffer(*texels, "texel buffer", &texels_); !failure.empty()) return failure;
     if (std::string failure = importSemaphore(semaphores.renderDoneFd, "renderDone", &renderDone_); !failure.empty())
       return failure;
     if (std::string failure = importSemaphore(semaphores.simDoneFd, "simDone", &simDone_); !failure.empty())
@@ -118,6 +104,7 @@ class OpenClSimulation final : public Simulation {
 
     if (params_.model == ModelKind::ripple) {
       const size_t fieldBytes = size_t(n) * n * sizeof(float);
+      cl_int status = CL_SUCCESS;
       for (cl_mem& field : heights_) {
         field = api_.clCreateBuffer(context_, CL_MEM_READ_WRITE, fieldBytes, nullptr, &status);
         if (status != CL_SUCCESS || !field) {
@@ -136,7 +123,7 @@ class OpenClSimulation final : public Simulation {
     queued_.clear();
     failed_ = true;  // until every call below has succeeded
     // Written between an acquire and a release, as every turn (rules O9, O10).
-    bool written = CL_OK(ext_.clEnqueueAcquireExternalMemObjectsKHR(queue_, 1, &vertices_, 0, nullptr, nullptr));
+    bool written = enqueueAcquire();
     if (written && params_.model == ModelKind::ripple) {
       const float zero = 0.0f;
       const size_t fieldBytes = size_t(params_.grid) * params_.grid * sizeof(float);
@@ -148,7 +135,7 @@ class OpenClSimulation final : public Simulation {
       written = enqueueSinewave();
     }
     // Handed back before the signal below (rule O10).
-    written = written && CL_OK(ext_.clEnqueueReleaseExternalMemObjectsKHR(queue_, 1, &vertices_, 0, nullptr, nullptr));
+    written = written && enqueueTexture() && enqueueRelease();
     // Render 0 waits on simDone: the initial writes reach Vulkan through a
     // signal it can see (cl_khr_semaphore: a signal executes once every
     // earlier command of the in-order queue has completed). Signalled even
@@ -185,10 +172,12 @@ class OpenClSimulation final : public Simulation {
     // a user event in front of the acquire hung the run on NVIDIA's OpenCL.
     // cl_khr_external_memory: OpenCL may use the imported buffer only between
     // an acquire and a release. They hand the memory over; they do not order
-    // anything against Vulkan, which the semaphores do (rules O9, O10, O11).
-    bool launched = CL_OK(ext_.clEnqueueAcquireExternalMemObjectsKHR(queue_, 1, &vertices_, 0, nullptr, nullptr));
-    launched = launched && (!advance || enqueueModelStep());
-    launched = launched && CL_OK(ext_.clEnqueueReleaseExternalMemObjectsKHR(queue_, 1, &vertices_, 0, nullptr, nullptr));
+    // anything against Vulkan, which the semaphores do (rules O9, O10, O11). The texels follow
+    // the vertices: written after them in queue order, from them, only when
+    // they changed (a paused step leaves both as they were).
+    bool launched = enqueueAcquire();
+    launched = launched && (!advance || (enqueueModelStep() && enqueueTexture()));
+    launched = launched && enqueueRelease();
 
     // Then signal simDone behind the release in queue order: render k+1 waits
     // on it and sees every write (rule O10). Signalled even when a launch failed, so that
@@ -294,30 +283,14 @@ class OpenClSimulation final : public Simulation {
     return "";
   }
 
-  std::string buildKernels() {
-    const char* source = kOpenClKernelSource;
+  std::string buildKernels(bool texture) {
+    Result<cl_program> program = buildOpenClProgram(api_, context_, device_, deviceName_);
+    if (!program) return program.error().message;
+    program_ = *program;
+    if (texture)
+      if (std::string failure = createOpenClTextureKernels(api_, program_, textureKernels_); !failure.empty())
+        return failure;
     cl_int status = CL_SUCCESS;
-    program_ = api_.clCreateProgramWithSource(context_, 1, &source, nullptr, &status);
-    if (status != CL_SUCCESS || !program_) {
-      program_ = nullptr;
-      return clFailure("create the kernels' program", status);
-    }
-    // Division and square root correctly rounded, as the CPU reference's
-    // (without the option OpenCL allows 2.5 and 3 ulp), where the device
-    // offers it (CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT).
-    cl_device_fp_config fpConfig = 0;
-    api_.clGetDeviceInfo(device_, CL_DEVICE_SINGLE_FP_CONFIG, sizeof(fpConfig), &fpConfig, nullptr);
-    const char* options =
-        (fpConfig & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) ? "-cl-fp32-correctly-rounded-divide-sqrt" : "";
-    status = api_.clBuildProgram(program_, 1, &device_, options, nullptr, nullptr);
-    if (status != CL_SUCCESS) {
-      size_t size = 0;
-      api_.clGetProgramBuildInfo(program_, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-      std::string log(size, '\0');
-      if (size) api_.clGetProgramBuildInfo(program_, device_, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-      std::fprintf(stderr, "vkcuda-sim: OpenCL build log for '%s':\n%s\n", deviceName_.c_str(), log.c_str());
-      return clFailure("build the kernels for '" + deviceName_ + "' (build log above)", status);
-    }
     const struct {
       cl_kernel* kernel;
       const char* name;
@@ -333,6 +306,47 @@ class OpenClSimulation final : public Simulation {
       }
     }
     return "";
+  }
+
+  // cl_khr_external_memory: the buffer is created from the exported
+  // allocation, named by its fd and by the one device that will access it
+  // (the device handle list). It spans the whole allocation (the size that
+  // Vulkan's memory requirements gave, as CUDA's import does); the kernels
+  // write its first `size` bytes. OpenCL has no dedicated-allocation flag:
+  // the fd alone says what it refers to. Rules O6, O7 and, for the size, M1.
+  std::string importBuffer(ExternalBuffer& shared, const char* name, cl_mem* buffer) {
+    const cl_mem_properties memoryProperties[] = {
+        CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, cl_mem_properties(shared.fd),
+        CL_DEVICE_HANDLE_LIST_KHR, cl_mem_properties(reinterpret_cast<uintptr_t>(device_)),
+        CL_DEVICE_HANDLE_LIST_END_KHR, 0};
+    cl_int status = CL_SUCCESS;
+    *buffer = api_.clCreateBufferWithProperties(context_, memoryProperties, CL_MEM_READ_WRITE,
+                                                size_t(shared.allocationSize), nullptr, &status);
+    if (status != CL_SUCCESS || !*buffer) {
+      *buffer = nullptr;
+      return clFailure(std::string("import the ") + name + "'s memory (clCreateBufferWithProperties, opaque fd)",
+                       status);
+    }
+    markFdImported(shared.fd);
+    return "";
+  }
+
+  // cl_khr_external_memory: OpenCL may use an imported buffer only between
+  // an acquire and a release; the vertices and the texels, both at once
+  // (rules O9, O10).
+  bool enqueueAcquire() {
+    const cl_mem shared[] = {vertices_, texels_};
+    return CL_OK(ext_.clEnqueueAcquireExternalMemObjectsKHR(queue_, texels_ ? 2 : 1, shared, 0, nullptr, nullptr));
+  }
+  bool enqueueRelease() {
+    const cl_mem shared[] = {vertices_, texels_};
+    return CL_OK(ext_.clEnqueueReleaseExternalMemObjectsKHR(queue_, texels_ ? 2 : 1, shared, 0, nullptr, nullptr));  // rule O10
+  }
+
+  // Every level of the texture from the vertices just written (in queue
+  // order); nothing without a texel buffer.
+  bool enqueueTexture() {
+    return !texels_ || enqueueOpenClSurfaceTexture(api_, queue_, textureKernels_, vertices_, params_.grid, texels_);
   }
 
   // cl_khr_external_semaphore: a semaphore created with a handle property
@@ -471,13 +485,15 @@ class OpenClSimulation final : public Simulation {
 
   void releaseObjects() {
     if (lastEvent_) api_.clReleaseEvent(lastEvent_);
-    if (vertices_) CL_OK(api_.clReleaseMemObject(vertices_));  // before Vulkan frees the allocation (rule O8)
+    for (cl_mem shared : {vertices_, texels_})
+      if (shared) CL_OK(api_.clReleaseMemObject(shared));  // before Vulkan frees the allocation (rule O8)
     for (cl_semaphore_khr semaphore : {renderDone_, simDone_})  // the queue's last event is done (rule O3)
       if (semaphore) CL_OK(ext_.clReleaseSemaphoreKHR(semaphore));
     for (cl_mem field : heights_)
       if (field) CL_OK(api_.clReleaseMemObject(field));
     for (cl_kernel kernel : {sinewaveKernel_, addDropKernel_, rippleStepKernel_, heightFieldVerticesKernel_})
       if (kernel) CL_OK(api_.clReleaseKernel(kernel));
+    releaseOpenClTextureKernels(api_, textureKernels_);
     if (program_) CL_OK(api_.clReleaseProgram(program_));
     if (queue_) CL_OK(api_.clReleaseCommandQueue(queue_));
     if (context_) CL_OK(api_.clReleaseContext(context_));
@@ -493,7 +509,9 @@ class OpenClSimulation final : public Simulation {
   cl_program program_ = nullptr;
   cl_kernel sinewaveKernel_ = nullptr, addDropKernel_ = nullptr, rippleStepKernel_ = nullptr,
             heightFieldVerticesKernel_ = nullptr;
+  OpenClTextureKernels textureKernels_;  // only with a texel buffer
   cl_mem vertices_ = nullptr;  // imported
+  cl_mem texels_ = nullptr;    // imported; null with the texture off
   cl_semaphore_khr renderDone_ = nullptr, simDone_ = nullptr;
   cl_mem heights_[3] = {nullptr, nullptr, nullptr};  // ripple: previous, current, next by rotation_
   uint32_t rotation_ = 0;
@@ -507,13 +525,14 @@ class OpenClSimulation final : public Simulation {
 }  // namespace
 
 Result<std::unique_ptr<Simulation>> createOpenClSimulation(const ModelParams& params, const OpenClDeviceInfo& device,
-                                                           ExternalBuffer& vertices, ExternalSemaphores& semaphores) {
+                                                           ExternalBuffer& vertices, ExternalSemaphores& semaphores,
+                                                           ExternalBuffer* texels) {
   const Result<const OpenClApi*> api = loadOpenClApi();
   if (!api) return fail(api.error().message, kExitEnvironment);
   if (const std::string missing = missingOpenClInterop(device); !missing.empty())
     return fail("OpenCL device '" + device.name + "' lacks " + missing, kExitEnvironment);
   auto simulation = std::make_unique<OpenClSimulation>(params, **api);
-  if (std::string failure = simulation->create(device, vertices, semaphores); !failure.empty())
+  if (std::string failure = simulation->create(device, vertices, semaphores, texels); !failure.empty())
     return fail(failure, kExitEnvironment);  // the destructor releases what was made
   return std::unique_ptr<Simulation>(std::move(simulation));
 }

@@ -95,7 +95,12 @@ std::string missingOpenClInterop(const OpenClDeviceInfo& device);
 //   - semaphores.renderDoneFd and simDoneFd with clCreateSemaphoreWithPropertiesKHR,
 //     CL_SEMAPHORE_TYPE_BINARY_KHR and CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR. The
 //     timeline fd is never imported (cl_khr_semaphore has binary semaphores
-//     only) and stays the caller's.
+//     only) and stays the caller's;
+//   - with `texels` (null: no texture), texels->fd as the vertices are, a
+//     buffer of at least surfaceTextureBytes(grid) bytes into which every
+//     write of the vertices also writes the surface texture, every level
+//     packed (sim/surface_texture.h), with the bytes of writeSurfaceTexture,
+//     in the same turn and before the same signal.
 // Each fd whose import succeeded is set to -1: from then on it is OpenCL's
 // (simulation.h). Every fd left >= 0, on failure and success alike, is still
 // the caller's, who closes it; this function closes none. On failure the
@@ -104,19 +109,21 @@ std::string missingOpenClInterop(const OpenClDeviceInfo& device);
 // Details the interface leaves open:
 // - Binary mode only: a timeline step returns StepStatus::failed.
 // - step() enqueues wait (clEnqueueWaitSemaphoresKHR on renderDone), acquire
-//   (clEnqueueAcquireExternalMemObjectsKHR), kernels, release
+//   (clEnqueueAcquireExternalMemObjectsKHR, the vertices and the texels),
+//   kernels (the model's, then the texture's when the step advanced), release
 //   (clEnqueueReleaseExternalMemObjectsKHR), signal (clEnqueueSignalSemaphoresKHR
 //   on simDone), flushes the queue and returns; the host never blocks there.
 //   writeInitialState() enqueues the same bracket without the wait and waits
 //   (at most the default wait bound) for it to finish.
 // - isStepComplete() asks the status of the last step's signal event.
 // - The destructor lets an injected stall end, waits (bounded) for the queue,
-//   then releases buffer, semaphores, kernels, program, queue, context; if
+//   then releases buffers, semaphores, kernels, program, queue, context; if
 //   the queue does not finish, the imported objects are left in place and a
 //   sentence goes to stderr.
 // - Parameters are clamped as clampModelParams (sim/models.h) says.
 Result<std::unique_ptr<Simulation>> createOpenClSimulation(const ModelParams& params, const OpenClDeviceInfo& device,
-                                                           ExternalBuffer& vertices, ExternalSemaphores& semaphores);
+                                                           ExternalBuffer& vertices, ExternalSemaphores& semaphores,
+                                                           ExternalBuffer* texels = nullptr);
 
 // Copies the first `bytes` of the imported vertex buffer to host memory
 // through OpenCL (acquire, read, release, after all enqueued steps), waiting

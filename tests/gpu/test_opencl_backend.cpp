@@ -20,37 +20,11 @@
 #include "app/interop/value_schedule.h"
 #include "app_runner.h"
 #include "gpu_environment.h"
+#include "opencl_environment.h"
 #include "renderer/vk_check.h"
 #include "sim/opencl/opencl_simulation.h"
 
-// The first device that has everything the backend needs, or a skip (a
-// failure under VKSIM_REQUIRE_CUDA=1) naming what the machine lacks.
-#define VKSIM_REQUIRE_OPENCL_INTEROP()                                                                 \
-  do {                                                                                                 \
-    static const std::string problem_ = ::vksim::testing::openClInteropProblem();                     \
-    if (!problem_.empty()) {                                                                           \
-      if (::vksim::testing::cudaRequired()) GTEST_FAIL() << "VKSIM_REQUIRE_CUDA=1 but " << problem_;   \
-      GTEST_SKIP() << problem_;                                                                        \
-    }                                                                                                  \
-  } while (0)
-
 namespace vksim::testing {
-
-std::string openClInteropProblem() {
-  const OpenClDeviceList list = listOpenClDevices();
-  if (list.devices.empty() && list.platforms.empty()) return "no OpenCL device: " + list.unavailableReason;
-  std::string problem;
-  for (const OpenClDeviceInfo& device : list.devices) {
-    const std::string missing = missingOpenClInterop(device);
-    if (missing.empty()) return "";
-    problem +=
-        "; '" + device.name + "' (platform " + std::to_string(device.platformIndex) + ") lacks " + missing;
-  }
-  for (const OpenClPlatformInfo& platform : list.platforms)
-    for (const std::string& failure : platform.problems)
-      problem += "; platform " + std::to_string(platform.index) + " '" + platform.name + "': " + failure;
-  return "no OpenCL device has the interop extensions (ICD loader " + list.loader.path + ")" + problem;
-}
 
 namespace {
 

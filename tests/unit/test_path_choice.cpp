@@ -65,18 +65,17 @@ TEST(PathChoice, EveryBackendTransferAndOwnerGivesItsPath) {
             InteropPath::cpuHost);
 }
 
-// The paths that bind the placeholder although the texture is asked for,
-// OpenCL and the CUDA-owned route, have one line to print at start
-// (app/main.cpp prints the descriptor's textureNote), naming the docs
-// section that says why; the paths that write the texture (or, the copy
-// path, say so in --help) have none.
+// The one path that binds the placeholder although the texture is asked
+// for, the CUDA-owned route, has one line to print at start (app/main.cpp
+// prints the descriptor's textureNote), naming the docs section that says
+// why; the paths that write the texture (OpenCL among them, through its
+// texel buffer; the copy path says so in --help) have none.
 TEST(PathChoice, OnlyThePathsThatWriteNoTextureSayItAtStart) {
   for (InteropPath path : {InteropPath::zeroCopy, InteropPath::cudaOwnedMemory, InteropPath::openCl,
                            InteropPath::cpuHost, InteropPath::copy, InteropPath::renderQueue}) {
     const char* note = describePath(path).textureNote;
-    const char* section = path == InteropPath::openCl            ? "The surface texture on OpenCL"
-                          : path == InteropPath::cudaOwnedMemory ? "The surface texture on --memory-owner cuda"
-                                                                 : nullptr;
+    const char* section =
+        path == InteropPath::cudaOwnedMemory ? "The surface texture on --memory-owner cuda" : nullptr;
     if (section) {
       ASSERT_NE(note, nullptr) << toString(path);
       EXPECT_NE(std::string(note).find(section), std::string::npos) << note;
