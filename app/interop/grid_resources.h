@@ -196,6 +196,14 @@ ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuff
                                     const SyncSemaphores& semaphores, const FaultPlan& faults,
                                     const SharedTexture* texture = nullptr, const std::string& who = "");
 
+// The surface texture's memory (an external one) as a new opaque fd, with
+// what an importer must repeat to map it as a mipmapped array (allocation
+// size, dedicated flag, extent, level count). The fd is the caller's until an
+// import takes it: store it in an ExportedHandles at once. Throws as
+// exportSharedHandles. exportSharedHandles uses it; so does --memory-owner
+// cuda, whose memory goes the other way but whose texture does not.
+ExternalTexture exportSurfaceTexture(const Device& device, const SharedTexture& texture);
+
 // import-fails (the test facility's, docs/testing.md): the import that `what`
 // names ("CUDA backend: could not import ...") fails before it runs, with
 // EnvironmentError; every fd is still the exporter's. Nothing without it.

@@ -14,7 +14,9 @@ void createOpenClGrid(GridResources& grid, const GridSetup& setup, const ModelPa
   grid.vertices = createSharedVertexBuffer(device, bytes, VertexMemory::deviceLocal, /*exportable=*/true);
   grid.semaphores = createSyncSemaphores(device, /*exportable=*/true);
   // The OpenCL backend imports the buffer alone: the mesh takes its colour
-  // from the height.
+  // from the height. Importing the image is not defined for a mip chain,
+  // and the buffer route is not built (docs/design.md, "The surface texture
+  // on OpenCL"); kOpenClTextureNote says so at start.
   grid.texture = createPlaceholderTexture(device, params);
   // The fds cross from Vulkan to OpenCL here, with the same rule as for
   // CUDA. OpenCL imports the vertex memory and the two binary semaphores and

@@ -75,20 +75,20 @@ const char* const kHostSemaphores = "CPU backend: the host waits and signals thr
 // The table: one row per InteropPath, in its order.
 const PathDescriptor kPaths[] = {
     {InteropPath::zeroCopy, "zero-copy", TransferMode::zeroCopy, true, false, kFramesInFlight, kExportedToCuda,
-     "exported to CUDA", createZeroCopy, zeroCopyFrame, drainZeroCopy, destroyZeroCopy},
+     "exported to CUDA", createZeroCopy, zeroCopyFrame, drainZeroCopy, destroyZeroCopy, nullptr},
     {InteropPath::cudaOwnedMemory, "cuda-owned memory", TransferMode::zeroCopy, true, false, kFramesInFlight,
      kExportedToCuda, "CUDA's memory, imported by Vulkan", createCudaOwned, zeroCopyFrame, drainZeroCopy,
-     destroyCudaOwned},
+     destroyCudaOwned, nullptr},
     {InteropPath::openCl, "opencl", TransferMode::zeroCopy, false, false, kFramesInFlight,
      "exported to OpenCL as opaque fds", "exported to OpenCL", createOpenCl, zeroCopyFrame, drainZeroCopy,
-     destroyZeroCopy},
+     destroyZeroCopy, kOpenClTextureNote},
     {InteropPath::cpuHost, "cpu host", TransferMode::zeroCopy, true, false, kFramesInFlight, kHostSemaphores,
-     "host-visible", createCpuHost, cpuHostFrame, drainCpuHost, destroyCpuHost},
+     "host-visible", createCpuHost, cpuHostFrame, drainCpuHost, destroyCpuHost, nullptr},
     {InteropPath::copy, "copy", TransferMode::copy, true, true, kFramesInFlight, kHostSemaphores, "host-visible",
-     createCopy, copyFrame, drainCopy, destroyCopy},
+     createCopy, copyFrame, drainCopy, destroyCopy, nullptr},
     {InteropPath::renderQueue, "render queue", TransferMode::zeroCopy, true, false, kMaxFramesInFlight,
      "render queue only (one vkQueueSubmit): not exported", "device-local", createRenderQueue, renderQueueFrame,
-     drainRenderQueue, destroyRenderQueue},
+     drainRenderQueue, destroyRenderQueue, nullptr},
 };
 
 }  // namespace

@@ -87,6 +87,10 @@ struct PathDescriptor {
   // Tears down `grid` and `own`, drained or never run: the simulation
   // first, then the shared Vulkan objects, then the path's own.
   void (*destroy)(const GridTeardown& teardown, GridResources& grid, PathResources& own);
+  // The one line a run with --texture on prints at start where the path
+  // writes no texture although the texture is asked for, for a reason worth
+  // saying (opencl: kOpenClTextureNote); null on the others.
+  const char* textureNote;
 };
 
 // The path for `backend` under `config`: renderQueue for vulkan and
