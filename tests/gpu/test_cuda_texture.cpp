@@ -203,7 +203,11 @@ TEST(CudaTexture, CudaOwnedMemoryWritesTheSameTextureAsTheDefaultRoute) {
     expectEveryLevelOfItsOwnVertices(cudaOwned, kGrid);
     const TextureRun vulkanOwned = runCuda(ModelKind::ripple, sync);
     ASSERT_FALSE(HasFailure()) << toString(sync);
-    EXPECT_TRUE(cudaOwned.vertices == vulkanOwned.vertices) << toString(sync) << ": the vertices differ";
+    ASSERT_EQ(cudaOwned.vertices.size(), vulkanOwned.vertices.size());
+    EXPECT_EQ(std::memcmp(cudaOwned.vertices.data(), vulkanOwned.vertices.data(),
+                          cudaOwned.vertices.size() * sizeof(Vertex)),
+              0)
+        << toString(sync) << ": the vertices differ";
     EXPECT_TRUE(cudaOwned.texels == vulkanOwned.texels) << toString(sync) << ": the textures differ";
   }
   EXPECT_EQ(watch.newWarnings(), 0u);

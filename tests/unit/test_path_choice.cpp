@@ -65,5 +65,23 @@ TEST(PathChoice, EveryBackendTransferAndOwnerGivesItsPath) {
             InteropPath::cpuHost);
 }
 
+// Only the OpenCL path has a line to print when the texture is asked for
+// and it writes none (app/main.cpp prints the descriptor's textureNote at
+// start); the note names the docs section that says why. The CUDA-owned
+// route writes the texture now, so it has none.
+TEST(PathChoice, OnlyTheOpenClPathSaysAtStartThatItWritesNoTexture) {
+  for (InteropPath path : {InteropPath::zeroCopy, InteropPath::cudaOwnedMemory, InteropPath::openCl,
+                           InteropPath::cpuHost, InteropPath::copy, InteropPath::renderQueue}) {
+    const char* note = describePath(path).textureNote;
+    if (path == InteropPath::openCl) {
+      ASSERT_NE(note, nullptr);
+      EXPECT_NE(std::string(note).find("The surface texture on OpenCL"), std::string::npos) << note;
+      EXPECT_EQ(std::string(note).find('\n'), std::string::npos) << "one line, printed with its own newline";
+    } else {
+      EXPECT_EQ(note, nullptr) << toString(path) << ": " << note;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace vksim
