@@ -20,7 +20,10 @@ struct CudaOwnedState {
   CudaVertexMemory cudaVertices;
 };
 
-// Builds `grid` (empty) for `params` on CUDA's memory. Throws
+// Builds `grid` (empty) for `params` on CUDA's memory. The surface texture
+// (config.texture) is the zero-copy path's: an image the renderer creates
+// and exports, which the simulation imports and writes (off: the
+// placeholder). Throws
 // EnvironmentError / RuntimeFailure; what was built stays in `grid` and `own`
 // for destroyCudaOwnedMemoryGrid.
 void createCudaOwnedMemoryGrid(GridResources& grid, CudaOwnedState& own, const GridSetup& setup,
