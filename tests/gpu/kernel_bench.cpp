@@ -1,6 +1,7 @@
 // Kernel speed as a benchmark, not a test: each simulation step's time against
 // the card's device-to-device copy bandwidth, measured in the same run.
-// Bandwidths count the fewest bytes a step must move (minimumStepBytes): a
+// Bandwidths count the fewest bytes a step must move (minimumStepBytes; for
+// the ripple step with the surface texture, minimumTexturedStepBytes): a
 // copy moves 2 bytes (read + write) per byte copied.
 #include <benchmark/benchmark.h>
 
