@@ -9,8 +9,10 @@
 namespace vksim {
 namespace {
 
-// cl_khr_external_memory's later query (2024); older cl_ext.h headers, such as
-// the one this is built with, do not define it yet.
+// CL_DEVICE_EXTERNAL_MEMORY_IMPORT_ASSUME_LINEAR_IMAGES_HANDLE_TYPES_KHR, a
+// later query of cl_khr_external_memory, with the value the Khronos registry
+// (cl.xml) gives it: Debian 12's cl_ext.h predates it. The probe is its only
+// user.
 constexpr cl_uint kAssumeLinearImagesHandleTypes = 0x2052;
 
 // The extensions that decide which texture route a platform could take.
