@@ -75,6 +75,11 @@ struct App {
   std::vector<double> frameMilliseconds;  // host time of each frame
   InputState input;  // app/ui/input.h: mouse state and the requests for the next frame boundary
   Overlay overlay;   // app/ui/overlay.h: ImGui (windowed runs, or headless with --overlay)
+  // What the upper ui layer does while a frame's render runs: runFrame calls
+  // it once the render is submitted, on every path but the host-ordered copy
+  // path. buildOverlay sets it to buildOverlayAhead (app/ui/overlay_panels.h),
+  // so that the frame loop need not include that layer. Null: nothing.
+  void (*whileRenderRuns)(App&) = nullptr;
   GpuTimer gpuTimer;        // render timestamps, one slot per frame in flight (renderer/gpu_timer.h)
   FrameTimingQueue timing;  // frames waiting for their GPU results (app/capture/frame_timing.h)
   CaptureSession capture;   // --capture / --trace, or the overlay's Record (app/capture/capture_session.h)

@@ -187,10 +187,20 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   // The test facility's faults for this frame, decided here, at the frame's start.
   const FrameFaults faults{renderLeavesOutSignal(app.options.faults, app.schedule),
                            stepFaultFor(app.options.faults, app.schedule)};
+  // Once the render is submitted, the host has nothing to do until its signal
+  // (or, with two frames in flight, the next frame): the next frame's overlay
+  // is built there (app.whileRenderRuns: buildOverlayAhead), off the stretch between the
+  // simulation's handover and the next render's submission. Not on the copy
+  // path: its step follows the render's submission without a wait, and would
+  // wait for the widgets.
+  const auto afterRenderSubmitted = [&] {
+    screenshotAndPresent(app, timing, capture, imageIndex);
+    if (!path.hostOrdered && app.whileRenderRuns) app.whileRenderRuns(app);
+  };
   FrameContext frame{app.device, slot,          app.frameSlot, app.gpuTimer,
                      app.grid,   app.schedule,  *target,       sceneDraw(app),
                      strategy,   !app.paused,   faults,        observer,
-                     [&] { screenshotAndPresent(app, timing, capture, imageIndex); }};
+                     afterRenderSubmitted};
   frame.renderLabel = renderLabel(app.schedule);
   // A frame hands the buffer over again: the next exit route drains anew.
   app.path.drained = false;

@@ -95,6 +95,11 @@ void createTextureImage(const Device& device, SharedTexture& texture, bool exter
   externalInfo.handleTypes = kTextureMemoryHandleType;
   VkImageCreateInfo imageInfo{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   imageInfo.pNext = external ? &externalInfo : nullptr;
+  // The render-queue backends' shaders store packed texels through R32_UINT
+  // views of this RGBA8 image (a size-compatible format, which only a
+  // mutable-format image may be viewed as): bit for bit, where a float store
+  // through the UNORM format would round as the implementation chooses.
+  if (texture.writer == TextureWriter::queueCompute) imageInfo.flags = VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
   imageInfo.imageType = VK_IMAGE_TYPE_2D;
   imageInfo.format = kSurfaceTextureFormat;
   imageInfo.extent = {texture.width, texture.height, 1};
@@ -239,8 +244,9 @@ SharedTexture createSharedTexture(const Device& device, uint32_t width, uint32_t
   prepareTexture(device, texture);
   nameObject(device.device, texture.image,
              external ? "surface texture (exported, sim writes)"
-             : writer == TextureWriter::placeholder ? "surface texture (placeholder)"
-                                                    : "surface texture");
+             : writer == TextureWriter::placeholder  ? "surface texture (placeholder)"
+             : writer == TextureWriter::queueCompute ? "surface texture (render-queue compute writes)"
+                                                     : "surface texture");
   nameObject(device.device, texture.memory, external ? "surface texture memory (exported as opaque fd)"
                                                      : "surface texture memory");
   return texture;

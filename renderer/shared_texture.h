@@ -8,6 +8,11 @@
 // - hostUpload: not exported; the frame copies the texels the CPU backend
 //   wrote into a staging buffer into every level (recordTextureUpload); lives
 //   in SHADER_READ_ONLY_OPTIMAL between frames;
+// - queueCompute: not exported; compute shaders in the render's own queue
+//   write every level after each step (the render-queue backends,
+//   sim/vulkan/surface_texture_writer.h) through R32_UINT views, so the image
+//   is created with MUTABLE_FORMAT; lives in SHADER_READ_ONLY_OPTIMAL between
+//   steps, GENERAL while written;
 // - placeholder: 1x1, one level, zeroed once; bound when the texture is off so
 //   that the pipeline always has a valid descriptor.
 #pragma once
@@ -22,7 +27,7 @@
 
 namespace vksim {
 
-enum class TextureWriter { external, hostUpload, placeholder };
+enum class TextureWriter { external, hostUpload, queueCompute, placeholder };
 
 // The one format of the surface texture (CUDA maps it as 8-bit unsigned x4).
 inline constexpr VkFormat kSurfaceTextureFormat = VK_FORMAT_R8G8B8A8_UNORM;
@@ -71,7 +76,7 @@ bool textureExportable(const Device& device);
 //   has imported it; every Vulkan use after that starts with an acquire
 //   (recordTextureAcquire). Throws EnvironmentError when the device cannot
 //   export it (textureExportable).
-// - hostUpload and placeholder: cleared to zero and left in
+// - hostUpload, queueCompute and placeholder: cleared to zero and left in
 //   SHADER_READ_ONLY_OPTIMAL (placeholder: 1x1x1 whatever is asked).
 // The caller destroys it after any importer has released it and the device
 // is idle.

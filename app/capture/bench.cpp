@@ -97,8 +97,9 @@ void applyConfiguration(App& app, const BenchConfiguration& configuration, bool 
   app.options.texture = configuration.texture;  // read by the rebuild (gridSetup)
   app.options.overlay = configuration.overlay;  // whether measureConfiguration builds the widgets
   // A row without the overlay draws none: the last ImGui frame of a row
-  // with it must not be drawn again.
+  // with it (built ahead during its last frame) must not be drawn again.
   app.overlay.hasDrawData = false;
+  app.overlay.builtAhead = false;
   app.options.transfer = configuration.transfer;
   app.options.waitStrategy = configuration.wait;
   ModelParams params = app.options.model;

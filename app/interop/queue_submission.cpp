@@ -9,13 +9,16 @@ namespace vksim {
 
 VkBufferUsageFlags queueVertexUsage(Backend backend, bool* deviceAddress) {
   *deviceAddress = backend == Backend::cudaNvx;
-  return backend == Backend::vulkan ? VkBufferUsageFlags{VK_BUFFER_USAGE_STORAGE_BUFFER_BIT} : 0;
+  // Both: the texture's compute shaders read the vertices as a storage buffer
+  // (sim/vulkan/surface_texture_writer.h), the Vulkan backend's also write them.
+  return VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 }
 
 std::unique_ptr<RenderQueueSimulation> createRenderQueueSimulation(const Device& device, Backend backend,
                                                                    const SharedVertexBuffer& vertices,
                                                                    const SyncSemaphores& semaphores,
-                                                                   const ModelParams& params) {
+                                                                   const ModelParams& params,
+                                                                   const SharedTexture& texture) {
   RenderQueueContext context;
   context.device = device.device;
   context.deviceName = device.info.name;
@@ -24,6 +27,10 @@ std::unique_ptr<RenderQueueSimulation> createRenderQueueSimulation(const Device&
   context.queueFamily = device.queueFamily;
   context.vertexBuffer = vertices.buffer;
   context.vertexBytes = vertices.size;
+  if (texture.writer == TextureWriter::queueCompute) {
+    context.textureImage = texture.image;
+    context.textureLevels = texture.levels;
+  }
   context.timestamps = device.timestampValidBits > 0;
   const Device* owner = &device;
   const VkSemaphore simDone = semaphores.simDone;

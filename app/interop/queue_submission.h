@@ -12,25 +12,29 @@
 #include "app/interop/device_pairing.h"
 #include "renderer/frame_sync.h"
 #include "renderer/shared_resources.h"
+#include "renderer/shared_texture.h"
 #include "renderer/vulkan_context.h"
 #include "sim/vulkan/render_queue_simulation.h"
 
 namespace vksim {
 
 // The vertex buffer's extra usage for `backend` (createSharedVertexBuffer):
-// STORAGE_BUFFER for compute shaders; device-address usage and memory for
-// cuda-nvx (deviceAddress set).
+// STORAGE_BUFFER for compute shaders (both backends: the texture's read the
+// vertices); device-address usage and memory for cuda-nvx (deviceAddress set).
 VkBufferUsageFlags queueVertexUsage(Backend backend, bool* deviceAddress);
 
 // Creates the backend's simulation on `device` for `vertices` (which
 // outlive it). Its initial write is submitted on device.queue with a signal
 // of semaphores.simDone, as every backend's initial write ends. Throws
 // EnvironmentError (exit 3) with the backend's one sentence when it cannot be
-// made (cuda-nvx: the driver refused the module or a kernel).
+// made (cuda-nvx: the driver refused the module or a kernel). With a
+// queueCompute `texture` (which outlives it too), every step also writes
+// every level of it; with any other, the step writes the vertices only.
 std::unique_ptr<RenderQueueSimulation> createRenderQueueSimulation(const Device& device, Backend backend,
                                                                    const SharedVertexBuffer& vertices,
                                                                    const SyncSemaphores& semaphores,
-                                                                   const ModelParams& params);
+                                                                   const ModelParams& params,
+                                                                   const SharedTexture& texture);
 
 // Frame k in one vkQueueSubmit: batch 1 is render k (renderCommands with
 // renderWaits and renderSignals, as for every backend), batch 2 is sim k

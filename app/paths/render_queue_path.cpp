@@ -22,10 +22,16 @@ void createRenderQueueGrid(GridResources& grid, std::unique_ptr<RenderQueueSimul
   grid.vertices = createSharedVertexBuffer(device, bytes, VertexMemory::deviceLocal, /*exportable=*/false, usage,
                                            deviceAddress);
   grid.semaphores = createSyncSemaphores(device, /*exportable=*/false);
-  // The render-queue backends write no texture: the mesh binds the
-  // placeholder and takes its colour from the height.
-  grid.texture = createPlaceholderTexture(device, params);
-  simulation = createRenderQueueSimulation(device, backend, grid.vertices, grid.semaphores, params);
+  // With the texture on, the step writes every level of it with compute
+  // shaders after the vertices, in its own command buffer. Never exported:
+  // the one queue orders its writes and the renders' reads, through pipeline
+  // barriers inside the step (their scopes reach the earlier and later
+  // submissions on the queue; sim/vulkan/surface_texture_writer.h), with no
+  // ownership transfer. Off, the mesh binds the placeholder and takes its
+  // colour from the height.
+  grid.texture = createSurfaceTexture(
+      device, params, setup.config.texture ? TextureWriter::queueCompute : TextureWriter::placeholder);
+  simulation = createRenderQueueSimulation(device, backend, grid.vertices, grid.semaphores, params, grid.texture);
   grid.queueSimulation = simulation.get();
   grid.externalWriter = false;
   grid.vertexOwner = VertexOwner::vulkan;

@@ -15,7 +15,8 @@
 namespace vksim {
 
 // Builds `grid` (empty) for `params`: a device-local vertex buffer that is
-// never exported, plain semaphores, the placeholder texture; and into
+// never exported, plain semaphores, the surface texture that the step writes
+// (TextureWriter::queueCompute; the placeholder with the texture off); and into
 // `simulation`, the path's own, the backend's simulation (grid.queueSimulation
 // points at it), whose initial write signals simDone as every backend's does.
 // Throws EnvironmentError / RuntimeFailure; what was built stays for

@@ -61,6 +61,17 @@ struct Overlay {
   // frame boundary.
   uint64_t bufferGrowths = 0;
   bool outgrown = false;
+  // The run loop asked for this frame's ImGui frame at its boundary
+  // (buildOverlay): only then does the frame build the next one ahead
+  // (buildOverlayAhead, app/ui/overlay_panels.h), so that a loop that stops
+  // asking (the bench's rows without the overlay) gets none.
+  bool askedThisFrame = false;
+  // The ImGui frame that the next render draws was built during the frame
+  // before, while its render ran: the frame boundary then builds none.
+  bool builtAhead = false;
+  // Host clock (base/host_clock.h) of the last ImGui frame's build, from
+  // beginOverlayFrame to the end of endOverlayFrame: where it sat in the frame.
+  int64_t lastBuildBeginNs = 0, lastBuildEndNs = 0;
 };
 
 // Where the overlay draws: renderPass is the swapchain's or the offscreen

@@ -15,6 +15,7 @@
 #include "app/scene.h"
 #include "app/ui/controls.h"
 #include "app/ui/overlay.h"
+#include "base/host_clock.h"
 
 namespace vksim {
 namespace {
@@ -54,9 +55,23 @@ void changeParams(App& app, const ModelParams& params) {
     simulationOf(app.grid)->setParams(params);
 }
 
-void drawSyncSection(App& app) {
+// The schedule of the frame that draws this ImGui frame. Built at the frame
+// boundary, that is app.schedule. Built ahead (during frame k, after render
+// k's submission, before sim k's turn): app.schedule as frame k+1 finds it
+// when sim k's wait and signal are handed over as planned, so that the table
+// names the frame it is drawn in.
+ScheduleState scheduleOfDrawnFrame(const App& app, bool ahead) {
+  ScheduleState schedule = app.schedule;
+  if (!ahead) return schedule;
+  StepResult planned;
+  planned.waitEnqueued = planned.signalEnqueued = true;
+  noteSimulationTurn(schedule, simSyncForFrame(schedule.scheduleFrame, schedule.mode), planned);
+  advanceFrame(schedule);
+  return schedule;
+}
+
+void drawSyncSection(App& app, const ScheduleState& schedule) {
   if (!ImGui::CollapsingHeader("Sync mode and value schedule", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  const ScheduleState& schedule = app.schedule;
   const SyncMode shown = schedule.pendingMode.value_or(schedule.mode);
   if (ImGui::RadioButton("binary (B)", shown == SyncMode::binary)) requestSyncMode(app, SyncMode::binary);
   ImGui::SameLine();
@@ -415,7 +430,7 @@ void drawHelpSection() {
   ImGui::TextDisabled("docs/interactive.md has the details and the --input-script format");
 }
 
-void drawOverlayWindow(App& app) {
+void drawOverlayWindow(App& app, bool ahead) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(kWindowMargin, kWindowMargin), ImGuiCond_FirstUseEver);
   // Fixed width, height fitted to the open sections but never past the
@@ -423,7 +438,7 @@ void drawOverlayWindow(App& app) {
   const float maxHeight = std::max(display.y - 2.0f * kWindowMargin, 50.0f);
   ImGui::SetNextWindowSizeConstraints(ImVec2(kWindowWidth, 0.0f), ImVec2(kWindowWidth, maxHeight));
   if (ImGui::Begin("vkcuda-sim (F1 hides)", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    drawSyncSection(app);
+    drawSyncSection(app, scheduleOfDrawnFrame(app, ahead));
     drawSimulationSection(app);
     drawViewSection(app);
     drawStatisticsSection(app);
@@ -437,13 +452,36 @@ void drawOverlayWindow(App& app) {
 
 }  // namespace
 
-void buildOverlay(App& app) {
+namespace {
+
+void buildOverlayFrame(App& app, bool ahead) {
+  app.overlay.lastBuildBeginNs = hostNowNs();
   const double lastFrame = app.frameMilliseconds.empty() ? -1.0 : app.frameMilliseconds.back();
   const uint32_t swapchainMinImages = app.headless ? 0 : app.swapchain.minImageCount;
   if (beginOverlayFrame(app.overlay, app.device, app.input, app.offscreen.extent, lastFrame,
                         swapchainMinImages))
-    drawOverlayWindow(app);
+    drawOverlayWindow(app, ahead);
   endOverlayFrame(app.overlay);
+  app.overlay.lastBuildEndNs = hostNowNs();
+}
+
+}  // namespace
+
+void buildOverlay(App& app) {
+  app.whileRenderRuns = buildOverlayAhead;  // runFrame builds the next frame's during this one's render
+  app.overlay.askedThisFrame = true;
+  if (app.overlay.builtAhead) {
+    app.overlay.builtAhead = false;  // this frame's was built while the last one rendered
+    return;
+  }
+  buildOverlayFrame(app, /*ahead=*/false);
+}
+
+void buildOverlayAhead(App& app) {
+  if (!app.overlay.vulkanBackend || !app.overlay.askedThisFrame) return;
+  app.overlay.askedThisFrame = false;
+  buildOverlayFrame(app, /*ahead=*/true);
+  app.overlay.builtAhead = true;
 }
 
 }  // namespace vksim

@@ -1,4 +1,4 @@
-// The Vulkan backend's compute shaders as SPIR-V, compiled by glslc at build
+// The render-queue backends' compute shaders as SPIR-V, compiled by glslc at build
 // time (sim/CMakeLists.txt) and embedded so the executable needs no files.
 #pragma once
 #include <cstdint>
@@ -16,5 +16,12 @@ inline constexpr uint32_t kRippleStepCompSpirv[] =
     ;
 inline constexpr uint32_t kRippleVerticesCompSpirv[] =
 #include "ripple_vertices.comp.inc"
+    ;
+// The surface texture's (surface_texture_writer.h), for both render-queue backends.
+inline constexpr uint32_t kSurfaceTexelsCompSpirv[] =
+#include "surface_texels.comp.inc"
+    ;
+inline constexpr uint32_t kDownsampleTexelsCompSpirv[] =
+#include "downsample_texels.comp.inc"
     ;
 }  // namespace vksim

@@ -103,12 +103,23 @@ QueueSimulationBase::QueueSimulationBase(const ModelParams& params, const Render
     }
     heights_ = *heights;
   }
+  if (context.textureImage) {
+    Result<SurfaceTextureWriter> texture = createSurfaceTextureWriter(
+        context.device, context.vertexBuffer, context.vertexBytes,
+        QueueTextureTarget{context.textureImage, params_.grid, context.textureLevels});
+    if (!texture) {
+      setError(texture.error().message);
+      return;
+    }
+    texture_ = *texture;
+  }
 }
 
 QueueSimulationBase::~QueueSimulationBase() {
   // The owner waited for the queue first (finish, then the device idle in
   // teardown): nothing recorded here is still pending.
   destroyQueueBuffer(context_.device, heights_);
+  destroySurfaceTextureWriter(context_.device, texture_);
   if (queries_) vkDestroyQueryPool(context_.device, queries_, nullptr);
   if (pool_) vkDestroyCommandPool(context_.device, pool_, nullptr);  // frees commandBuffers_
 }
@@ -151,6 +162,7 @@ StepResult QueueSimulationBase::writeInitialState() {
   } else {
     recordSinewave(commandBuffer, sinewaveFrame(params_, 0));
   }
+  recordTexture(commandBuffer);  // render 0 samples the initial state's texture
   // No barrier towards the render here: render 0's wait on simDone is at
   // VERTEX_INPUT, and a semaphore signal makes every write of its batch
   // available and the wait visible to the stages it waits at (the
@@ -188,6 +200,12 @@ void QueueSimulationBase::recordModelStep(VkCommandBuffer commandBuffer) {
   next_ = oldPrevious;
 }
 
+// The texels are part of the step, as the CUDA backend's are: after the
+// vertices, in the same command buffer, inside the step's timestamps.
+void QueueSimulationBase::recordTexture(VkCommandBuffer commandBuffer) {
+  if (texture_.target.image) recordSurfaceTextureWrite(commandBuffer, texture_);
+}
+
 RecordedStep QueueSimulationBase::recordStep(const StepSync& sync, bool advance) {
   RecordedStep recorded;
   VkCommandBufferBeginInfo beginInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -216,7 +234,10 @@ RecordedStep QueueSimulationBase::recordStep(const StepSync& sync, bool advance)
   vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
   // As the CUDA backend: a paused step (advance = false) writes nothing.
-  if (advance) recordModelStep(commandBuffer);
+  if (advance) {
+    recordModelStep(commandBuffer);
+    recordTexture(commandBuffer);
+  }
   // Read after write: the next render's vertex input reads what the shaders
   // or kernels wrote.
   VkMemoryBarrier after{VK_STRUCTURE_TYPE_MEMORY_BARRIER};

@@ -2,7 +2,9 @@
 // backends share. The host side of the models (step count, drops, time and
 // coefficients from sim/models.h), the command buffer each step is recorded
 // into, the barriers around it, its timestamps and the ripple model's three
-// height fields. A backend supplies only the commands that compute.
+// height fields, and the surface texture's writing after each step (the same
+// compute shaders for both). A backend supplies only the commands that
+// compute the vertices.
 #pragma once
 #include <volk.h>
 
@@ -14,6 +16,7 @@
 #include "base/config.h"
 #include "sim/models.h"
 #include "sim/vulkan/render_queue_simulation.h"
+#include "sim/vulkan/surface_texture_writer.h"
 
 namespace vksim {
 
@@ -53,8 +56,8 @@ class QueueSimulationBase : public RenderQueueSimulation {
   bool takeStepTiming(StepTiming* timing) override;
 
  protected:
-  // Makes the command pool, command buffer, query pool and (ripple) the
-  // height fields; `deviceAddress` for a backend that reaches the fields by
+  // Makes the command pool, command buffer, query pool, (ripple) the
+  // height fields and (context.textureImage) the texture's writer; `deviceAddress` for a backend that reaches the fields by
   // address. False with error() set on failure.
   QueueSimulationBase(const ModelParams& params, const RenderQueueContext& context, bool deviceAddress);
   bool ready() const { return error_.empty(); }
@@ -85,6 +88,8 @@ class QueueSimulationBase : public RenderQueueSimulation {
 
  private:
   void recordModelStep(VkCommandBuffer commandBuffer);
+  // The texture of the vertices just recorded, when there is one.
+  void recordTexture(VkCommandBuffer commandBuffer);
 
   std::string deviceName_;
   std::string error_;
@@ -100,6 +105,7 @@ class QueueSimulationBase : public RenderQueueSimulation {
   std::deque<uint64_t> timedSequences_;   // recorded steps whose timestamps are not taken yet, oldest first
   // Which field plays which role (RippleModel: previous <- current <- next).
   uint32_t current_ = 0, previous_ = 1, next_ = 2;
+  SurfaceTextureWriter texture_;  // empty (no image) when the texture is off
 };
 
 }  // namespace vksim

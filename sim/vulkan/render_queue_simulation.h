@@ -31,10 +31,16 @@ struct RenderQueueContext {
   VkPhysicalDeviceMemoryProperties memoryProperties{};
   uint32_t queueFamily = 0;  // the render queue's family: the command pool's
   // The shared vertex buffer (grid*grid Vertex), created with STORAGE_BUFFER
-  // usage (Vulkan backend) or SHADER_DEVICE_ADDRESS usage on memory allocated
-  // with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT (cuda-nvx backend).
+  // usage (both backends: the compute shaders read or write it), and for the
+  // cuda-nvx backend SHADER_DEVICE_ADDRESS usage on memory allocated with
+  // VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT.
   VkBuffer vertexBuffer = VK_NULL_HANDLE;
   VkDeviceSize vertexBytes = 0;
+  // The surface texture that every step writes after the vertices
+  // (sim/vulkan/surface_texture_writer.h says what the image must be), or
+  // VK_NULL_HANDLE when the texture is off: the step writes the vertices only.
+  VkImage textureImage = VK_NULL_HANDLE;
+  uint32_t textureLevels = 0;  // every level of a grid x grid image: floor(log2(grid)) + 1
   // Whether the timestamps of the queue family are valid (timestampValidBits > 0).
   bool timestamps = false;
   // Submits `commandBuffer` alone on the render queue, signalling simDone
@@ -67,8 +73,10 @@ class RenderQueueSimulation : public SimulationBackend {
   // of step k - kMaxFramesInFlight's submission, that command buffer's last;
   // step k-1's may still be queued. The command buffer begins with the barriers that order its
   // writes after the render's vertex reads and ends with the barrier that
-  // makes its vertex writes visible to the next render's vertex input; the
-  // semaphores are the frame loop's.
+  // makes its vertex writes visible to the next render's vertex input; with a
+  // texture (RenderQueueContext::textureImage), an advancing step writes
+  // every level of it after the vertices and leaves it visible to the next
+  // render's fragment shader. The semaphores are the frame loop's.
   virtual RecordedStep recordStep(const StepSync& sync, bool advance) = 0;
 
   // "vulkan compute shaders in the render queue" or the like: for reports.

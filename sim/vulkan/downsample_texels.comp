@@ -1,0 +1,34 @@
+#version 450
+// One mip level of the surface texture from the level above: texel (x, y) is
+// downsampleTexel (sim/model_math.h) of texels (2x, 2y), (2x+1, 2y),
+// (2x, 2y+1), (2x+1, 2y+1), each coordinate clamped to the level above's
+// extent (an odd extent's last row or column counted twice), as
+// writeSurfaceTextureMips does. Integer arithmetic on the packed words:
+// exact, so the bytes equal the CPU reference's.
+#extension GL_GOOGLE_include_directive : require
+#include "texture_layout.h"
+
+layout(local_size_x = kTextureGroupSize, local_size_y = kTextureGroupSize) in;
+
+layout(set = 0, binding = kTextureSourceBinding, r32ui) uniform readonly uimage2D source;
+layout(set = 0, binding = kTextureTargetBinding, r32ui) uniform writeonly uimage2D target;
+
+// meanOfFour of the byte at `shift` of four packed texels, in place.
+uint meanOfFour(uvec4 texels, uint shift) {
+  const uvec4 bytes = (texels >> shift) & 0xffu;
+  return ((bytes.x + bytes.y + bytes.z + bytes.w + 2u) / 4u) << shift;
+}
+
+void main() {
+  const ivec2 extent = imageSize(target);
+  const ivec2 xy = ivec2(gl_GlobalInvocationID.xy);
+  if (xy.x >= extent.x || xy.y >= extent.y) return;
+  const ivec2 last = imageSize(source) - 1;
+  const uvec4 texels = uvec4(imageLoad(source, min(2 * xy, last)).x,
+                             imageLoad(source, min(2 * xy + ivec2(1, 0), last)).x,
+                             imageLoad(source, min(2 * xy + ivec2(0, 1), last)).x,
+                             imageLoad(source, min(2 * xy + ivec2(1, 1), last)).x);
+  const uint packed = meanOfFour(texels, 0u) | meanOfFour(texels, 8u) | meanOfFour(texels, 16u) |
+                      meanOfFour(texels, 24u);
+  imageStore(target, xy, uvec4(packed, 0u, 0u, 0u));
+}
