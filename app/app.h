@@ -76,8 +76,8 @@ struct App {
   InputState input;  // app/ui/input.h: mouse state and the requests for the next frame boundary
   Overlay overlay;   // app/ui/overlay.h: ImGui (windowed runs, or headless with --overlay)
   // What the upper ui layer does while a frame's render runs: runFrame calls
-  // it once the render is submitted, on every path but the host-ordered copy
-  // path. buildOverlay sets it to buildOverlayAhead (app/ui/overlay_panels.h),
+  // it once the render is submitted, on the paths where the host takes turns
+  // with the simulation (app/frame_loop.cpp says which). buildOverlay sets it to buildOverlayAhead (app/ui/overlay_panels.h),
   // so that the frame loop need not include that layer. Null: nothing.
   void (*whileRenderRuns)(App&) = nullptr;
   GpuTimer gpuTimer;        // render timestamps, one slot per frame in flight (renderer/gpu_timer.h)

@@ -187,15 +187,19 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   // The test facility's faults for this frame, decided here, at the frame's start.
   const FrameFaults faults{renderLeavesOutSignal(app.options.faults, app.schedule),
                            stepFaultFor(app.options.faults, app.schedule)};
-  // Once the render is submitted, the host has nothing to do until its signal
-  // (or, with two frames in flight, the next frame): the next frame's overlay
-  // is built there (app.whileRenderRuns: buildOverlayAhead), off the stretch between the
-  // simulation's handover and the next render's submission. Not on the copy
-  // path: its step follows the render's submission without a wait, and would
-  // wait for the widgets.
+  // On the routes where the host takes turns with the simulation (one frame
+  // in flight, the host waiting for each signal), the host has nothing to do
+  // once the render is submitted until its signal: the next frame's overlay
+  // is built there (app.whileRenderRuns: buildOverlayAhead), off the stretch
+  // between the simulation's handover and the next render's submission. Not
+  // on the copy path, whose step follows the render's submission without a
+  // wait and would wait for the widgets; nor where the queue orders every
+  // handover (two frames in flight), where the host's work is off the GPU's
+  // way anyway and building at the frame boundary keeps the overlay current.
+  const bool hostTakesTurns = !path.hostOrdered && path.framesInFlight == 1;
   const auto afterRenderSubmitted = [&] {
     screenshotAndPresent(app, timing, capture, imageIndex);
-    if (!path.hostOrdered && app.whileRenderRuns) app.whileRenderRuns(app);
+    if (hostTakesTurns && app.whileRenderRuns) app.whileRenderRuns(app);
   };
   FrameContext frame{app.device, slot,          app.frameSlot, app.gpuTimer,
                      app.grid,   app.schedule,  *target,       sceneDraw(app),

@@ -23,8 +23,9 @@ namespace vksim {
 void buildOverlay(App& app);
 
 // During frame k, once its render is submitted and before the host waits for
-// that render's signal and steps the simulation (runFrame calls it on every
-// path but the host-ordered copy path): when buildOverlay was called at frame
+// that render's signal and steps the simulation (runFrame calls it where the
+// host takes turns with the simulation: not on the host-ordered copy path
+// nor on the render-queue path): when buildOverlay was called at frame
 // k's boundary, builds the ImGui frame that render k+1 draws, as buildOverlay
 // would, and sets app.overlay.builtAhead. The
 // widgets then run while the GPU renders, not between sim k's handover and

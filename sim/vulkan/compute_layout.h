@@ -22,6 +22,10 @@ VKSIM_CONSTANT kComputeVertexBinding = 0;
 VKSIM_CONSTANT kComputeHeightBinding = 1;
 VKSIM_CONSTANT kComputeTableBinding = 2;
 VKSIM_CONSTANT kComputeDropBinding = 3;
+// Set 1, only in the ripple step that writes the texture's level 0
+// (ripple_step.comp with VKSIM_STEP_TEXELS): binding 0, that level as an
+// R32_UINT storage image.
+VKSIM_CONSTANT kComputeTexelSet = 1;
 
 // 16 x 16 invocations a workgroup, one per vertex or cell.
 VKSIM_CONSTANT kComputeGroupSize = 16;

@@ -14,6 +14,10 @@ inline constexpr uint32_t kRippleDropsCompSpirv[] =
 inline constexpr uint32_t kRippleStepCompSpirv[] =
 #include "ripple_step.comp.inc"
     ;
+// ripple_step.comp compiled with VKSIM_STEP_TEXELS: the step writing level 0 too.
+inline constexpr uint32_t kRippleStepTexelsCompSpirv[] =
+#include "ripple_step_texels.comp.inc"
+    ;
 inline constexpr uint32_t kRippleVerticesCompSpirv[] =
 #include "ripple_vertices.comp.inc"
     ;

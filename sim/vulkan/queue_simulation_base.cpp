@@ -235,8 +235,15 @@ RecordedStep QueueSimulationBase::recordStep(const StepSync& sync, bool advance)
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
   // As the CUDA backend: a paused step (advance = false) writes nothing.
   if (advance) {
+    // A ripple step that writes level 0 itself needs the image writable
+    // before it runs; the writer then makes the levels below.
+    const bool stepTexels = texture_.target.image && params_.model == ModelKind::ripple && rippleStepWritesLevel0();
+    if (stepTexels) recordSurfaceTextureBegin(commandBuffer, texture_);
     recordModelStep(commandBuffer);
-    recordTexture(commandBuffer);
+    if (stepTexels)
+      recordSurfaceTextureLevels(commandBuffer, texture_, 1);
+    else
+      recordTexture(commandBuffer);
   }
   // Read after write: the next render's vertex input reads what the shaders
   // or kernels wrote.

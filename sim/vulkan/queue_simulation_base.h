@@ -76,6 +76,11 @@ class QueueSimulationBase : public RenderQueueSimulation {
                                 const RippleCoefficients& coefficients) = 0;
   // The vertices of field `field`.
   virtual void recordRippleVertices(VkCommandBuffer commandBuffer, uint32_t field) = 0;
+  // True when recordRippleStep also writes level 0 of the texture (through
+  // textureLevel0()), so that the writer makes only the levels below.
+  virtual bool rippleStepWritesLevel0() const { return false; }
+  // Level 0 of the texture as an R32_UINT storage view; null when the texture is off.
+  VkImageView textureLevel0() const { return texture_.levelViews.empty() ? VK_NULL_HANDLE : texture_.levelViews[0]; }
 
   // Every shader or kernel write before it is visible to every shader or
   // kernel read and write after it (COMPUTE_SHADER -> COMPUTE_SHADER).

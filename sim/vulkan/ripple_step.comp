@@ -12,6 +12,15 @@
 // (docs/results/2026-12-04-texture-in-step.md).
 #include "compute_common.glsl"
 
+#ifdef VKSIM_STEP_TEXELS
+// The Vulkan backend's step with the texture on: texel (i, j) of level 0 from
+// vertex (i, j)'s height and normal while they are still in registers, so the
+// vertices are not read back (surface_texels.comp's word, stored the same
+// way; the levels below are the writer's, surface_texture_writer.h).
+#include "texture_common.glsl"
+layout(set = kComputeTexelSet, binding = 0, r32ui) uniform writeonly uimage2D level0;
+#endif
+
 const uint kTile = kComputeGroupSize;
 const uint kNextSide = kTile + 2u;     // next heights: the tile and its ring
 const uint kCurrentSide = kTile + 4u;  // current heights: the ring's stencils too
@@ -65,5 +74,9 @@ void main() {
   const float upperZ = nextTile[(y + alongZ.y - j) * kNextSide + x];
   precise float slopeX = finiteDifferenceSlope(lowerX, upperX, alongX);
   precise float slopeZ = finiteDifferenceSlope(lowerZ, upperZ, alongZ);
-  vertices[j * pc.grid + i] = Vertex(vec4(coordinate(i), height, coordinate(j), 1.0), surfaceNormal(slopeX, slopeZ));
+  const vec4 normal = surfaceNormal(slopeX, slopeZ);
+  vertices[j * pc.grid + i] = Vertex(vec4(coordinate(i), height, coordinate(j), 1.0), normal);
+#ifdef VKSIM_STEP_TEXELS
+  imageStore(level0, ivec2(i, j), uvec4(surfaceTexelWord(height, normal.y), 0u, 0u, 0u));
+#endif
 }

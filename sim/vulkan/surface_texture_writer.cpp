@@ -156,6 +156,11 @@ void destroySurfaceTextureWriter(VkDevice device, SurfaceTextureWriter& writer) 
 }
 
 void recordSurfaceTextureWrite(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer) {
+  recordSurfaceTextureBegin(commandBuffer, writer);
+  recordSurfaceTextureLevels(commandBuffer, writer, 0);
+}
+
+void recordSurfaceTextureBegin(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer) {
   const QueueTextureTarget& target = writer.target;
   // Read after write: level 0 reads the vertices the step's shaders or
   // kernels just wrote. Write after read: the image may change layout and be
@@ -170,7 +175,12 @@ void recordSurfaceTextureWrite(VkCommandBuffer commandBuffer, const SurfaceTextu
   toGeneral.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
   vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &vertices, 0, nullptr, 1, &toGeneral);
-  for (uint32_t level = 0; level < target.levels; ++level) {
+}
+
+void recordSurfaceTextureLevels(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer,
+                                uint32_t firstLevel) {
+  const QueueTextureTarget& target = writer.target;
+  for (uint32_t level = firstLevel; level < target.levels; ++level) {
     if (level > 0) {
       // Level L reads what level L-1's dispatch wrote.
       VkMemoryBarrier above{VK_STRUCTURE_TYPE_MEMORY_BARRIER};

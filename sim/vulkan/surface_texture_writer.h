@@ -1,7 +1,9 @@
 // Internal to sim/vulkan/ and sim/cuda_nvx/: the surface texture
 // (sim/surface_texture.h) written with Vulkan compute in the render's queue,
 // after the step that wrote the vertices, for both render-queue backends.
-// Level 0 from the vertices (surface_texels.comp), each level below from the
+// Level 0 from the vertices (surface_texels.comp), unless the step wrote it
+// (the Vulkan backend's ripple step: recordSurfaceTextureBegin and
+// recordSurfaceTextureLevels below), each level below from the
 // one above (downsample_texels.comp), every byte equal to the CPU
 // reference's (writeSurfaceTexture) for the same vertices.
 #pragma once
@@ -52,5 +54,13 @@ void destroySurfaceTextureWriter(VkDevice device, SurfaceTextureWriter& writer);
 // fragment reads, and ends with the move back to SHADER_READ_ONLY_OPTIMAL,
 // its writes visible to later fragment shaders on the same queue.
 void recordSurfaceTextureWrite(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer);
+
+// The same in two parts, for a step that writes level 0 itself (the Vulkan
+// backend's ripple step): the opening barrier before the step's commands,
+// then levels firstLevel .. levels-1 (each after a barrier on the level
+// above, level 0 included) and the move back to SHADER_READ_ONLY_OPTIMAL.
+void recordSurfaceTextureBegin(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer);
+void recordSurfaceTextureLevels(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer,
+                                uint32_t firstLevel);
 
 }  // namespace vksim

@@ -3,6 +3,7 @@
 // the step's command buffer (QueueSimulationBase).
 #include <array>
 #include <cstring>
+#include <span>
 
 #include "sim/vulkan/compute_layout.h"
 #include "sim/vulkan/compute_shaders.h"
@@ -25,6 +26,10 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     const VkDevice device = context_.device;
     for (VkPipeline pipeline : pipelines_)
       if (pipeline) vkDestroyPipeline(device, pipeline, nullptr);
+    if (texelStep_) vkDestroyPipeline(device, texelStep_, nullptr);
+    if (texelLayout_) vkDestroyPipelineLayout(device, texelLayout_, nullptr);
+    if (texelPool_) vkDestroyDescriptorPool(device, texelPool_, nullptr);  // frees texelSet_
+    if (texelSetLayout_) vkDestroyDescriptorSetLayout(device, texelSetLayout_, nullptr);
     if (layout_) vkDestroyPipelineLayout(device, layout_, nullptr);
     if (descriptorPool_) vkDestroyDescriptorPool(device, descriptorPool_, nullptr);  // frees the set
     if (setLayout_) vkDestroyDescriptorSetLayout(device, setLayout_, nullptr);
@@ -88,8 +93,16 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     push.courantSquared = coefficients.courantSquared;
     push.keepPrevious = coefficients.keepPrevious;
     push.inverseDenominator = coefficients.inverseDenominator;
+    if (texelStep_) {
+      // The same pass writing level 0 of the texture too: sets 0 and 1.
+      const std::array<VkDescriptorSet, 2> sets{set_, texelSet_};
+      dispatchWith(commandBuffer, Bound{texelStep_, texelLayout_, sets}, push);
+      return;
+    }
     dispatch(commandBuffer, kRippleStep, push);  // the next heights and their vertices, one pass
   }
+
+  bool rippleStepWritesLevel0() const override { return texelStep_ != VK_NULL_HANDLE; }
 
   void recordRippleVertices(VkCommandBuffer commandBuffer, uint32_t field) override {
     ComputePushConstants push = basePush();
@@ -107,13 +120,27 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     return push;
   }
 
+  // What a dispatch binds: the pipeline, its layout and the sets from set 0.
+  struct Bound {
+    VkPipeline pipeline;
+    VkPipelineLayout layout;
+    std::span<const VkDescriptorSet> sets;
+  };
+
   // One invocation per cell of a width x height region (the whole grid unless
   // given).
   void dispatch(VkCommandBuffer commandBuffer, Shader shader, const ComputePushConstants& push, uint32_t width = 0,
                 uint32_t height = 0) {
-    vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_[shader]);
-    vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
-    vkCmdPushConstants(commandBuffer, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    dispatchWith(commandBuffer, Bound{pipelines_[shader], layout_, std::span<const VkDescriptorSet>(&set_, 1)}, push,
+                 width, height);
+  }
+
+  void dispatchWith(VkCommandBuffer commandBuffer, const Bound& bound, const ComputePushConstants& push,
+                    uint32_t width = 0, uint32_t height = 0) {
+    vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, bound.pipeline);
+    vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, bound.layout, 0,
+                            uint32_t(bound.sets.size()), bound.sets.data(), 0, nullptr);
+    vkCmdPushConstants(commandBuffer, bound.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     const uint32_t x = width ? width : params_.grid, y = height ? height : params_.grid;
     vkCmdDispatch(commandBuffer, (x + kComputeGroupSize - 1) / kComputeGroupSize,
                   (y + kComputeGroupSize - 1) / kComputeGroupSize, 1);
@@ -174,24 +201,70 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
 
     const std::array<std::span<const uint32_t>, kShaderCount> code{kSinewaveCompSpirv, kRippleDropsCompSpirv,
                                                                    kRippleStepCompSpirv, kRippleVerticesCompSpirv};
-    for (uint32_t s = 0; s < kShaderCount; ++s) {
-      VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-      moduleInfo.codeSize = code[s].size_bytes();
-      moduleInfo.pCode = code[s].data();
-      VkShaderModule module = VK_NULL_HANDLE;
-      if (!check(vkCreateShaderModule(device, &moduleInfo, nullptr, &module), "compute shader module")) return;
-      VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-      pipelineInfo.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-      pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-      pipelineInfo.stage.module = module;
-      pipelineInfo.stage.pName = "main";
-      pipelineInfo.layout = layout_;
-      const VkResult made =
-          vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, &pipelines_[s]);
-      vkDestroyShaderModule(device, module, nullptr);  // the pipeline keeps what it needs
-      if (!check(made, "compute pipeline")) return;
-    }
+    for (uint32_t s = 0; s < kShaderCount; ++s)
+      if (!createPipeline(code[s], layout_, &pipelines_[s])) return;
     growDrops(kInitialDropCapacity);
+    if (params_.model == ModelKind::ripple && textureLevel0()) createTexelStep();
+  }
+
+  bool createPipeline(std::span<const uint32_t> code, VkPipelineLayout layout, VkPipeline* pipeline) {
+    const VkDevice device = context_.device;
+    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    moduleInfo.codeSize = code.size_bytes();
+    moduleInfo.pCode = code.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    if (!check(vkCreateShaderModule(device, &moduleInfo, nullptr, &module), "compute shader module")) return false;
+    VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    pipelineInfo.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    pipelineInfo.stage.module = module;
+    pipelineInfo.stage.pName = "main";
+    pipelineInfo.layout = layout;
+    const VkResult made = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, pipeline);
+    vkDestroyShaderModule(device, module, nullptr);  // the pipeline keeps what it needs
+    return check(made, "compute pipeline");
+  }
+
+  // The ripple step that writes level 0 too (the texture on): set 1 holds
+  // that level's R32_UINT view; set 0 is the other shaders' (the two
+  // pipeline layouts agree on it, so one binding of set 0 serves both).
+  void createTexelStep() {
+    const VkDevice device = context_.device;
+    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    setInfo.bindingCount = 1;
+    setInfo.pBindings = &binding;
+    if (!check(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &texelSetLayout_), "descriptor set layout"))
+      return;
+    const std::array<VkDescriptorSetLayout, 2> setLayouts{setLayout_, texelSetLayout_};
+    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kComputePushConstantsSize};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = uint32_t(setLayouts.size());
+    layoutInfo.pSetLayouts = setLayouts.data();
+    layoutInfo.pushConstantRangeCount = 1;
+    layoutInfo.pPushConstantRanges = &range;
+    if (!check(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &texelLayout_), "pipeline layout")) return;
+    const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1};
+    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    poolInfo.maxSets = 1;
+    poolInfo.poolSizeCount = 1;
+    poolInfo.pPoolSizes = &poolSize;
+    if (!check(vkCreateDescriptorPool(device, &poolInfo, nullptr, &texelPool_), "descriptor pool")) return;
+    VkDescriptorSetAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    allocateInfo.descriptorPool = texelPool_;
+    allocateInfo.descriptorSetCount = 1;
+    allocateInfo.pSetLayouts = &texelSetLayout_;
+    if (!check(vkAllocateDescriptorSets(device, &allocateInfo, &texelSet_), "descriptor set")) return;
+    // The image is in GENERAL while the step writes it (recordSurfaceTextureBegin).
+    const VkDescriptorImageInfo level0{VK_NULL_HANDLE, textureLevel0(), VK_IMAGE_LAYOUT_GENERAL};
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = texelSet_;
+    write.dstBinding = 0;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    write.pImageInfo = &level0;
+    vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+    createPipeline(kRippleStepTexelsCompSpirv, texelLayout_, &texelStep_);
   }
 
   // A drop buffer for `count` drops, and the set pointing at every buffer.
@@ -228,6 +301,12 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
   std::array<VkPipeline, kShaderCount> pipelines_{};
+  // The ripple step writing level 0 (createTexelStep); null when the texture is off.
+  VkDescriptorSetLayout texelSetLayout_ = VK_NULL_HANDLE;
+  VkPipelineLayout texelLayout_ = VK_NULL_HANDLE;
+  VkDescriptorPool texelPool_ = VK_NULL_HANDLE;
+  VkDescriptorSet texelSet_ = VK_NULL_HANDLE;
+  VkPipeline texelStep_ = VK_NULL_HANDLE;
   QueueBuffer table_, drops_;
   uint32_t dropCapacity_ = 0;
 };

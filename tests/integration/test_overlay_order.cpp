@@ -3,7 +3,8 @@
 // ImGui frame that render k+1 draws is built during frame k, after render k
 // was submitted and before the host saw its signal and stepped the
 // simulation, not between sim k's handover and render k+1's submission. The
-// host-ordered copy path keeps building at the frame boundary.
+// host-ordered copy path and the render-queue path keep building at the
+// frame boundary.
 // docs/interactive.md, "What the overlay costs a frame".
 #include <gtest/gtest.h>
 
@@ -29,12 +30,12 @@ struct OrderRun {
 
 // The run loop's order (app/main.cpp): the overlay at the frame boundary,
 // then the frame.
-OrderRun runWithOverlay(TransferMode transfer) {
+OrderRun runWithOverlay(TransferMode transfer, BackendChoice backend = BackendChoice::cpu) {
   enableSynchronizationValidation();
   Options options;
   options.headless = true;
   options.overlay = true;
-  options.backend = BackendChoice::cpu;
+  options.backend = backend;
   options.transfer = transfer;
   options.model.grid = 32;
   options.width = 320;
@@ -80,16 +81,26 @@ TEST(OverlayOrder, TheNextFramesOverlayIsBuiltAfterTheRenderIsSubmittedAndBefore
   }
 }
 
-// The copy path's step follows the render's submission with no wait: the
-// overlay stays at the frame boundary there, off the step's way.
-TEST(OverlayOrder, TheCopyPathBuildsAtTheFrameBoundary) {
-  const OrderRun run = runWithOverlay(TransferMode::copy);
+void expectBuiltAtTheFrameBoundary(const OrderRun& run) {
   ASSERT_EQ(run.timings.size(), size_t(kFrames));
   for (size_t k = 0; k < run.timings.size(); ++k) {
     EXPECT_FALSE(run.builtAhead[k]) << "frame " << k;
     EXPECT_LE(run.builds[k].endNs, run.timings[k].hostFrame.beginNs)
         << "frame " << k << ": the overlay it draws was not built before it began";
   }
+}
+
+// The copy path's step follows the render's submission with no wait: the
+// overlay stays at the frame boundary there, off the step's way.
+TEST(OverlayOrder, TheCopyPathBuildsAtTheFrameBoundary) {
+  expectBuiltAtTheFrameBoundary(runWithOverlay(TransferMode::copy));
+}
+
+// The render-queue path (vulkan) queues the step with the render: no host
+// turn to stand in the way of, so the overlay stays current, built at the
+// frame boundary.
+TEST(OverlayOrder, TheRenderQueuePathBuildsAtTheFrameBoundary) {
+  expectBuiltAtTheFrameBoundary(runWithOverlay(TransferMode::zeroCopy, BackendChoice::vulkan));
 }
 
 }  // namespace
