@@ -89,9 +89,9 @@ void sinewaveTiled(benchmark::State& state) {
     reportBandwidth(state, bench->timeSinewaveTiledMs(kRepetitions), minimumStepBytes(ModelKind::sinewave, grid));
 }
 
-BENCHMARK(deviceCopy)->Arg(1024)->Arg(2048)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
-BENCHMARK(rippleStep)->Arg(1024)->Arg(2048)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
-BENCHMARK(rippleTexturedStep)->Arg(1024)->Arg(2048)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
+BENCHMARK(deviceCopy)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
+BENCHMARK(rippleStep)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
+BENCHMARK(rippleTexturedStep)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(sinewaveStep)->Arg(1024)->Arg(2048)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(rippleTwoPass)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(sinewaveTiled)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
@@ -104,7 +104,7 @@ void printRatios() {
   std::printf("\n%-6s %10s %10s %12s %8s %10s %9s %8s %12s %8s %14s %14s\n", "grid", "copy GB/s", "ripple us",
               "ripple GB/s", "of copy", "tex us", "tex GB/s", "of copy", "sine GB/s", "of copy", "2-pass ripple",
               "tiled sine");
-  for (uint32_t grid : {1024u, 2048u, 4096u}) {
+  for (uint32_t grid : {1024u, 2048u, 4096u, 8192u}) {
     KernelBench* bench = benchFor(grid);
     if (!bench) return;
     auto median = [](auto&& sample) {
