@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 
+#include "sim/vulkan/compute_pipeline.h"
 #include "sim/vulkan/compute_shaders.h"
 #include "sim/vulkan/texture_layout.h"
 
@@ -43,24 +44,6 @@ VkResult createSetLayout(VkDevice device, SurfaceTextureWriter& writer) {
   layoutInfo.setLayoutCount = 1;
   layoutInfo.pSetLayouts = &writer.setLayout;
   return vkCreatePipelineLayout(device, &layoutInfo, nullptr, &writer.layout);
-}
-
-VkResult createPipeline(VkDevice device, VkPipelineLayout layout, std::span<const uint32_t> code,
-                        VkPipeline* pipeline) {
-  VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  moduleInfo.codeSize = code.size_bytes();
-  moduleInfo.pCode = code.data();
-  VkShaderModule module = VK_NULL_HANDLE;
-  if (VkResult made = vkCreateShaderModule(device, &moduleInfo, nullptr, &module); made != VK_SUCCESS) return made;
-  VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  pipelineInfo.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-  pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  pipelineInfo.stage.module = module;
-  pipelineInfo.stage.pName = "main";
-  pipelineInfo.layout = layout;
-  const VkResult made = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, pipeline);
-  vkDestroyShaderModule(device, module, nullptr);  // the pipeline keeps what it needs
-  return made;
 }
 
 // One set a level: set L writes level L from level L-1 (level 0 from the
@@ -133,9 +116,9 @@ Result<SurfaceTextureWriter> createSurfaceTextureWriter(VkDevice device, VkBuffe
     made = createLevelView(device, target.image, level, &writer.levelViews[level]);
   if (made == VK_SUCCESS) made = createSetLayout(device, writer);
   if (made == VK_SUCCESS) made = createSets(device, vertexBuffer, vertexBytes, writer);
-  if (made == VK_SUCCESS) made = createPipeline(device, writer.layout, kSurfaceTexelsCompSpirv, &writer.texelsPipeline);
+  if (made == VK_SUCCESS) made = createComputePipeline(device, writer.layout, kSurfaceTexelsCompSpirv, &writer.texelsPipeline);
   if (made == VK_SUCCESS)
-    made = createPipeline(device, writer.layout, kDownsampleTexelsCompSpirv, &writer.downsamplePipeline);
+    made = createComputePipeline(device, writer.layout, kDownsampleTexelsCompSpirv, &writer.downsamplePipeline);
   if (made != VK_SUCCESS) {
     destroySurfaceTextureWriter(device, writer);
     return fail("could not create the surface texture's compute shaders (VkResult " + std::to_string(made) + ")",

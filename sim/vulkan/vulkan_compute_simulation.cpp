@@ -6,6 +6,7 @@
 #include <span>
 
 #include "sim/vulkan/compute_layout.h"
+#include "sim/vulkan/compute_pipeline.h"
 #include "sim/vulkan/compute_shaders.h"
 #include "sim/vulkan/queue_simulation_base.h"
 
@@ -188,16 +189,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     layoutInfo.pPushConstantRanges = &range;
     if (!check(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout_), "pipeline layout")) return;
     const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4};
-    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    poolInfo.maxSets = 1;
-    poolInfo.poolSizeCount = 1;
-    poolInfo.pPoolSizes = &poolSize;
-    if (!check(vkCreateDescriptorPool(device, &poolInfo, nullptr, &descriptorPool_), "descriptor pool")) return;
-    VkDescriptorSetAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    allocateInfo.descriptorPool = descriptorPool_;
-    allocateInfo.descriptorSetCount = 1;
-    allocateInfo.pSetLayouts = &setLayout_;
-    if (!check(vkAllocateDescriptorSets(device, &allocateInfo, &set_), "descriptor set")) return;
+    if (!check(createOneSet(device, poolSize, setLayout_, &descriptorPool_, &set_), "descriptor set")) return;
 
     const std::array<std::span<const uint32_t>, kShaderCount> code{kSinewaveCompSpirv, kRippleDropsCompSpirv,
                                                                    kRippleStepCompSpirv, kRippleVerticesCompSpirv};
@@ -208,21 +200,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   }
 
   bool createPipeline(std::span<const uint32_t> code, VkPipelineLayout layout, VkPipeline* pipeline) {
-    const VkDevice device = context_.device;
-    VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    moduleInfo.codeSize = code.size_bytes();
-    moduleInfo.pCode = code.data();
-    VkShaderModule module = VK_NULL_HANDLE;
-    if (!check(vkCreateShaderModule(device, &moduleInfo, nullptr, &module), "compute shader module")) return false;
-    VkComputePipelineCreateInfo pipelineInfo{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    pipelineInfo.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    pipelineInfo.stage.module = module;
-    pipelineInfo.stage.pName = "main";
-    pipelineInfo.layout = layout;
-    const VkResult made = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, pipeline);
-    vkDestroyShaderModule(device, module, nullptr);  // the pipeline keeps what it needs
-    return check(made, "compute pipeline");
+    return check(createComputePipeline(context_.device, layout, code, pipeline), "compute pipeline");
   }
 
   // The ripple step that writes level 0 too (the texture on): set 1 holds
@@ -245,16 +223,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     layoutInfo.pPushConstantRanges = &range;
     if (!check(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &texelLayout_), "pipeline layout")) return;
     const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1};
-    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    poolInfo.maxSets = 1;
-    poolInfo.poolSizeCount = 1;
-    poolInfo.pPoolSizes = &poolSize;
-    if (!check(vkCreateDescriptorPool(device, &poolInfo, nullptr, &texelPool_), "descriptor pool")) return;
-    VkDescriptorSetAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    allocateInfo.descriptorPool = texelPool_;
-    allocateInfo.descriptorSetCount = 1;
-    allocateInfo.pSetLayouts = &texelSetLayout_;
-    if (!check(vkAllocateDescriptorSets(device, &allocateInfo, &texelSet_), "descriptor set")) return;
+    if (!check(createOneSet(device, poolSize, texelSetLayout_, &texelPool_, &texelSet_), "descriptor set")) return;
     // The image is in GENERAL while the step writes it (recordSurfaceTextureBegin).
     const VkDescriptorImageInfo level0{VK_NULL_HANDLE, textureLevel0(), VK_IMAGE_LAYOUT_GENERAL};
     VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};

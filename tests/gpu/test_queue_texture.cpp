@@ -20,6 +20,7 @@
 #include "app/frame_loop.h"
 #include "gpu_environment.h"
 #include "sim/surface_texture.h"
+#include "texture_check.h"
 #include "vulkan_test_support.h"
 
 namespace vksim {
@@ -60,21 +61,12 @@ TEST_P(QueueTextureOnGpu, EveryLevelEqualsTheCpuReferenceOfTheSameVertices) {
   ASSERT_EQ(app.grid.texture.levels, surfaceTextureLevelCount(grid));
   for (int frame = 0; frame < kFrames; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered) << "frame " << frame;
   drainSchedule(app);
-  const std::vector<uint8_t> vertexBytes = readSharedVertices(app.device, app.grid);
-  std::vector<Vertex> vertices(size_t(grid) * grid);
-  ASSERT_EQ(vertexBytes.size(), vertices.size() * sizeof(Vertex));
-  std::memcpy(vertices.data(), vertexBytes.data(), vertexBytes.size());
-  std::vector<uint8_t> reference(surfaceTextureBytes(grid));
-  writeSurfaceTexture(vertices.data(), grid, reference.data());
-  for (uint32_t level = 0; level < app.grid.texture.levels; ++level) {
-    const SurfaceTextureLevel layout = surfaceTextureLevel(grid, level);
-    const std::vector<uint8_t> texels = readSharedTexture(app.device, app.grid, level);
-    ASSERT_EQ(texels.size(), size_t(layout.width) * layout.height * kSurfaceTexelBytes) << "level " << level;
-    size_t differing = 0;
-    for (size_t i = 0; i < texels.size(); ++i) differing += texels[i] != reference[layout.offset + i];
-    EXPECT_EQ(differing, 0u) << toString(testCase.backend) << " level " << level << " (" << layout.width << "x"
-                             << layout.height << "): bytes that differ from the CPU reference";
-  }
+  std::vector<uint8_t> reference;
+  const std::vector<LevelDifference> levels = textureAgainstItsVertices(app, &reference);
+  ASSERT_EQ(levels.size(), size_t(app.grid.texture.levels));
+  for (const LevelDifference& level : levels)
+    EXPECT_EQ(level.differing, 0u) << toString(testCase.backend) << " level " << level.level << " (" << level.width
+                                   << "x" << level.height << "): bytes that differ from the CPU reference";
   destroyApp(app);
   EXPECT_EQ(watch.newErrors(), 0u);
   EXPECT_EQ(watch.newWarnings(), 0u);

@@ -12,6 +12,7 @@
 
 #include "app/app.h"
 #include "app/frame_loop.h"
+#include "frame_timings.h"
 #include "renderer/vk_check.h"
 #include "sync_validation.h"
 
@@ -49,10 +50,7 @@ SlotRun runFrames(BackendChoice backend, SyncMode sync, int frames) {
     EXPECT_EQ(runFrame(app), FrameStatus::rendered);
     run.slots.push_back(app.frameSlot);
   }
-  drainSchedule(app);
-  settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));
-  while (std::optional<FrameTiming> timing = takeFinishedFrame(app.timing, /*flush=*/true))
-    run.timings.push_back(*timing);
+  run.timings = drainAndTakeFrameTimings(app);
   destroyApp(app);
   EXPECT_EQ(validationCounts().errors.load(), 0u);
   EXPECT_EQ(validationCounts().warnings.load(), 0u);

@@ -14,6 +14,7 @@
 #include "app/app.h"
 #include "app/frame_loop.h"
 #include "app/ui/overlay_panels.h"
+#include "frame_timings.h"
 #include "renderer/vk_check.h"
 #include "sync_validation.h"
 
@@ -52,10 +53,7 @@ OrderRun runWithOverlay(TransferMode transfer, BackendChoice backend = BackendCh
     run.builds.push_back({app.overlay.lastBuildBeginNs, app.overlay.lastBuildEndNs});
     run.builtAhead.push_back(app.overlay.builtAhead);
   }
-  drainSchedule(app);
-  settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));
-  while (std::optional<FrameTiming> timing = takeFinishedFrame(app.timing, /*flush=*/true))
-    run.timings.push_back(*timing);
+  run.timings = drainAndTakeFrameTimings(app);
   destroyApp(app);
   EXPECT_EQ(validationCounts().errors.load(), 0u);
   EXPECT_EQ(validationCounts().warnings.load(), 0u);

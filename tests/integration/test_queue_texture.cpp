@@ -21,6 +21,7 @@
 #include "renderer/vk_check.h"
 #include "sim/surface_texture.h"
 #include "sync_validation.h"
+#include "texture_check.h"
 #include "vulkan_test_support.h"
 
 namespace vksim {
@@ -69,25 +70,12 @@ TEST_P(QueueTextureLevels, EveryLevelEqualsTheCpuReferenceOfTheSameVertices) {
   app.paused = true;
   ASSERT_EQ(runFrame(app), FrameStatus::rendered);
   drainSchedule(app);
-  const std::vector<uint8_t> vertexBytes = readSharedVertices(app.device, app.grid);
-  std::vector<Vertex> vertices(size_t(grid) * grid);
-  ASSERT_EQ(vertexBytes.size(), vertices.size() * sizeof(Vertex));
-  std::memcpy(vertices.data(), vertexBytes.data(), vertexBytes.size());
-  std::vector<uint8_t> reference(surfaceTextureBytes(grid));
-  writeSurfaceTexture(vertices.data(), grid, reference.data());
-  for (uint32_t level = 0; level < app.grid.texture.levels; ++level) {
-    const SurfaceTextureLevel layout = surfaceTextureLevel(grid, level);
-    const std::vector<uint8_t> texels = readSharedTexture(app.device, app.grid, level);
-    ASSERT_EQ(texels.size(), size_t(layout.width) * layout.height * kSurfaceTexelBytes) << "level " << level;
-    size_t differing = 0, first = texels.size();
-    for (size_t i = 0; i < texels.size(); ++i)
-      if (texels[i] != reference[layout.offset + i]) {
-        ++differing;
-        first = std::min(first, i);
-      }
-    EXPECT_EQ(differing, 0u) << "level " << level << " (" << layout.width << "x" << layout.height
-                             << "): bytes that differ from the CPU reference, the first at byte " << first;
-  }
+  std::vector<uint8_t> reference;
+  const std::vector<LevelDifference> levels = textureAgainstItsVertices(app, &reference);
+  ASSERT_EQ(levels.size(), size_t(app.grid.texture.levels));
+  for (const LevelDifference& level : levels)
+    EXPECT_EQ(level.differing, 0u) << "level " << level.level << " (" << level.width << "x" << level.height
+                                   << "): bytes that differ from the CPU reference, the first at byte " << level.first;
   // Not a constant image: the waves (or the sine) give level 0 many colours.
   std::set<uint32_t> colours;
   for (size_t i = 0; i + 4 <= size_t(grid) * grid * 4; i += 4) {

@@ -1,0 +1,25 @@
+// Internal to sim/vulkan/ and sim/cuda_nvx/: the two Vulkan objects every
+// compute user of the render's queue makes the same way, shared by the
+// Vulkan backend (vulkan_compute_simulation.cpp) and the texture's writer
+// (surface_texture_writer.cpp).
+#pragma once
+#include <volk.h>
+
+#include <cstdint>
+#include <span>
+
+namespace vksim {
+
+// A compute pipeline of `code` (SPIR-V, entry point "main") with `layout`;
+// the shader module is gone again when it returns. The Vulkan result of the
+// first call that failed, else VK_SUCCESS.
+VkResult createComputePipeline(VkDevice device, VkPipelineLayout layout, std::span<const uint32_t> code,
+                               VkPipeline* pipeline);
+
+// A pool holding exactly `size` and one set of `setLayout` allocated from it
+// (destroying the pool frees the set). The result of the first call that
+// failed, else VK_SUCCESS; a pool made before a failure is left in *pool.
+VkResult createOneSet(VkDevice device, const VkDescriptorPoolSize& size, VkDescriptorSetLayout setLayout,
+                      VkDescriptorPool* pool, VkDescriptorSet* set);
+
+}  // namespace vksim

@@ -1,0 +1,54 @@
+// The surface texture an app holds against the host's texture of the vertices
+// in its buffer (writeSurfaceTexture, sim/surface_texture.h), level by level:
+// shared by the lavapipe and the NVIDIA machine's tests of the render-queue
+// backends' texture.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "app/app.h"
+#include "sim/surface_texture.h"
+
+namespace vksim {
+
+struct LevelDifference {
+  uint32_t level = 0, width = 0, height = 0;
+  size_t differing = 0;  // bytes that differ from the reference
+  size_t first = 0;      // the first of them (the level's size when none)
+};
+
+// After a drain: reads the vertices and every level back, writes the host's
+// texture of those vertices into *reference (every level, the packed layout)
+// and returns each level's difference. A level of the wrong size is a test
+// failure and is left out.
+inline std::vector<LevelDifference> textureAgainstItsVertices(App& app, std::vector<uint8_t>* reference) {
+  const uint32_t grid = app.grid.texture.width;
+  const std::vector<uint8_t> vertexBytes = readSharedVertices(app.device, app.grid);
+  std::vector<Vertex> vertices(size_t(grid) * grid);
+  EXPECT_EQ(vertexBytes.size(), vertices.size() * sizeof(Vertex));
+  std::memcpy(vertices.data(), vertexBytes.data(), std::min(vertexBytes.size(), vertices.size() * sizeof(Vertex)));
+  reference->assign(surfaceTextureBytes(grid), 0);
+  writeSurfaceTexture(vertices.data(), grid, reference->data());
+  std::vector<LevelDifference> levels;
+  for (uint32_t level = 0; level < app.grid.texture.levels; ++level) {
+    const SurfaceTextureLevel layout = surfaceTextureLevel(grid, level);
+    const std::vector<uint8_t> texels = readSharedTexture(app.device, app.grid, level);
+    if (texels.size() != size_t(layout.width) * layout.height * kSurfaceTexelBytes) {
+      ADD_FAILURE() << "level " << level << " read back " << texels.size() << " bytes";
+      continue;
+    }
+    LevelDifference difference{level, layout.width, layout.height, 0, texels.size()};
+    for (size_t i = 0; i < texels.size(); ++i)
+      if (texels[i] != (*reference)[layout.offset + i]) {
+        ++difference.differing;
+        difference.first = std::min(difference.first, i);
+      }
+    levels.push_back(difference);
+  }
+  return levels;
+}
+
+}  // namespace vksim
