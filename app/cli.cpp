@@ -197,8 +197,8 @@ void addScheduleAndDisplayOptions(CLI::App& app, Options& options, std::string& 
   app.add_option("--vsync", options.vsync, "Wait for vertical blank when presenting")
       ->transform(oneOf(kOnOff));
   app.add_option("--texture", options.texture,
-                 "The surface texture that the simulation writes and the mesh samples (mip-mapped; zero-copy "
-                 "only: the copy path draws the height colour)")
+                 "The surface texture that the simulation writes and the mesh samples (mip-mapped; opencl "
+                 "and --transfer copy draw the height colour instead)")
       ->transform(oneOf(kOnOff));
   app.add_option("--lod", options.levelOfDetail,
                  "Level of detail: each tile of the mesh drawn at the vertex stride its distance needs, seams "

@@ -9,8 +9,8 @@
 //   wrote into a staging buffer into every level (recordTextureUpload); lives
 //   in SHADER_READ_ONLY_OPTIMAL between frames;
 // - queueCompute: not exported; compute shaders in the render's own queue
-//   write every level after each step (the render-queue backends,
-//   sim/vulkan/surface_texture_writer.h) through R32_UINT views, so the image
+//   write every level in each step's command buffer (the render-queue
+//   backends, sim/vulkan/surface_texture_writer.h) through R32_UINT views, so the image
 //   is created with MUTABLE_FORMAT; lives in SHADER_READ_ONLY_OPTIMAL between
 //   steps, GENERAL while written;
 // - placeholder: 1x1, one level, zeroed once; bound when the texture is off so

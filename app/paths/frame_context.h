@@ -89,7 +89,7 @@ struct FrameContext {
   FrameTarget target;
   SceneDraw scene;
   WaitStrategy waitStrategy = WaitStrategy::poll;
-  bool advance = true;       // false while paused: the step writes the current state again
+  bool advance = true;       // false while paused: the step writes nothing, only waits and signals
   FrameFaults faults;        // the test facility's, for this frame
   FrameObserver& observer;   // the capture room's (app/capture/frame_observer.h)
   // The loop's part once the render is submitted and before the simulation

@@ -23,7 +23,8 @@ void createRenderQueueGrid(GridResources& grid, std::unique_ptr<RenderQueueSimul
                                            deviceAddress);
   grid.semaphores = createSyncSemaphores(device, /*exportable=*/false);
   // With the texture on, the step writes every level of it with compute
-  // shaders after the vertices, in its own command buffer. Never exported:
+  // shaders in its own command buffer (level 0 in the Vulkan backend's ripple
+  // step itself, else after the vertices). Never exported:
   // the one queue orders its writes and the renders' reads, through pipeline
   // barriers inside the step (their scopes reach the earlier and later
   // submissions on the queue; sim/vulkan/surface_texture_writer.h), with no

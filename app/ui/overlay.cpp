@@ -73,9 +73,11 @@ VkDescriptorPool createFontDescriptorPool(const Device& device) {
 }
 
 // The backend needs MinImageCount >= 2 whatever the surface reports; it only
-// sizes its per-frame vertex buffers by it, and this app has one frame in
-// flight (the fence wait at the top of runFrame), so 2 is always enough.
-// Headless runs pass 0 and get 2.
+// sizes its per-frame vertex buffers by it (one set a draw, in turn), and
+// this app has at most two frames in flight (kMaxFramesInFlight, the
+// render-queue path; one elsewhere), each waiting at the top of runFrame for
+// the fence of the frame that used its slot before, so the set a draw reuses
+// is never still in use: 2 is always enough. Headless runs pass 0 and get 2.
 uint32_t backendMinImageCount(uint32_t swapchainMinImages) {
   return std::max(2u, swapchainMinImages);
 }
@@ -213,8 +215,9 @@ bool beginOverlayFrame(Overlay& overlay, const Device& device, InputState& input
   if (!overlay.vulkanBackend) return false;
   // A new swapchain may want a different image count (FIFO and MAILBOX
   // differ). SetMinImageCount waits for the device itself and drops the
-  // buffer sets; we are at a frame boundary, so that costs one frame at most,
-  // and the device is idle for reserving them again.
+  // buffer sets; at the frame boundary, or building ahead right after a
+  // render's submission (whose waits are already met or enqueued), that costs
+  // one frame at most, and the device is idle for reserving them again.
   if (const uint32_t count = backendMinImageCount(swapchainMinImages); count != overlay.minImageCount) {
     ImGui_ImplVulkan_SetMinImageCount(count);
     overlay.minImageCount = count;

@@ -98,9 +98,10 @@ void createOverlay(Overlay& overlay, const Instance& instance, const Device& dev
 // overlay that was never (or only partly) created.
 void destroyOverlay(Overlay& overlay, const Device& device);
 
-// Starts an ImGui frame at the frame boundary; returns whether the caller
-// should build the widgets now (the overlay exists and is visible), which it
-// does before endOverlayFrame. swapchainMinImages is the swapchain's now (0
+// Starts an ImGui frame, at the frame boundary or, built ahead, during the
+// frame before once its render is submitted (app/ui/overlay_panels.h);
+// returns whether the caller should build the widgets now (the overlay
+// exists and is visible), which it does before endOverlayFrame. swapchainMinImages is the swapchain's now (0
 // headless): a new swapchain may want another count. Headless, ImGui gets
 // the display size, the last frame's duration (lastFrameMilliseconds, < 0
 // when none has run yet) and the mouse as `input` recorded it; the presses of the

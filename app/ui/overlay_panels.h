@@ -5,8 +5,9 @@
 // Layering: ABOVE app/app.h (the widgets read and change the whole App). The
 // ImGui context, its backends and event forwarding are app/ui/overlay.h,
 // below app/app.h; only the run loops include this header (app/main.cpp,
-// app/frame_loop.cpp, and app/capture/bench.cpp for the bench's --overlay
-// rows).
+// and app/capture/bench.cpp for the bench's --overlay rows). runFrame
+// (app/frame_loop.cpp) reaches buildOverlayAhead through
+// App::whileRenderRuns, without including it.
 #pragma once
 #include "app/app.h"
 

@@ -36,7 +36,7 @@ struct RenderQueueContext {
   // VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT.
   VkBuffer vertexBuffer = VK_NULL_HANDLE;
   VkDeviceSize vertexBytes = 0;
-  // The surface texture that every step writes after the vertices
+  // The surface texture that every step writes with the vertices
   // (sim/vulkan/surface_texture_writer.h says what the image must be), or
   // VK_NULL_HANDLE when the texture is off: the step writes the vertices only.
   VkImage textureImage = VK_NULL_HANDLE;
@@ -67,15 +67,16 @@ struct RecordedStep {
 // the step with recordStep and submits it with the render.
 class RenderQueueSimulation : public SimulationBackend {
  public:
-  // Records step k (advance = false: the vertices of the current state again)
-  // into one of the simulation's kMaxFramesInFlight command buffers
-  // (base/config.h) and returns it. The frame loop has waited for the fence
+  // Records step k (advance = false: a paused step, which writes nothing:
+  // the command buffer holds only its barriers and timestamps) into one of
+  // the simulation's kMaxFramesInFlight command buffers (base/config.h) and
+  // returns it. The frame loop has waited for the fence
   // of step k - kMaxFramesInFlight's submission, that command buffer's last;
   // step k-1's may still be queued. The command buffer begins with the barriers that order its
   // writes after the render's vertex reads and ends with the barrier that
   // makes its vertex writes visible to the next render's vertex input; with a
   // texture (RenderQueueContext::textureImage), an advancing step writes
-  // every level of it after the vertices and leaves it visible to the next
+  // every level of it with the vertices and leaves it visible to the next
   // render's fragment shader. The semaphores are the frame loop's.
   virtual RecordedStep recordStep(const StepSync& sync, bool advance) = 0;
 

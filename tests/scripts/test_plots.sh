@@ -114,6 +114,16 @@ grep -Eq "^ +64 cuda +timeline +0\.800 +0\.200 +0\.050 +0\.328 +0\.222$" "$work/
 grep -Eq "^ +64 vulkan +timeline +0\.500 +0\.200 +0\.040 +0\.000 +0\.260$" "$work/two.out" ||
   fail "plot-bench's budget row for vulkan at 64 is wrong: $(cat "$work/two.out")"
 
+# The same file twice is one configuration twice: refused without labels, two
+# series with them, the table's last column naming each bar's label.
+expect_refusal "plot-bench, one configuration twice without labels" "$root/scripts/plot-bench" \
+  "$work/bench-vulkan.json" "$work/bench-vulkan.json" -o "$work/x.png"
+"$root/scripts/plot-bench" "before=$work/bench-vulkan.json" "after=$work/bench-vulkan.json" \
+  -o "$work/bench-labels.png" >"$work/labels.out" || fail "plot-bench with labels exited $?"
+expect_png "$work/bench-labels.png"
+grep -Eq "^ +64 vulkan +timeline +0\.500 .* +before$" "$work/labels.out" && grep -Eq " +after$" "$work/labels.out" ||
+  fail "plot-bench's table has no before and after rows: $(cat "$work/labels.out")"
+
 echo "not,a,capture" >"$work/bad.csv"
 echo '{"results": [{"grid": 64, "sync": "sometimes", "transfer": "copy", "backend": "cpu", "meanMs": 1}]}' \
   >"$work/bad.json"
