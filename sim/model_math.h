@@ -246,8 +246,10 @@ VKSIM_HOST_DEVICE inline Texel surfaceTexel(const Vertex& vertex) {
 
 // Texel (x, y) of mip level L+1 is the rounded mean of texels (2x, 2y),
 // (2x+1, 2y), (2x, 2y+1), (2x+1, 2y+1) of level L, each coordinate clamped
-// to level L's extent (an odd extent's last row or column is then counted
-// twice). Integer arithmetic: exact on both sides, and a box filter never
+// to level L's extent. Level L+1 is max(1, extent >> 1) wide, so on the
+// square chains of this program the clamp never acts: an odd extent's last
+// row and column are not read (it would act only on a side already 1 wide
+// while the other is not). Integer arithmetic: exact on both sides, and a box filter never
 // widens a difference between two chains (|mean a - mean b| <= max |a - b|).
 VKSIM_HOST_DEVICE inline uint8_t meanOfFour(uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
   return static_cast<uint8_t>((a + b + c + d + 2u) / 4u);

@@ -137,8 +137,8 @@ void CudaSimulation::enqueueSinewave() {
 // The surface texture from the vertices just written, in stream order
 // after them and before the step's signal: level 0, then the levels below.
 // Nothing without an imported texture. Launch errors are left for the
-// caller's cudaGetLastError. (The ripple step writes level 0 itself and
-// calls enqueueTextureMips alone.)
+// caller's cudaGetLastError. (The ripple step writes levels 0 to
+// kStepTexelLevels - 1 itself and calls enqueueTextureMips alone.)
 void CudaSimulation::enqueueTexture() {
   if (levelSurfaces_.empty()) return;
   const uint32_t n = params_.grid;

@@ -2,8 +2,8 @@
 // One mip level of the surface texture from the level above: texel (x, y) is
 // downsampleTexel (sim/model_math.h) of texels (2x, 2y), (2x+1, 2y),
 // (2x, 2y+1), (2x+1, 2y+1), each coordinate clamped to the level above's
-// extent (an odd extent's last row or column counted twice), as
-// writeSurfaceTextureMips does. Integer arithmetic on the packed words:
+// extent, as writeSurfaceTextureMips does (on a square chain the clamp never
+// acts: an odd extent's last row and column are not read; sim/model_math.h). Integer arithmetic on the packed words:
 // exact, so the bytes equal the CPU reference's.
 #extension GL_GOOGLE_include_directive : require
 #include "texture_layout.h"
