@@ -23,8 +23,9 @@
 //     or --draw-repeats N): long enough that a GPU may switch to CUDA's
 //     round k while it runs.
 // Generalised to N buffers: CUDA's round k writes buffer k % N, last read by
-// frame k-N+1's draw, finished before 2k+1 for any N >= 1 (frame k's hand-over
-// follows it in the queue). The wait cannot be lowered to frame k-N+1's value:
+// frame k-N+1's draw, finished before 2k+1 for any N >= 2 (frame k's hand-over
+// follows it in the queue; with N = 1 it is draw k, which follows the
+// hand-over: --break reuse). The wait cannot be lowered to frame k-N+1's value:
 // on one timeline every signal must raise the value (CUDA's 2k+2 may not come
 // before Vulkan's 2k+1), so each side waits for the other's previous signal and
 // at most one draw runs beside one CUDA round. N = 2 is all one timeline can use.

@@ -13,7 +13,7 @@ constexpr VkExternalSemaphoreHandleTypeFlagBits kSemaphoreHandleType =
 VkSemaphore createSemaphore(const Device& device, VkSemaphoreType type, bool exportable) {
   // VkExportSemaphoreCreateInfo must be present at creation: a semaphore
   // created without it can never be exported
-  // (VUID-VkSemaphoreGetFdInfoKHR-handleType-01132).
+  // (VUID-VkSemaphoreGetFdInfoKHR-handleType-01132; rule S11).
   VkExportSemaphoreCreateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO};
   exportInfo.handleTypes = kSemaphoreHandleType;
   VkSemaphoreTypeCreateInfo typeInfo{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
@@ -29,8 +29,8 @@ VkSemaphore createSemaphore(const Device& device, VkSemaphoreType type, bool exp
 
 // The same question as for export, asked about import: whether a buffer of
 // this usage can be bound to opaque-fd memory, and whether that memory must
-// be a dedicated allocation. Throws when it cannot; returns whether the
-// import must be dedicated.
+// be a dedicated allocation (rule M5). Throws when it cannot; returns whether
+// the import must be dedicated.
 bool importMustBeDedicated(const Device& device, const std::string& who) {
   VkPhysicalDeviceExternalBufferInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO};
   query.usage = kSharedVertexBufferUsage;
@@ -45,7 +45,7 @@ bool importMustBeDedicated(const Device& device, const std::string& who) {
 
 VkBuffer createImportingBuffer(const Device& device, VkDeviceSize size) {
   // Memory imported as opaque fd may only be bound to a buffer that declared
-  // that handle type at creation (VUID-vkBindBufferMemory-memory-02985).
+  // that handle type at creation (VUID-vkBindBufferMemory-memory-02985; rule E9).
   VkExternalMemoryBufferCreateInfo externalInfo{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
   externalInfo.handleTypes = kMemoryHandleType;
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -88,7 +88,7 @@ uint32_t chooseImportMemoryType(const Device& device, const std::string& who, Vk
 }
 
 // Allocates memory from the fd for `buffer`. On failure the buffer is
-// destroyed and the fd is still the caller's.
+// destroyed and the fd is still the caller's (rules E9, M8).
 VkDeviceMemory importMemoryFd(const Device& device, VkBuffer buffer, int fd, VkDeviceSize allocationSize,
                               uint32_t memoryType, bool dedicated) {
   VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
@@ -105,7 +105,7 @@ VkDeviceMemory importMemoryFd(const Device& device, VkBuffer buffer, int fd, VkD
   const VkResult imported = vkAllocateMemory(device.device, &allocateInfo, nullptr, &memory);
   if (imported != VK_SUCCESS) {
     // A failed import leaves the fd with the application (the external
-    // memory chapter's rule for VkImportMemoryFdInfoKHR): `fd` stays as it
+    // memory chapter's rule for VkImportMemoryFdInfoKHR; rules E9, M8): `fd` stays as it
     // was, for the caller to close.
     vkDestroyBuffer(device.device, buffer, nullptr);
     failVulkanCall("vkAllocateMemory (import of an opaque fd)", imported, __FILE__, __LINE__);
@@ -168,7 +168,7 @@ SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize s
   // The handle type is declared on the buffer as well as on its memory: memory
   // exported as opaque fd may only be bound to a buffer created with that
   // type in VkExternalMemoryBufferCreateInfo (VUID-vkBindBufferMemory-memory-02726),
-  // and the declaration may change the buffer's memory requirements.
+  // and the declaration may change the buffer's memory requirements (rules M20, M2).
   VkExternalMemoryBufferCreateInfo externalInfo{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO};
   externalInfo.handleTypes = kMemoryHandleType;
   VkBufferCreateInfo bufferInfo{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -191,10 +191,10 @@ SharedVertexBuffer createSharedVertexBuffer(const Device& device, VkDeviceSize s
   // Exported memory is always a dedicated allocation: drivers that report
   // VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT require it
   // (VUID-VkMemoryAllocateInfo-pNext-00639), every driver allows it, and the
-  // importer is then told so (cudaExternalMemoryDedicated).
+  // importer is then told so (cudaExternalMemoryDedicated; rule M5).
   VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
   dedicatedInfo.buffer = result.buffer;
-  VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
+  VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};  // rule M20
   exportInfo.pNext = &dedicatedInfo;
   exportInfo.handleTypes = kMemoryHandleType;
   // A buffer whose device address is taken must be bound to memory allocated
@@ -235,7 +235,7 @@ SharedVertexBuffer importSharedVertexBuffer(const Device& device, VkDeviceSize s
   result.memory = importMemoryFd(device, result.buffer, fd, allocationSize, memoryType, dedicatedOnly);
   // A successful import hands the fd to the implementation; any later use of
   // it by the application, close included, is not allowed
-  // (VkImportMemoryFdInfoKHR). -1 says so to the caller's guard.
+  // (VkImportMemoryFdInfoKHR; rule E9). -1 says so to the caller's guard.
   fd = -1;
   result.allocationSize = allocationSize;
   result.dedicated = dedicatedOnly;
@@ -267,7 +267,7 @@ int exportMemoryFd(const Device& device, const SharedVertexBuffer& buffer) {
   // The handle type was named in VkExportMemoryAllocateInfo at allocation
   // (VUID-VkMemoryGetFdInfoKHR-handleType-00671). Each call returns a new fd
   // referencing the same payload; the caller owns it until a successful import
-  // takes it over.
+  // takes it over (rules M7, M9).
   VkMemoryGetFdInfoKHR getInfo{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR};
   getInfo.memory = buffer.memory;
   getInfo.handleType = kMemoryHandleType;
@@ -309,7 +309,7 @@ void destroySyncSemaphores(const Device& device, SyncSemaphores& semaphores) {
 int exportSemaphoreFd(const Device& device, VkSemaphore semaphore) {
   // Opaque fd has reference transference: the importer shares this payload,
   // so it may be exported at any time (unlike SYNC_FD, which needs a pending
-  // signal and copies it).
+  // signal and copies it; rules S11, O4).
   VkSemaphoreGetFdInfoKHR getInfo{VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR};
   getInfo.semaphore = semaphore;
   getInfo.handleType = kSemaphoreHandleType;

@@ -89,7 +89,7 @@ VkExternalMemoryProperties externalImageProperties(const Device& device) {
 // to an image created with that handle type (VUID-vkBindImageMemory-memory-02728),
 // and the declaration may change the image's memory requirements. Optimal
 // tiling: the importer maps it as a CUDA array, whose layout the driver
-// knows, never as linear memory.
+// knows, never as linear memory (rules M20, M2).
 void createTextureImage(const Device& device, SharedTexture& texture, bool external) {
   VkExternalMemoryImageCreateInfo externalInfo{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO};
   externalInfo.handleTypes = kTextureMemoryHandleType;
@@ -128,10 +128,10 @@ void allocateTextureMemory(const Device& device, SharedTexture& texture, bool ex
   }
   // Exported: a dedicated allocation, always (required where the driver
   // reports DEDICATED_ONLY, VUID-VkMemoryAllocateInfo-pNext-00639, allowed
-  // everywhere), and the importer is told so (cudaExternalMemoryDedicated).
+  // everywhere), and the importer is told so (cudaExternalMemoryDedicated; rule M5).
   VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
   dedicatedInfo.image = texture.image;
-  VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};
+  VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO};  // rule M20
   exportInfo.pNext = &dedicatedInfo;
   exportInfo.handleTypes = kTextureMemoryHandleType;
   VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
@@ -271,7 +271,7 @@ int exportTextureMemoryFd(const Device& device, const SharedTexture& texture) {
   getInfo.memory = texture.memory;
   getInfo.handleType = kTextureMemoryHandleType;  // named at allocation (VUID-VkMemoryGetFdInfoKHR-handleType-00671)
   int fd = -1;
-  VK_CHECK(vkGetMemoryFdKHR(device.device, &getInfo, &fd));
+  VK_CHECK(vkGetMemoryFdKHR(device.device, &getInfo, &fd));  // a new fd each call (rule M9)
   return fd;
 }
 
@@ -308,7 +308,7 @@ void recordTextureUpload(VkCommandBuffer commandBuffer, const SharedTexture& tex
                        0, nullptr, 0, nullptr, 1, &toSampled);
 }
 
-// As the vertex buffer's acquire (app/interop/grid_resources.cpp): the
+// As the vertex buffer's acquire (rules M21, M22; app/interop/grid_resources.cpp): the
 // stages and flags come from externalAcquireStages (without maintenance8 the
 // source stage is ALL_COMMANDS, to chain with the semaphore wait at
 // ALL_COMMANDS), srcAccessMask is 0 because the other API's signal made its
@@ -327,7 +327,7 @@ void recordTextureAcquire(VkCommandBuffer commandBuffer, const SharedTexture& te
 // The first scope is what `stages` names (the frame's sampling, or at
 // creation the layout transition before it); reads need no availability
 // operation. The semaphore signal later in the batch orders the other API's
-// writes after it.
+// writes after it (rules M21, M22).
 void recordTextureRelease(VkCommandBuffer commandBuffer, const SharedTexture& texture, uint32_t queueFamily,
                           const ExternalTransferStages& stages) {
   VkImageMemoryBarrier barrier = imageBarrier(texture, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL);

@@ -87,6 +87,7 @@ void readIdentity(VkPhysicalDevice physical, const std::vector<VkExtensionProper
   info.apiVersion = properties.properties.apiVersion;
   info.driverVersion = properties.properties.driverVersion;
   info.vendorId = properties.properties.vendorID;
+  // Rule D1: the CUDA device is found by these 16 bytes, never by its index.
   std::copy(std::begin(idProperties.deviceUUID), std::end(idProperties.deviceUUID), info.deviceUuid.begin());
   if (hasDriverProperties) {
     info.driverName = driverProperties.driverName;

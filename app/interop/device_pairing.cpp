@@ -90,11 +90,11 @@ const PhysicalDeviceInfo* firstSharingPair(const std::vector<const PhysicalDevic
 
 std::vector<PairingCheck> checkPairing(const PhysicalDeviceInfo& vulkan, const CudaDeviceInfo& cuda) {
   std::vector<PairingCheck> checks;
-  checks.push_back({"same UUID", cuda.uuid == vulkan.deviceUuid,
+  checks.push_back({"same UUID", cuda.uuid == vulkan.deviceUuid,  // rule D1: by UUID, never by index
                     "Vulkan " + formatUuid(vulkan.deviceUuid) + ", CUDA " + formatUuid(cuda.uuid)});
   // CUDA Programming Guide (Vulkan interoperability): memory and semaphores
   // may be imported only from a Vulkan device whose device group holds one
-  // physical device.
+  // physical device (rule D2).
   checks.push_back({"device group of one", vulkan.deviceGroupSize == 1,
                     vulkan.deviceGroupSize == 0
                         ? std::string("not found in vkEnumeratePhysicalDeviceGroups")
@@ -102,12 +102,12 @@ std::vector<PairingCheck> checkPairing(const PhysicalDeviceInfo& vulkan, const C
                               (vulkan.deviceGroupSize == 1 ? "" : "s") + " in its group"});
   // An opaque fd carries a handle that only the driver which exported it
   // understands (external memory chapter: opaque handles are valid only
-  // between the same driver on the same device); CUDA's import is NVIDIA's.
+  // between the same driver on the same device); CUDA's import is NVIDIA's (rule D4).
   checks.push_back({"NVIDIA proprietary Vulkan driver", vulkan.driverId == VK_DRIVER_ID_NVIDIA_PROPRIETARY,
                     describeDriverId(vulkan.driverId)});
   checks.push_back(
       {"CUDA compute mode allows contexts", !cuda.computeProhibited, "compute mode " + cuda.computeModeName});
-  // The value schedule's default mode imports the exported timeline semaphore.
+  // The value schedule's default mode imports the exported timeline semaphore (rules D8, S10).
   checks.push_back({"CUDA timeline-semaphore interop", cuda.timelineSemaphoreInterop,
                     std::string("cudaDevAttrTimelineSemaphoreInteropSupported ") +
                         (cuda.timelineSemaphoreInterop ? "1" : "0")});
@@ -134,7 +134,7 @@ bool canShareWithCuda(const PhysicalDeviceInfo& device) {
 
 std::optional<CudaDeviceInfo> pairedCudaDevice(const PhysicalDeviceInfo& vulkan, const CudaDeviceList& cuda) {
   for (const CudaDeviceInfo& device : cuda.devices)
-    if (device.uuid == vulkan.deviceUuid) return device;
+    if (device.uuid == vulkan.deviceUuid) return device;  // rule D1: by UUID, never by index
   return std::nullopt;
 }
 
@@ -334,7 +334,7 @@ bool sharesWithAnotherApi(Backend backend) { return traitsOf(backend).sharesWith
 std::vector<PairingCheck> checkOpenClPairing(const PhysicalDeviceInfo& vulkan, const OpenClDeviceInfo& opencl) {
   std::vector<PairingCheck> checks;
   // cl_khr_device_uuid: the same UUID means the same physical device, the
-  // only one an opaque fd of this Vulkan device means anything to.
+  // only one an opaque fd of this Vulkan device means anything to (rules O6, D4).
   checks.push_back({"same UUID", opencl.hasUuid && opencl.uuid == vulkan.deviceUuid,
                     "Vulkan " + formatUuid(vulkan.deviceUuid) + ", OpenCL " +
                         (opencl.hasUuid ? formatUuid(opencl.uuid) : std::string("none (no cl_khr_device_uuid)"))});
@@ -371,7 +371,7 @@ std::string openClLoaderPhrase(const OpenClLoaderInfo& loader) {
   return phrase + ")";
 }
 
-// Why `device` does not pair with any of `candidates`, one phrase.
+// Why `device` does not pair with any of `candidates` (matched by UUID, rule O6), one phrase.
 std::string openClDeviceVerdict(const OpenClDeviceInfo& device,
                                 const std::vector<const PhysicalDeviceInfo*>& candidates) {
   const std::string label = "device '" + device.name + "'";
@@ -425,7 +425,7 @@ DeviceChoice chooseOpenClDevices(const std::vector<PhysicalDeviceInfo>& vulkan, 
   for (const PhysicalDeviceInfo& device : vulkan)
     if (!requested || &device == requested) candidates.push_back(&device);
   // Every device of every platform, whatever the platforms' order: a CPU
-  // platform listed first, or one that failed, must not hide the GPU's.
+  // platform listed first, or one that failed, must not hide the GPU's (matched by UUID, rule O6).
   std::string problem;
   for (const PhysicalDeviceInfo* candidate : candidates)
     for (const OpenClDeviceInfo& device : opencl.devices) {
@@ -505,7 +505,7 @@ std::string describeOpenClDevices(const std::vector<PhysicalDeviceInfo>& vulkan,
   bool anyPair = false;
   for (const PhysicalDeviceInfo& vulkanDevice : vulkan)
     for (const OpenClDeviceInfo& device : opencl.devices) {
-      if (!device.hasUuid || device.uuid != vulkanDevice.deviceUuid) continue;
+      if (!device.hasUuid || device.uuid != vulkanDevice.deviceUuid) continue;  // by UUID (rule O6)
       anyPair = true;
       const bool ok = firstOpenClPairingProblem(vulkanDevice, device).empty();
       out << "  Vulkan [" << vulkanDevice.index << "] <-> OpenCL [" << device.platformIndex << "." << device.deviceIndex

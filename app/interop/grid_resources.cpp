@@ -18,7 +18,7 @@ namespace {
 // are handed over through queue family ownership transfers to and from
 // VK_QUEUE_FAMILY_EXTERNAL, whatever their sharing mode (the external memory
 // chapter); a Vulkan access without the acquire sees undefined contents (the
-// synchronization chapter's queue family ownership transfer section).
+// synchronization chapter's queue family ownership transfer section; rule M21).
 VkBufferMemoryBarrier externalOwnershipBarrier(const GridResources& grid, uint32_t queueFamily,
                                                bool acquire) {
   VkBufferMemoryBarrier barrier{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};

@@ -341,7 +341,7 @@ void drawDevicesSection(App& app) {
     ImGui::Text("CUDA: %s (compute %d.%d), ordinal %d", cuda.name.c_str(), cuda.computeMajor,
                 cuda.computeMinor, cuda.ordinal);
     ImGui::Text("  UUID %s", formatUuid(cuda.uuid).c_str());
-    const bool matched = cuda.uuid == vulkan.deviceUuid;
+    const bool matched = cuda.uuid == vulkan.deviceUuid;  // the pairing's test (rule D1)
     ImGui::TextColored(matched ? ImVec4(0.5f, 1.0f, 0.5f, 1.0f) : ImVec4(1.0f, 0.4f, 0.4f, 1.0f),
                        "  UUIDs %s", matched ? "match: the same GPU" : "DIFFER");
   } else {

@@ -417,7 +417,7 @@ inline ExportedBuffer createExportedBuffer(const Pair& pair, const Device& devic
   result.dedicated = (features & VK_EXTERNAL_MEMORY_FEATURE_DEDICATED_ONLY_BIT) != 0 ||
                      dedicatedNeeds.requiresDedicatedAllocation || dedicatedNeeds.prefersDedicatedAllocation;
 
-  // M18: memory allocated for export (and dedicated to the buffer, M5, when asked).
+  // M20: memory allocated for export (and dedicated to the buffer, M5, when asked).
   VkMemoryDedicatedAllocateInfo dedicatedInfo{VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO};
   dedicatedInfo.buffer = result.buffer;
   VkExportMemoryAllocateInfo exportInfo{VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO,

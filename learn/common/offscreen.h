@@ -1,10 +1,10 @@
-// Plain Vulkan drawing for steps 6 and 7: an offscreen RGBA8 colour target
-// with its render pass, a graphics pipeline with the fixed state those steps
-// need, the copy of the target into a HostBuffer, and a PNG of it. Nothing
-// here crosses to CUDA; it only keeps the drawing boilerplate out of the
-// steps, so that what they teach (the acquire, the release, what CUDA wrote)
-// stays visible. Each function exits (check.h's codes) instead of returning
-// an error.
+// Plain Vulkan drawing for steps 6, 7 and 10 (and step 11, through
+// window.h): an offscreen RGBA8 colour target with its render pass, a
+// graphics pipeline with the fixed state those steps need, the copy of the
+// target into a HostBuffer, and a PNG of it. Nothing here crosses to CUDA;
+// it only keeps the drawing boilerplate out of the steps, so that what they
+// teach (the acquire, the release, what CUDA wrote) stays visible. Each
+// function exits (check.h's codes) instead of returning an error.
 #pragma once
 
 #include "earlier.h"

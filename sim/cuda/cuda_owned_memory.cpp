@@ -40,7 +40,7 @@ struct DriverFunctions {
 // a null pointer when the symbol is missing or too old, so the query result
 // (cudaDriverEntryPointQueryResult) is what tells the cases apart; each gets
 // its own sentence. cudaGetDriverEntryPoint (no version) is deprecated in
-// CUDA 13 and never used here.
+// CUDA 13 and never used here (rules E1, E2, E4).
 template <typename Function>
 std::string loadEntryPoint(const char* symbol, unsigned int version, Function* function) {
   void* address = nullptr;
@@ -155,7 +155,7 @@ Result<CudaVertexMemory> createCudaVertexMemory(int ordinal, uint64_t bytes) {
 
   const CUmemAllocationProp properties = allocationProperties(device);
   // cuMemCreate, cuMemAddressReserve and cuMemMap take only sizes (and
-  // addresses) that are multiples of the allocation granularity.
+  // addresses) that are multiples of the allocation granularity (rule E8).
   size_t granularity = 0;
   if (CUresult result = driver.memGetAllocationGranularity(&granularity, &properties,
                                                            CU_MEM_ALLOC_GRANULARITY_MINIMUM);
@@ -172,20 +172,20 @@ Result<CudaVertexMemory> createCudaVertexMemory(int ordinal, uint64_t bytes) {
     destroyCudaVertexMemory(memory);
     return failWith(call, result);
   };
-  CUmemGenericAllocationHandle allocation = 0;
+  CUmemGenericAllocationHandle allocation = 0;  // granularity-sized, fd-exportable (rule E8)
   if (CUresult result = driver.memCreate(&allocation, memory.allocationSize, &properties, 0); result != CUDA_SUCCESS)
     return undo("cuMemCreate", result);
   memory.allocation = allocation;
-  CUdeviceptr address = 0;
+  CUdeviceptr address = 0;  // a range of the allocation's size, granularity-aligned (rule E8)
   if (CUresult result = driver.memAddressReserve(&address, memory.allocationSize, granularity, 0, 0);
       result != CUDA_SUCCESS)
     return undo("cuMemAddressReserve", result);
-  memory.address = address;
+  memory.address = address;  // then the whole allocation mapped at its start (rule E8)
   if (CUresult result = driver.memMap(address, memory.allocationSize, 0, allocation, 0); result != CUDA_SUCCESS)
     return undo("cuMemMap", result);
   memory.mapped = true;
   // A mapping is inaccessible until cuMemSetAccess grants a device access:
-  // the kernels (and cudaMemcpyAsync) read and write through it.
+  // the kernels (and cudaMemcpyAsync) read and write through it (rule E8).
   CUmemAccessDesc access{};
   access.location = properties.location;
   access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
@@ -201,11 +201,11 @@ Result<ExternalBuffer> exportCudaVertexMemory(const CudaVertexMemory& memory) {
   if (memory.allocation == 0) return fail("--memory-owner cuda: no CUDA allocation to export", kExitEnvironment);
   // The allocation named CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR in its
   // requestedHandleTypes (allocationProperties); for that type the shareable
-  // handle is an int, a new fd that the caller owns. It references the
-  // allocation, so the memory stays alive while the fd, or any import made
-  // from it, does, even after cuMemRelease (cuMemRelease's rule: the memory
-  // goes when every mapping and every handle to it, shareable ones included,
-  // is gone).
+  // handle is an int, a new fd that the caller owns (rule E9). It references
+  // the allocation, so the memory stays alive while the fd, or any import
+  // made from it, does, even after cuMemRelease (cuMemRelease's rule, E10:
+  // the memory goes when every mapping and every handle to it, shareable
+  // ones included, is gone).
   int fd = -1;
   if (CUresult result = driver.memExportToShareableHandle(&fd, CUmemGenericAllocationHandle(memory.allocation),
                                                           CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
@@ -232,7 +232,7 @@ void destroyCudaVertexMemory(CudaVertexMemory& memory) {
   // The reverse of creation: a range is unmapped before it is freed, and the
   // allocation's handle is released last. cuMemRelease frees the physical
   // memory only once no mapping and no handle (the exported fd, Vulkan's
-  // import) refers to it any more.
+  // import) refers to it any more (rule E10).
   const CUdeviceptr address = CUdeviceptr(memory.address);
   if (memory.mapped) reportDriverFailure(driver, "cuMemUnmap", driver.memUnmap(address, memory.allocationSize));
   if (memory.address != 0)

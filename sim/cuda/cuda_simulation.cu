@@ -102,7 +102,7 @@ std::string CudaSimulation::checkTimelineSupport(const ExternalSemaphores& semap
 std::string CudaSimulation::importVertexBuffer(ExternalBuffer& vertices) {
   // The import must name the allocation's size (VkMemoryRequirements::size,
   // not the size the buffer asked for) and, for a dedicated allocation,
-  // cudaExternalMemoryDedicated: both must match how Vulkan allocated it.
+  // cudaExternalMemoryDedicated: both must match how Vulkan allocated it (rules M1, M4, M5).
   cudaExternalMemoryHandleDesc memoryDesc{};
   memoryDesc.type = cudaExternalMemoryHandleTypeOpaqueFd;
   memoryDesc.handle.fd = vertices.fd;
@@ -111,7 +111,7 @@ std::string CudaSimulation::importVertexBuffer(ExternalBuffer& vertices) {
   if (cudaError_t result = CUDA_CHECK(cudaImportExternalMemory(&vertexMemory_, &memoryDesc)))
     return cudaFailure("import the vertex buffer's memory", result);
   markFdImported(vertices.fd);
-  // The buffer sits at offset 0 of its own allocation.
+  // The buffer sits at offset 0 of its own allocation (rules P1, P2).
   cudaExternalMemoryBufferDesc bufferDesc{};
   bufferDesc.offset = 0;
   bufferDesc.size = vertices.size;
@@ -131,7 +131,7 @@ std::string CudaSimulation::importTexture(ExternalTexture& texture) {
            " needs one texel per vertex";
   // As for the buffer: the size of the allocation (VkMemoryRequirements::size
   // of the image, which includes every level and the driver's padding) and
-  // the dedicated flag, both as Vulkan allocated it.
+  // the dedicated flag, both as Vulkan allocated it (rules M1, M4, M5).
   cudaExternalMemoryHandleDesc memoryDesc{};
   memoryDesc.type = cudaExternalMemoryHandleTypeOpaqueFd;
   memoryDesc.handle.fd = texture.fd;
@@ -141,7 +141,7 @@ std::string CudaSimulation::importTexture(ExternalTexture& texture) {
     return cudaFailure("import the surface texture's memory", result);
   markFdImported(texture.fd);  // CUDA's from here, as the vertex buffer's fd
   // Each field must describe the image exactly as vkCreateImage made it
-  // (the external memory rules of the CUDA Programming Guide):
+  // (the external memory rules of the CUDA Programming Guide; rules P5, G5):
   cudaExternalMemoryMipmappedArrayDesc arrayDesc{};
   // - offset: the image sits at offset 0 of its dedicated allocation
   //   (vkBindImageMemory with offset 0);
@@ -155,7 +155,7 @@ std::string CudaSimulation::importTexture(ExternalTexture& texture) {
   // - flags: VK_IMAGE_USAGE_STORAGE_BIT corresponds to
   //   cudaArraySurfaceLoadStore (the kernels write through surface
   //   objects); the image is no colour attachment, so no
-  //   cudaArrayColorAttachment, and neither layered nor a cube map;
+  //   cudaArrayColorAttachment (rule P6), and neither layered nor a cube map;
   arrayDesc.flags = cudaArraySurfaceLoadStore;
   // - numLevels: VkImageCreateInfo::mipLevels, the whole chain.
   arrayDesc.numLevels = texture.levels;
@@ -202,12 +202,12 @@ std::string CudaSimulation::importSemaphores(ExternalSemaphores& semaphores) {
   return "";
 }
 
-// One semaphore's fd, under the fd rule: handed over only after a successful
-// import; on failure it stays the caller's, who closes it.
+// One semaphore's fd, under the fd rules M7 and M8: handed over only after a
+// successful import; on failure it stays the caller's, who closes it.
 std::string CudaSimulation::importSemaphore(int& fd, cudaExternalSemaphoreHandleType type, const char* name,
                                             cudaExternalSemaphore_t* semaphore) {
   if (fd < 0) return "";  // not exported: that sync mode is unavailable
-  cudaExternalSemaphoreHandleDesc desc{};
+  cudaExternalSemaphoreHandleDesc desc{};  // zeroed: its reserved words and flags stay 0 (rule G4)
   desc.type = type;
   desc.handle.fd = fd;
   if (cudaError_t result = CUDA_CHECK(cudaImportExternalSemaphore(semaphore, &desc))) {
@@ -256,7 +256,7 @@ StepResult CudaSimulation::writeInitialState() {
     // Render 0 waits on simDone (app/interop/value_schedule.h), so the initial
     // writes reach Vulkan through a dependency it can see. CUDA's external
     // semaphore signal makes every write enqueued before it on the stream
-    // visible to the work that waits on it (CUDA Runtime API,
+    // visible to the work that waits on it (rules S2, S7; CUDA Runtime API,
     // cudaSignalExternalSemaphoresAsync). Signalled even when a write
     // failed, so that render 0 is not left waiting; failed_ then ends the
     // run at the first step.
@@ -302,9 +302,9 @@ StepResult CudaSimulation::step(const StepSync& sync, bool advance,
 
   timer_.reanchorIfDue(stream_);
   timer_.beginStep(stream_);
-  // Sim k waits for render k: timeline value >= 2k+1 (fence.value), or the
-  // binary renderDone signal that render k's submission carries (its value
-  // is ignored). Enqueued only: the stream, not the host, waits.
+  // Sim k waits for render k: timeline value >= 2k+1 (fence.value, rule S5), or
+  // the binary renderDone signal that render k's submission carries (its value
+  // is ignored, rule S3). Enqueued only (rule S1): the stream, not the host, waits.
   cudaExternalSemaphoreWaitParams waitParams{};
   waitParams.params.fence.value = timeline ? sync.waitValue : 0;
   if (CUDA_CHECK(cudaWaitExternalSemaphoresAsync(timeline ? &timeline_ : &renderDone_, &waitParams, 1,
@@ -324,14 +324,14 @@ StepResult CudaSimulation::step(const StepSync& sync, bool advance,
   timer_.endWork(stream_);
 
   // Then signal 2k+2 (or simDone) behind the kernels in stream order: the
-  // render of frame k+1 waits on it and sees every write. Signalled even when
+  // render of frame k+1 waits on it and sees every write (rule S2). Signalled even when
   // a launch failed, so the other side is not left waiting for ever.
   // FAULT HOOK (--inject-fault sim-skips-signal): the signal is left out,
   // and the result says so (signalEnqueued stays false): the frame loop
   // then never hands a wait for it to Vulkan.
   if (sync.fault != StepFault::skipSignal) {
     cudaExternalSemaphoreSignalParams signalParams{};
-    signalParams.params.fence.value = timeline ? sync.signalValue : 0;
+    signalParams.params.fence.value = timeline ? sync.signalValue : 0;  // 2k+2 > 2k+1: rule S6
     if (CUDA_CHECK(cudaSignalExternalSemaphoresAsync(timeline ? &timeline_ : &simDone_, &signalParams, 1,
                                                      stream_)) != cudaSuccess) {
       // The wait is queued and nothing after it will signal: no later step
@@ -428,7 +428,7 @@ CudaSimulation::~CudaSimulation() {
   if (!waitForStream(kTeardownTimeoutNs)) {
     // Freeing memory that a queued kernel will still write, or destroying a
     // semaphore with a wait outstanding, is undefined behaviour; leaking
-    // them until the process ends is not.
+    // them until the process ends is not (rules M15, P10, S17).
     std::fprintf(stderr,
                  "vkcuda-sim: the CUDA stream did not finish within %llu s (a semaphore wait that was never "
                  "signalled?); its imported buffer and semaphores are left in place\n",
@@ -436,18 +436,18 @@ CudaSimulation::~CudaSimulation() {
     return;
   }
   // cudaExternalMemoryGetMappedBuffer: "The returned pointer ... must be
-  // freed using cudaFree", before the external memory is destroyed.
+  // freed using cudaFree", before the external memory is destroyed (rules P4, P9).
   if (mappedVertices_) CUDA_CHECK(cudaFree(mappedVertices_));
   if (vertexMemory_) CUDA_CHECK(cudaDestroyExternalMemory(vertexMemory_));
   // The texture, in the same order: what was made from the mipmapped array
   // (its surface objects), the mipmapped array (cudaFreeMipmappedArray: the
   // level arrays are its own and are not freed separately), and only then
   // the external memory it was mapped from. Destroying the memory object
-  // does not free its mappings (cudaDestroyExternalMemory).
+  // does not free its mappings (cudaDestroyExternalMemory; rules P7, P9).
   for (cudaSurfaceObject_t surface : levelSurfaces_) CUDA_CHECK(cudaDestroySurfaceObject(surface));
   if (textureArray_) CUDA_CHECK(cudaFreeMipmappedArray(textureArray_));
   if (textureMemory_) CUDA_CHECK(cudaDestroyExternalMemory(textureMemory_));
-  for (cudaExternalSemaphore_t semaphore : {timeline_, renderDone_, simDone_})
+  for (cudaExternalSemaphore_t semaphore : {timeline_, renderDone_, simDone_})  // idle stream: rule S17
     if (semaphore) CUDA_CHECK(cudaDestroyExternalSemaphore(semaphore));
   if (heights_) CUDA_CHECK(cudaFree(heights_));
   if (ownVertices_) CUDA_CHECK(cudaFree(ownVertices_));

@@ -97,7 +97,7 @@ class OpenClSimulation final : public Simulation {
     // (the device handle list). It spans the whole allocation (the size that
     // Vulkan's memory requirements gave, as CUDA's import does); the kernels
     // write its first vertices.size bytes. OpenCL has no dedicated-allocation
-    // flag: the fd alone says what it refers to.
+    // flag: the fd alone says what it refers to. Rules O6, O7 and, for the size, M1.
     const cl_mem_properties memoryProperties[] = {
         CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR, cl_mem_properties(vertices.fd),
         CL_DEVICE_HANDLE_LIST_KHR, cl_mem_properties(reinterpret_cast<uintptr_t>(device_)),
@@ -135,6 +135,7 @@ class OpenClSimulation final : public Simulation {
     stepCount_ = 0;
     queued_.clear();
     failed_ = true;  // until every call below has succeeded
+    // Written between an acquire and a release, as every turn (rules O9, O10).
     bool written = CL_OK(ext_.clEnqueueAcquireExternalMemObjectsKHR(queue_, 1, &vertices_, 0, nullptr, nullptr));
     if (written && params_.model == ModelKind::ripple) {
       const float zero = 0.0f;
@@ -146,11 +147,12 @@ class OpenClSimulation final : public Simulation {
     } else if (written) {
       written = enqueueSinewave();
     }
+    // Handed back before the signal below (rule O10).
     written = written && CL_OK(ext_.clEnqueueReleaseExternalMemObjectsKHR(queue_, 1, &vertices_, 0, nullptr, nullptr));
     // Render 0 waits on simDone: the initial writes reach Vulkan through a
     // signal it can see (cl_khr_semaphore: a signal executes once every
     // earlier command of the in-order queue has completed). Signalled even
-    // when a write failed, so that render 0 is not left waiting.
+    // when a write failed, so that render 0 is not left waiting (rules O10, O11).
     cl_event signalled = nullptr;
     if (!CL_OK(ext_.clEnqueueSignalSemaphoresKHR(queue_, 1, &simDone_, nullptr, 0, nullptr, &signalled)))
       return result;
@@ -173,7 +175,7 @@ class OpenClSimulation final : public Simulation {
       return result;
     }
     // Sim k waits for render k's renderDone signal, which was submitted
-    // before this call (a binary wait may only follow its signal). Enqueued
+    // before this call (a binary wait may only follow its signal: rule S4). Enqueued
     // only: the queue, not the host, waits. Binary semaphores take no payload.
     if (!CL_OK(ext_.clEnqueueWaitSemaphoresKHR(queue_, 1, &renderDone_, nullptr, 0, nullptr, nullptr)))
       return abandon(result);
@@ -183,13 +185,13 @@ class OpenClSimulation final : public Simulation {
     // a user event in front of the acquire hung the run on NVIDIA's OpenCL.
     // cl_khr_external_memory: OpenCL may use the imported buffer only between
     // an acquire and a release. They hand the memory over; they do not order
-    // anything against Vulkan, which the semaphores do.
+    // anything against Vulkan, which the semaphores do (rules O9, O10, O11).
     bool launched = CL_OK(ext_.clEnqueueAcquireExternalMemObjectsKHR(queue_, 1, &vertices_, 0, nullptr, nullptr));
     launched = launched && (!advance || enqueueModelStep());
     launched = launched && CL_OK(ext_.clEnqueueReleaseExternalMemObjectsKHR(queue_, 1, &vertices_, 0, nullptr, nullptr));
 
     // Then signal simDone behind the release in queue order: render k+1 waits
-    // on it and sees every write. Signalled even when a launch failed, so that
+    // on it and sees every write (rule O10). Signalled even when a launch failed, so that
     // the other side is not left waiting for ever.
     // FAULT HOOK (--inject-fault sim-skips-signal): no signal, and the result
     // says so; a marker stands in for isStepComplete().
@@ -237,7 +239,7 @@ class OpenClSimulation final : public Simulation {
     if (failed_ || bytes > vertexBytes()) return false;
     readbackBounce_.resize(size_t(bytes));
     cl_event read = nullptr;
-    const bool enqueued =
+    const bool enqueued =  // acquire, read, release: rules O9, O10
         CL_OK(ext_.clEnqueueAcquireExternalMemObjectsKHR(queue_, 1, &vertices_, 0, nullptr, nullptr)) &&
         CL_OK(api_.clEnqueueReadBuffer(queue_, vertices_, CL_FALSE, 0, size_t(bytes), readbackBounce_.data(), 0,
                                        nullptr, &read)) &&
@@ -337,7 +339,7 @@ class OpenClSimulation final : public Simulation {
   // imports that handle's payload at creation. Opaque fds have reference
   // transference, so this semaphore and Vulkan's share one payload; being
   // made at creation, the import is permanent (there is no earlier payload
-  // that a temporary import could fall back to).
+  // that a temporary import could fall back to; rules O1, O2, O4).
   std::string importSemaphore(int& fd, const char* name, cl_semaphore_khr* semaphore) {
     const cl_semaphore_properties_khr properties[] = {
         CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR, CL_SEMAPHORE_HANDLE_OPAQUE_FD_KHR,
@@ -469,8 +471,8 @@ class OpenClSimulation final : public Simulation {
 
   void releaseObjects() {
     if (lastEvent_) api_.clReleaseEvent(lastEvent_);
-    if (vertices_) CL_OK(api_.clReleaseMemObject(vertices_));
-    for (cl_semaphore_khr semaphore : {renderDone_, simDone_})
+    if (vertices_) CL_OK(api_.clReleaseMemObject(vertices_));  // before Vulkan frees the allocation (rule O8)
+    for (cl_semaphore_khr semaphore : {renderDone_, simDone_})  // the queue's last event is done (rule O3)
       if (semaphore) CL_OK(ext_.clReleaseSemaphoreKHR(semaphore));
     for (cl_mem field : heights_)
       if (field) CL_OK(api_.clReleaseMemObject(field));
