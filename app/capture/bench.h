@@ -48,7 +48,7 @@ const char* waitName(const BenchConfiguration& configuration);
 // What one configuration measured: means over its measured frames, ms.
 struct BenchResult {
   BenchConfiguration configuration;
-  std::string backend;  // "cuda" or "cpu"
+  std::string backend;  // "cuda", "cpu", "vulkan", "cuda-nvx" or "opencl"
   uint32_t frames = 0;  // frames measured (after the warm-up)
   double meanMs = 0.0;  // mean frame time: present point to present point (MsBetweenPresents)
   double p50Ms = 0.0;   // its median (capture_stats.h's interpolation)

@@ -72,8 +72,8 @@ FrameRecord csvRow(const CaptureSession& session, const FrameTiming& timing) {
   row.swapchainHandle = timing.swapchainHandle;
   row.syncInterval = timing.syncInterval;
   row.timeInSeconds = double(timing.present.beginNs - session.startNs) * 1.0e-9;
-  // The first frame of a run has no present before it: its frame time is its
-  // own host span.
+  // The first frame of a run has no present before it: its frame time runs
+  // from the start of its loop body to its present point.
   const int64_t previous =
       timing.previousPresentNs != 0 ? timing.previousPresentNs : timing.hostFrame.beginNs;
   row.msBetweenPresents = double(timing.present.beginNs - previous) * 1.0e-6;

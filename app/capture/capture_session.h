@@ -47,7 +47,7 @@ struct CaptureProgress {
 
 struct CaptureSession {
   CaptureRequest request;
-  std::string backend;  // the Backend column: "cuda" or "cpu", as given to startCapture
+  std::string backend;  // the Backend column ("cuda", "cpu", "vulkan", ...), as given to startCapture
   CaptureWriter csv;
   TraceWriter trace;
   bool recording = false;
@@ -79,7 +79,7 @@ std::optional<double> gpuOverlapMs(const FrameTiming& timing);
 
 // Opens the files (each PATH.tmp-<pid> until finished) and starts recording
 // with the next frame run: the one numbered `framesRun` (the frames run so
-// far). `backend` ("cuda" or "cpu") fills the CSV's Backend column. Fails
+// far). `backend` (backendName: "cuda", "cpu", "vulkan", ...) fills the CSV's Backend column. Fails
 // (nothing left on disk) when a path cannot be written or a capture is
 // already recording. Call at a frame boundary.
 Result<> startCapture(CaptureSession& session, const CaptureRequest& request, uint64_t framesRun,

@@ -47,7 +47,7 @@ struct CaptureEnvironment {
   std::string presentPoint;  // what TimeInSeconds marks: the present call, or (headless) the submission's end
   std::string gpuTimeBase;   // how GPU spans were placed on the host clock
   std::string displayTiming;  // how display times were taken, or why the display columns are NA
-  std::string backend;       // "cuda" or "cpu"
+  std::string backend;       // backendName(): "cuda", "cpu", "vulkan", "cuda-nvx" or "opencl"
   std::string transfer;      // "zero-copy" or "copy"
   std::string waitStrategy;  // "poll" or "enqueue" ("none" on the copy path)
   std::string memoryOwner;   // who allocated the shared vertex memory: "vulkan" or "cuda" ("none" on the copy path)

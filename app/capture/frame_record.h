@@ -36,7 +36,7 @@ struct FrameRecord {
   double msInPresentApi = 0.0;                   // MsInPresentAPI: inside vkQueuePresentKHR; 0 headless
   std::optional<double> msUntilRenderComplete;   // MsUntilRenderComplete: present call to GPU done
   std::string_view syncMode;                     // SyncMode: "timeline" or "binary"
-  std::string_view backend;                      // Backend: "cuda" or "cpu"
+  std::string_view backend;                      // Backend: "cuda", "cpu", "vulkan", "cuda-nvx" or "opencl"
   std::string_view model;                        // Model: "sinewave" or "ripple"
   uint32_t grid = 0;                             // Grid: vertices per side
   double msCpuFrame = 0.0;                       // MsCpuFrame: host time of the frame loop body

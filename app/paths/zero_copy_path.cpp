@@ -14,7 +14,7 @@ void createZeroCopyGrid(GridResources& grid, const GridSetup& setup, const Model
                         ScheduleState& schedule) {
   const Device& device = setup.device;
   // Device-local memory that CUDA will write: allocated with
-  // VkExportMemoryAllocateInfo (opaque fd), dedicated when the driver asks.
+  // VkExportMemoryAllocateInfo (opaque fd), always a dedicated allocation.
   const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
   grid.vertices = createSharedVertexBuffer(device, bytes, VertexMemory::deviceLocal, /*exportable=*/true);
   // The timeline semaphore and the two binary ones, exportable as opaque fds.
