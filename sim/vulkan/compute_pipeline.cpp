@@ -20,6 +20,25 @@ VkResult createComputePipeline(VkDevice device, VkPipelineLayout layout, std::sp
   return made;
 }
 
+VkResult createComputeSetLayout(VkDevice device, std::span<const VkDescriptorSetLayoutBinding> bindings,
+                                VkDescriptorSetLayout* setLayout) {
+  VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  setInfo.bindingCount = uint32_t(bindings.size());
+  setInfo.pBindings = bindings.data();
+  return vkCreateDescriptorSetLayout(device, &setInfo, nullptr, setLayout);
+}
+
+VkResult createComputeLayout(VkDevice device, std::span<const VkDescriptorSetLayout> setLayouts,
+                             uint32_t pushConstantBytes, VkPipelineLayout* layout) {
+  const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushConstantBytes};
+  VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layoutInfo.setLayoutCount = uint32_t(setLayouts.size());
+  layoutInfo.pSetLayouts = setLayouts.data();
+  layoutInfo.pushConstantRangeCount = pushConstantBytes > 0 ? 1 : 0;
+  layoutInfo.pPushConstantRanges = pushConstantBytes > 0 ? &range : nullptr;
+  return vkCreatePipelineLayout(device, &layoutInfo, nullptr, layout);
+}
+
 VkResult createOneSet(VkDevice device, const VkDescriptorPoolSize& size, VkDescriptorSetLayout setLayout,
                       VkDescriptorPool* pool, VkDescriptorSet* set) {
   VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};

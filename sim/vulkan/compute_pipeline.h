@@ -16,6 +16,16 @@ namespace vksim {
 VkResult createComputePipeline(VkDevice device, VkPipelineLayout layout, std::span<const uint32_t> code,
                                VkPipeline* pipeline);
 
+// A descriptor set layout of `bindings` (compute bindings). The Vulkan result.
+VkResult createComputeSetLayout(VkDevice device, std::span<const VkDescriptorSetLayoutBinding> bindings,
+                                VkDescriptorSetLayout* setLayout);
+
+// A pipeline layout of `setLayouts` (set 0 first) and, when
+// pushConstantBytes > 0, one compute push-constant range of that many bytes
+// from offset 0. The Vulkan result.
+VkResult createComputeLayout(VkDevice device, std::span<const VkDescriptorSetLayout> setLayouts,
+                             uint32_t pushConstantBytes, VkPipelineLayout* layout);
+
 // A pool holding exactly `size` and one set of `setLayout` allocated from it
 // (destroying the pool frees the set). The result of the first call that
 // failed, else VK_SUCCESS; a pool made before a failure is left in *pool.

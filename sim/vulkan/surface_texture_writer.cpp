@@ -35,15 +35,9 @@ VkResult createSetLayout(VkDevice device, SurfaceTextureWriter& writer) {
   bindings[0] = {kTextureVertexBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
   bindings[1] = {kTextureSourceBinding, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
   bindings[2] = {kTextureTargetBinding, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-  VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  setInfo.bindingCount = uint32_t(bindings.size());
-  setInfo.pBindings = bindings.data();
-  if (VkResult made = vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &writer.setLayout); made != VK_SUCCESS)
-    return made;
-  VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  layoutInfo.setLayoutCount = 1;
-  layoutInfo.pSetLayouts = &writer.setLayout;
-  return vkCreatePipelineLayout(device, &layoutInfo, nullptr, &writer.layout);
+  if (VkResult made = createComputeSetLayout(device, bindings, &writer.setLayout); made != VK_SUCCESS) return made;
+  // No push constants: the shaders take each level's extent from its view (imageSize).
+  return createComputeLayout(device, std::span<const VkDescriptorSetLayout>(&writer.setLayout, 1), 0, &writer.layout);
 }
 
 // One set a level: set L writes level L from level L-1 (level 0 from the

@@ -177,17 +177,9 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
       bindings[b].descriptorCount = 1;
       bindings[b].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }
-    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    setInfo.bindingCount = uint32_t(bindings.size());
-    setInfo.pBindings = bindings.data();
-    if (!check(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout_), "descriptor set layout")) return;
-    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kComputePushConstantsSize};
-    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layoutInfo.setLayoutCount = 1;
-    layoutInfo.pSetLayouts = &setLayout_;
-    layoutInfo.pushConstantRangeCount = 1;
-    layoutInfo.pPushConstantRanges = &range;
-    if (!check(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout_), "pipeline layout")) return;
+    if (!check(createComputeSetLayout(device, bindings, &setLayout_), "descriptor set layout")) return;
+    const std::span<const VkDescriptorSetLayout> setLayouts(&setLayout_, 1);
+    if (!check(createComputeLayout(device, setLayouts, kComputePushConstantsSize, &layout_), "pipeline layout")) return;
     const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4};
     if (!check(createOneSet(device, poolSize, setLayout_, &descriptorPool_, &set_), "descriptor set")) return;
 
@@ -209,19 +201,11 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   void createTexelStep() {
     const VkDevice device = context_.device;
     VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    setInfo.bindingCount = 1;
-    setInfo.pBindings = &binding;
-    if (!check(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &texelSetLayout_), "descriptor set layout"))
+    if (!check(createComputeSetLayout(device, std::span(&binding, 1), &texelSetLayout_), "descriptor set layout"))
       return;
     const std::array<VkDescriptorSetLayout, 2> setLayouts{setLayout_, texelSetLayout_};
-    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, kComputePushConstantsSize};
-    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layoutInfo.setLayoutCount = uint32_t(setLayouts.size());
-    layoutInfo.pSetLayouts = setLayouts.data();
-    layoutInfo.pushConstantRangeCount = 1;
-    layoutInfo.pPushConstantRanges = &range;
-    if (!check(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &texelLayout_), "pipeline layout")) return;
+    if (!check(createComputeLayout(device, setLayouts, kComputePushConstantsSize, &texelLayout_), "pipeline layout"))
+      return;
     const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1};
     if (!check(createOneSet(device, poolSize, texelSetLayout_, &texelPool_, &texelSet_), "descriptor set")) return;
     // The image is in GENERAL while the step writes it (recordSurfaceTextureBegin).
