@@ -198,7 +198,7 @@ void addScheduleAndDisplayOptions(CLI::App& app, Options& options, std::string& 
       ->transform(oneOf(kOnOff));
   app.add_option("--texture", options.texture,
                  "The surface texture that the simulation writes and the mesh samples (mip-mapped; "
-                 "--memory-owner cuda and --transfer copy draw the height colour instead)")
+                 "--transfer copy draws the height colour instead)")
       ->transform(oneOf(kOnOff));
   app.add_option("--lod", options.levelOfDetail,
                  "Level of detail: each tile of the mesh drawn at the vertex stride its distance needs, seams "

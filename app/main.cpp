@@ -109,10 +109,6 @@ void announceRun(const App& app, const Options& options, int64_t frames) {
   std::printf("running %s, %s sync, %s model, grid %u, %s\n", app.headless ? "headless" : "in a window",
               toString(app.schedule.mode), toString(options.model.model), options.model.grid,
               frames == 0 ? "until closed" : (std::to_string(frames) + " frames").c_str());
-  // A path that binds the placeholder although the texture was asked for
-  // says so once, here (the bench's texture column says "placeholder").
-  if (options.texture && app.path.descriptor && app.path.descriptor->textureNote)
-    std::printf("%s\n", app.path.descriptor->textureNote);
   std::fflush(stdout);
 }
 

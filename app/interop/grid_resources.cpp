@@ -208,21 +208,25 @@ ExportedHandles exportEach(const Device& device, const SharedVertexBuffer& verti
     handles.semaphores.renderDoneFd = exportSemaphoreFd(device, semaphores.renderDone);
     handles.semaphores.simDoneFd = exportSemaphoreFd(device, semaphores.simDone);
   }
-  if (texture) {
-    // What the importer must repeat to map it as a mipmapped array: the
-    // allocation's size and dedicated flag (as for the buffer), and the
-    // image's extent and level count (its format is fixed: RGBA8).
-    handles.texture.fd = exportTextureMemoryFd(device, *texture);
-    handles.texture.allocationSize = texture->allocationSize;
-    handles.texture.width = texture->width;
-    handles.texture.height = texture->height;
-    handles.texture.levels = texture->levels;
-    handles.texture.dedicated = texture->dedicated;
-  }
+  if (texture) handles.texture = exportSurfaceTexture(device, *texture);
   return handles;
 }
 
 }  // namespace
+
+ExternalTexture exportSurfaceTexture(const Device& device, const SharedTexture& texture) {
+  // What the importer must repeat to map it as a mipmapped array: the
+  // allocation's size and dedicated flag (as for the buffer), and the
+  // image's extent and level count (its format is fixed: RGBA8).
+  ExternalTexture exported;
+  exported.fd = exportTextureMemoryFd(device, texture);
+  exported.allocationSize = texture.allocationSize;
+  exported.width = texture.width;
+  exported.height = texture.height;
+  exported.levels = texture.levels;
+  exported.dedicated = texture.dedicated;
+  return exported;
+}
 
 ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuffer& vertices,
                                     const SyncSemaphores& semaphores, const FaultPlan& faults,

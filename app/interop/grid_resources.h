@@ -198,6 +198,14 @@ ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuff
                                     const SyncSemaphores& semaphores, const FaultPlan& faults,
                                     const SharedTexture* texture = nullptr, const std::string& who = "");
 
+// The surface texture's memory (an external one) as a new opaque fd, with
+// what an importer must repeat to map it as a mipmapped array (allocation
+// size, dedicated flag, extent, level count). The fd is the caller's until an
+// import takes it: store it in an ExportedHandles at once. Throws as
+// exportSharedHandles. exportSharedHandles uses it; so does --memory-owner
+// cuda, whose memory goes the other way but whose texture does not.
+ExternalTexture exportSurfaceTexture(const Device& device, const SharedTexture& texture);
+
 // A buffer that the simulation fills with the surface texture's packed
 // texels (sim/surface_texture.h) and Vulkan copies into the image: its
 // memory exported as a new fd into handles.texels, which owns it from then

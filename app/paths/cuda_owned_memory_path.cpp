@@ -17,13 +17,14 @@ namespace {
 // Vulkan to CUDA. One ExportedHandles guards every fd on the way, as on the
 // other route: the renderer sets the memory fd to -1 once its import
 // succeeded (from then on Vulkan's: VkImportMemoryFdInfoKHR), the
-// simulation each semaphore fd it imported (CUDA's), and whatever is left
-// is closed when `handles` goes. A failed Vulkan import leaves the memory fd
+// simulation each semaphore and texture fd it imported (CUDA's), and
+// whatever is left is closed when `handles` goes. A failed Vulkan import leaves the memory fd
 // with us, so `handles` closes it; closing it never frees CUDA's
 // allocation, which own.cudaVertices keeps until destroyCudaOwnedMemoryGrid.
 std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, GridResources& grid, CudaOwnedState& own,
                                                   const FaultPlan& faults, const ModelParams& params,
                                                   int cudaOrdinal) {
+  const bool textured = grid.texture.writer == TextureWriter::external;
   const VkDeviceSize bytes = VkDeviceSize(params.grid) * params.grid * sizeof(Vertex);
   Result<CudaVertexMemory> memory = createCudaVertexMemory(cudaOrdinal, bytes);
   if (!memory) throw EnvironmentError("CUDA backend: " + memory.error().message);
@@ -40,6 +41,9 @@ std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, GridReso
   handles.semaphores.timelineFd = exportSemaphoreFd(device, grid.semaphores.timeline);
   handles.semaphores.renderDoneFd = exportSemaphoreFd(device, grid.semaphores.renderDone);
   handles.semaphores.simDoneFd = exportSemaphoreFd(device, grid.semaphores.simDone);
+  // The surface texture goes from Vulkan to CUDA as on the default route
+  // (the same export, the same import): only the vertex memory is CUDA's.
+  if (textured) handles.texture = exportSurfaceTexture(device, grid.texture);
 
   // A test's import-fails: Vulkan's import of CUDA's memory fails. The fd
   // is still ours: `handles` closes it.
@@ -53,7 +57,8 @@ std::unique_ptr<Simulation> importCudaOwnedMemory(const Device& device, GridReso
     throw EnvironmentError(std::string("CUDA backend: ") + error.what());
   }
   Result<std::unique_ptr<Simulation>> simulation =
-      createCudaSimulationOnCudaMemory(params, cudaOrdinal, own.cudaVertices, handles.semaphores);
+      createCudaSimulationOnCudaMemory(params, cudaOrdinal, own.cudaVertices, handles.semaphores,
+                                       textured ? &handles.texture : nullptr);
   if (!simulation) throw EnvironmentError("CUDA backend: " + simulation.error().message);
   return std::move(*simulation);
 }
@@ -65,10 +70,12 @@ void createCudaOwnedMemoryGrid(GridResources& grid, CudaOwnedState& own, const G
   const Device& device = setup.device;
   // The vertex buffer comes later, imported from CUDA's allocation.
   grid.semaphores = createSyncSemaphores(device, /*exportable=*/true);
-  // This route shows the buffer's reverse direction alone: its simulation
-  // imports no image, and the mesh takes its colour from the height
-  // (kCudaOwnedTextureNote says so at start).
-  grid.texture = createPlaceholderTexture(device, params);
+  // The surface texture is the default route's: a Vulkan image, exported
+  // to CUDA and written by the same kernels (off: the placeholder). CUDA
+  // could not allocate it for Vulkan (docs/design.md, "The surface texture on
+  // --memory-owner cuda"), so only the buffer takes the reverse direction.
+  grid.texture = createSurfaceTexture(
+      device, params, setup.config.texture ? TextureWriter::external : TextureWriter::placeholder);
   grid.simulation = importCudaOwnedMemory(device, grid, own, setup.config.faults, params, setup.devices.cuda->ordinal);
   // CUDA writes the initial state: Vulkan's first use acquires it from EXTERNAL.
   grid.externalWriter = true;

@@ -4,8 +4,7 @@
 // is the zero-copy path's (app/paths/zero_copy_path.h): the same frame
 // (runZeroCopyFrame), the same ownership transfers, the same drain
 // (drainZeroCopyGrid); its teardown (destroyCudaOwnedMemoryGrid) frees CUDA's
-// allocation last. It writes no surface texture: the placeholder is bound
-// (docs/design.md, "The surface texture on --memory-owner cuda").
+// allocation last.
 #pragma once
 #include "app/interop/grid_resources.h"
 #include "app/interop/teardown.h"
@@ -21,7 +20,10 @@ struct CudaOwnedState {
   CudaVertexMemory cudaVertices;
 };
 
-// Builds `grid` (empty) for `params` on CUDA's memory. Throws
+// Builds `grid` (empty) for `params` on CUDA's memory. The surface texture
+// (config.texture) is the zero-copy path's: an image the renderer creates
+// and exports, which the simulation imports and writes (off: the
+// placeholder). Throws
 // EnvironmentError / RuntimeFailure; what was built stays in `grid` and `own`
 // for destroyCudaOwnedMemoryGrid.
 void createCudaOwnedMemoryGrid(GridResources& grid, CudaOwnedState& own, const GridSetup& setup,
@@ -35,14 +37,5 @@ void createCudaOwnedMemoryGrid(GridResources& grid, CudaOwnedState& own, const G
 // until the process ends, and says so. Throws RuntimeFailure when the
 // simulation does not finish in time (and the device is not lost).
 void destroyCudaOwnedMemoryGrid(const GridTeardown& teardown, GridResources& grid, CudaOwnedState& own);
-
-// The one line that a run on this path with --texture on prints at start
-// (PathDescriptor::textureNote, printed by app/main.cpp's announceRun): the
-// route binds the placeholder, so the frame does less work than the default
-// CUDA route's (the bench's texture column says "placeholder").
-// No newline.
-inline constexpr const char* kCudaOwnedTextureNote =
-    "--memory-owner cuda: the surface texture is not written on this route (docs/design.md, \"The surface "
-    "texture on --memory-owner cuda\"); the placeholder is bound, as with --texture off";
 
 }  // namespace vksim

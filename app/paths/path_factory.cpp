@@ -79,20 +79,20 @@ const char* const kHostSemaphores = "CPU backend: the host waits and signals thr
 // The table: one row per InteropPath, in its order.
 const PathDescriptor kPaths[] = {
     {InteropPath::zeroCopy, "zero-copy", TransferMode::zeroCopy, true, false, kFramesInFlight, kExportedToCuda,
-     "exported to CUDA", createZeroCopy, zeroCopyFrame, drainZeroCopy, destroyZeroCopy, nullptr},
+     "exported to CUDA", createZeroCopy, zeroCopyFrame, drainZeroCopy, destroyZeroCopy},
     {InteropPath::cudaOwnedMemory, "cuda-owned memory", TransferMode::zeroCopy, true, false, kFramesInFlight,
      kExportedToCuda, "CUDA's memory, imported by Vulkan", createCudaOwned, zeroCopyFrame, drainZeroCopy,
-     destroyCudaOwned, kCudaOwnedTextureNote},
+     destroyCudaOwned},
     {InteropPath::openCl, "opencl", TransferMode::zeroCopy, false, false, kFramesInFlight,
      "exported to OpenCL as opaque fds", "exported to OpenCL", createOpenCl, openClFrame, drainZeroCopy,
-     destroyOpenCl, nullptr},
+     destroyOpenCl},
     {InteropPath::cpuHost, "cpu host", TransferMode::zeroCopy, true, false, kFramesInFlight, kHostSemaphores,
-     "host-visible", createCpuHost, cpuHostFrame, drainCpuHost, destroyCpuHost, nullptr},
+     "host-visible", createCpuHost, cpuHostFrame, drainCpuHost, destroyCpuHost},
     {InteropPath::copy, "copy", TransferMode::copy, true, true, kFramesInFlight, kHostSemaphores, "host-visible",
-     createCopy, copyFrame, drainCopy, destroyCopy, nullptr},
+     createCopy, copyFrame, drainCopy, destroyCopy},
     {InteropPath::renderQueue, "render queue", TransferMode::zeroCopy, true, false, kMaxFramesInFlight,
      "render queue only (one vkQueueSubmit): not exported", "device-local", createRenderQueue, renderQueueFrame,
-     drainRenderQueue, destroyRenderQueue, nullptr},
+     drainRenderQueue, destroyRenderQueue},
 };
 
 }  // namespace

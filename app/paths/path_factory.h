@@ -89,11 +89,6 @@ struct PathDescriptor {
   // Tears down `grid` and `own`, drained or never run: the simulation
   // first, then the shared Vulkan objects, then the path's own.
   void (*destroy)(const GridTeardown& teardown, GridResources& grid, PathResources& own);
-  // The one line a run with --texture on prints at start where the path
-  // binds the placeholder although the texture is asked for (--memory-owner
-  // cuda: kCudaOwnedTextureNote); null on the others. The copy path's --help
-  // says so instead: it is no backend.
-  const char* textureNote;
 };
 
 // The path for `backend` under `config`: renderQueue for vulkan and

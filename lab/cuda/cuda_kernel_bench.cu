@@ -2,13 +2,17 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <vector>
 
 #include "sim/cuda/cuda_check.h"
 #include "sim/cuda/cuda_kernels.cuh"
 #include "sim/cuda/cuda_ripple_plain.cuh"
+#include "sim/cuda/cuda_texture_kernels.cuh"
+#include "sim/surface_texture.h"
 #include "lab/cuda/kernel_candidates.cuh"
 
 namespace vksim {
@@ -17,6 +21,10 @@ uint64_t minimumStepBytes(ModelKind model, uint32_t grid) {
   const uint64_t vertices = uint64_t(grid) * grid;
   return model == ModelKind::ripple ? vertices * (2 * sizeof(float) + sizeof(float) + sizeof(Vertex))
                                     : vertices * sizeof(Vertex);
+}
+
+uint64_t minimumTexturedStepBytes(uint32_t grid) {
+  return minimumStepBytes(ModelKind::ripple, grid) + surfaceTextureBytes(grid);
 }
 
 const char* toString(RippleState state) { return state == RippleState::early ? "early" : "steady"; }
@@ -189,6 +197,8 @@ class CudaKernelBench final : public KernelBench {
     for (void* p : {static_cast<void*>(vertices_), static_cast<void*>(heights_), static_cast<void*>(snapshots_[0]),
                     static_cast<void*>(snapshots_[1]), copySource_, copyDestination_})
       if (p) CUDA_CHECK(cudaFree(p));
+    for (cudaSurfaceObject_t surface : levelSurfaces_) CUDA_CHECK(cudaDestroySurfaceObject(surface));
+    if (textureArray_) CUDA_CHECK(cudaFreeMipmappedArray(textureArray_));
     if (start_) CUDA_CHECK(cudaEventDestroy(start_));
     if (stop_) CUDA_CHECK(cudaEventDestroy(stop_));
     if (stream_) CUDA_CHECK(cudaStreamDestroy(stream_));
@@ -213,6 +223,7 @@ class CudaKernelBench final : public KernelBench {
         CUDA_CHECK(cudaMalloc(&snapshots_[1], 3 * cells * sizeof(float))) ||
         CUDA_CHECK(cudaMalloc(&copySource_, copyBytes_)) || CUDA_CHECK(cudaMalloc(&copyDestination_, copyBytes_)))
       return "CUDA could not allocate the benchmark buffers";
+    if (std::string failure = createTexture(); !failure.empty()) return failure;
     // Real data, not zeros: each state is kept and restored before every
     // timed sample and every bit check (restoreState), so that each candidate
     // computes on the same heights. Without it the field decayed through the
@@ -221,6 +232,31 @@ class CudaKernelBench final : public KernelBench {
     // its time (docs/benchmarks.md, "Kernels at the memory limit").
     for (RippleState state : {RippleState::early, RippleState::steady})
       if (std::string failure = settle(state); !failure.empty()) return failure;
+    return {};
+  }
+
+  // The surface texture as the backend sees it: a mipmapped array of RGBA8
+  // texels, every level down to 1x1, each level a surface object. The
+  // backend's array is mapped from the renderer's image instead of
+  // allocated; the kernels write it through surface objects either way.
+  std::string createTexture() {
+    const uint32_t levels = surfaceTextureLevelCount(grid_);
+    const cudaChannelFormatDesc format = cudaCreateChannelDesc<uchar4>();
+    if (CUDA_CHECK(cudaMallocMipmappedArray(&textureArray_, &format, make_cudaExtent(grid_, grid_, 0), levels,
+                                            cudaArraySurfaceLoadStore)))
+      return "CUDA could not allocate the surface texture's mipmapped array";
+    for (uint32_t level = 0; level < levels; ++level) {
+      cudaArray_t array = nullptr;
+      if (CUDA_CHECK(cudaGetMipmappedArrayLevel(&array, textureArray_, level)))
+        return "CUDA could not get level " + std::to_string(level) + " of the surface texture";
+      cudaResourceDesc resource{};
+      resource.resType = cudaResourceTypeArray;
+      resource.res.array.array = array;
+      cudaSurfaceObject_t surface = 0;
+      if (CUDA_CHECK(cudaCreateSurfaceObject(&surface, &resource)))
+        return "CUDA could not create a surface object for level " + std::to_string(level);
+      levelSurfaces_.push_back(surface);
+    }
     return {};
   }
 
@@ -287,6 +323,26 @@ class CudaKernelBench final : public KernelBench {
     const RippleCoefficients coefficients = rippleCoefficients(params_);
     return timeRippleMs(repetitions, [&] {
       BackendRippleStep::launch({field(1), field(0), field(2), grid_, coefficients, vertices_}, stream_);
+    });
+  }
+
+  // The launches of CudaSimulation::enqueueRippleStep and enqueueTextureMips
+  // (sim/cuda/cuda_model_launches.cu) with the texture on: the step writes
+  // the first kStepTexelLevels levels, one downsample launch each level below.
+  double timeRippleTexturedStepMs(int repetitions) override {
+    const RippleCoefficients coefficients = rippleCoefficients(params_);
+    TexelLevels texels{};
+    texels.count = uint32_t(std::min<size_t>(levelSurfaces_.size(), kStepTexelLevels));
+    for (uint32_t level = 0; level < texels.count; ++level) texels.level[level] = levelSurfaces_[level];
+    return timeRippleMs(repetitions, [&] {
+      BackendRippleStep::launchWithTexels({field(1), field(0), field(2), grid_, coefficients, vertices_}, texels,
+                                          stream_);
+      for (uint32_t level = texels.count; level < levelSurfaces_.size(); ++level) {
+        const uint32_t aboveWidth = std::max(grid_ >> (level - 1), 1u);
+        const uint32_t width = std::max(grid_ >> level, 1u);
+        downsampleTexelsKernel<<<texelBlocks(width, width), dim3(kBlockX, kBlockY), 0, stream_>>>(
+            levelSurfaces_[level - 1], aboveWidth, aboveWidth, levelSurfaces_[level], width, width);
+      }
     });
   }
 
@@ -448,6 +504,8 @@ class CudaKernelBench final : public KernelBench {
   void* copySource_ = nullptr;
   void* copyDestination_ = nullptr;
   uint64_t copyBytes_ = 0;
+  cudaMipmappedArray_t textureArray_ = nullptr;
+  std::vector<cudaSurfaceObject_t> levelSurfaces_;  // level 0 first, as the backend's
   int rotation_ = 0;
   RippleState state_ = RippleState::steady;
   float* snapshots_[2] = {};  // per RippleState: the three fields as settle left them

@@ -19,6 +19,14 @@ namespace vksim {
 //   sinewave: write the vertex (32): 32 bytes a vertex (nothing is read)
 uint64_t minimumStepBytes(ModelKind model, uint32_t grid);
 
+// The same for the ripple step with the surface texture, as the backend runs
+// it (rippleStepTexelsKernel, then downsampleTexelsKernel for each level below
+// kStepTexelLevels): the ripple's 44 bytes a vertex, plus 4 bytes for every
+// texel written, every level (surfaceTextureBytes, sim/surface_texture.h).
+// The levels read back to make the ones below are not counted: a step that
+// kept them on chip would not read them.
+uint64_t minimumTexturedStepBytes(uint32_t grid);
+
 // The ripple field that every timed ripple sample and every bit check starts
 // from (restored before each). A step's time depends on its data: a
 // subnormal or very small height difference sends the IEEE division of the
@@ -35,7 +43,8 @@ const char* toString(RippleState state);
 
 // Buffers for one grid on CUDA device `ordinal`: a vertex buffer and the
 // ripple's three height fields in plain cudaMalloc'd memory (the imported memory is
-// device memory of the same kind), plus two copy buffers of the same total size.
+// device memory of the same kind), plus two copy buffers of the same total size,
+// and the surface texture's mipmapped array with a surface object per level.
 class KernelBench {
  public:
   // The buffers on device `ordinal`, or why not (one sentence, exit code 3:
@@ -45,6 +54,12 @@ class KernelBench {
   // Milliseconds per launch sequence, averaged over `repetitions` back-to-back
   // sequences between two CUDA events (after one warm-up sequence).
   virtual double timeRippleStepMs(int repetitions) = 0;    // the backends' ripple step (rippleStepKernel)
+  // The backends' ripple step with the surface texture on, every level
+  // (minimumTexturedStepBytes says which launches), into a mipmapped array of
+  // the bench's own (RGBA8, grid x grid, surfaceTextureLevelCount(grid)
+  // levels, surface load/store), as the backend's array mapped from the
+  // renderer's image; -1 when a launch failed.
+  virtual double timeRippleTexturedStepMs(int repetitions) = 0;
   virtual double timeSinewaveStepMs(int repetitions) = 0;  // the backends' sinewave step (sinewaveStepKernel)
   // Baselines, to show what the row kernels gain: the ripple as two passes
   // (leapfrog, then vertices from the new heights; 48 bytes a vertex moved)

@@ -43,8 +43,8 @@ class CudaSimulation final : public Simulation {
   // and leaves a partial result that the destructor undoes.
   std::string create(ExternalBuffer& vertices, ExternalSemaphores& semaphores,
                      ExternalTexture* texture);  // zero copy: imports every fd
-  std::string createOnCudaMemory(const CudaVertexMemory& vertices,
-                                 ExternalSemaphores& semaphores);  // cuda_owned_vertices.cu
+  std::string createOnCudaMemory(const CudaVertexMemory& vertices, ExternalSemaphores& semaphores,
+                                 ExternalTexture* texture);  // cuda_owned_vertices.cu
   std::string createCopyPath();                                    // cuda_copy_staging.cu
 
   // Simulation (sim/simulation.h).

@@ -93,15 +93,19 @@ Result<std::unique_ptr<Simulation>> createCudaSimulation(const ModelParams& para
 
 // The CUDA backend on memory that CUDA owns (--memory-owner cuda,
 // sim/cuda/cuda_owned_memory.h): the kernels write through `vertices`'
-// mapping (memory.address) instead of an imported buffer; only the semaphores
-// are imported, with the fd rule of createCudaSimulation. `vertices` is
+// mapping (memory.address) instead of an imported buffer; the semaphores
+// (and the texture, below) are imported, with the fd rule of createCudaSimulation. `vertices` is
 // borrowed: the simulation never unmaps or releases it, and it must outlive
 // the simulation (the caller destroys it after Vulkan has freed its import).
+// With `texture` (fd >= 0), the surface texture is a Vulkan image imported
+// and written exactly as createCudaSimulation's (the same import, the same
+// kernels, the same fd rule): only the vertex memory changes owner.
 // Otherwise as createCudaSimulation (schedule, initial state, teardown of the
-// stream and semaphores, timing, the Error on failure).
+// stream, semaphores and texture, timing, the Error on failure).
 Result<std::unique_ptr<Simulation>> createCudaSimulationOnCudaMemory(const ModelParams& params, int ordinal,
                                                                      const CudaVertexMemory& vertices,
-                                                                     ExternalSemaphores& semaphores);
+                                                                     ExternalSemaphores& semaphores,
+                                                                     ExternalTexture* texture = nullptr);
 
 // The copy path's CUDA backend (transfer "copy": what a program without
 // interop does): the kernels write device memory of its own (cudaMalloc), and

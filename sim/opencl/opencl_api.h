@@ -23,7 +23,8 @@ namespace vksim {
   X(clCreateKernel) X(clReleaseKernel) X(clSetKernelArg) X(clEnqueueNDRangeKernel) X(clCreateBuffer)    \
   X(clCreateBufferWithProperties) X(clReleaseMemObject) X(clEnqueueFillBuffer) X(clEnqueueReadBuffer)   \
   X(clFlush) X(clEnqueueMarkerWithWaitList) X(clGetEventInfo) X(clReleaseEvent) X(clCreateUserEvent) X(clSetUserEventStatus)           \
-  X(clGetEventProfilingInfo) X(clGetDeviceAndHostTimer) X(clGetExtensionFunctionAddressForPlatform)
+  X(clGetEventProfilingInfo) X(clGetDeviceAndHostTimer) X(clGetExtensionFunctionAddressForPlatform)        \
+  X(clGetSupportedImageFormats)
 
 // The core entry points, each under its own name.
 struct OpenClApi {

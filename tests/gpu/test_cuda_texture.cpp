@@ -8,6 +8,8 @@
 // - Within the derived bound: every level against the CPU backend's texture
 //   after the same 500 steps (docs/interop-walkthrough.md derives it from
 //   the vertex bounds of test_cuda_backend.cpp).
+// - On --memory-owner cuda (CUDA's vertex memory, the same Vulkan image):
+//   exact for its own vertices and byte-equal to the default route's.
 // Both sync modes, validation and synchronization validation silent.
 #include <gtest/gtest.h>
 
@@ -31,8 +33,10 @@ namespace {
 constexpr uint32_t kGrid = 512;
 constexpr int kFrames = 500;
 
-Options textureOptions(BackendChoice backend, ModelKind model, SyncMode sync, uint32_t grid = kGrid) {
+Options textureOptions(BackendChoice backend, ModelKind model, SyncMode sync, uint32_t grid = kGrid,
+                       MemoryOwner owner = MemoryOwner::vulkan) {
   Options options;
+  options.memoryOwner = owner;
   options.headless = true;
   options.backend = backend;
   options.sync = sync;
@@ -52,11 +56,12 @@ struct TextureRun {
 // texture from VK_QUEUE_FAMILY_EXTERNAL), then Vulkan's read-backs. The
 // CUDA backend writes the texture in the step that writes the vertices, so
 // both hold the state after the last step.
-TextureRun runCuda(ModelKind model, SyncMode sync, uint32_t grid = kGrid, int frames = kFrames) {
+TextureRun runCuda(ModelKind model, SyncMode sync, uint32_t grid = kGrid, int frames = kFrames,
+                   MemoryOwner owner = MemoryOwner::vulkan) {
   TextureRun run;
   App app;
   app.headless = true;
-  createApp(app, textureOptions(BackendChoice::cuda, model, sync, grid));
+  createApp(app, textureOptions(BackendChoice::cuda, model, sync, grid, owner));
   EXPECT_TRUE(app.instance.validation && app.instance.synchronizationValidation)
       << "run with VKSIM_VALIDATION=1 (ctest sets it)";
   EXPECT_EQ(app.grid.texture.writer, TextureWriter::external);
@@ -184,6 +189,37 @@ TEST(CudaTexture, EveryLevelExactForItsVerticesAtGridsThatCutTheBlocks) {
   EXPECT_EQ(watch.newErrors(), 0u);
 }
 
+// --memory-owner cuda: the vertex memory is CUDA's, the texture still the
+// Vulkan image the default route exports, written by the same kernels. Every
+// level exact for the run's own vertices, within the derived bound of the
+// CPU backend's texture, and equal byte for byte to the default route's after
+// the same frames (the vertices are, test_memory_owner.cpp): the same picture
+// and the same work on both owners.
+TEST(CudaTexture, CudaOwnedMemoryWritesTheSameTextureAsTheDefaultRoute) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  const ValidationWatch watch;
+  for (const SyncMode sync : {SyncMode::timeline, SyncMode::binary}) {
+    const TextureRun cudaOwned = runCuda(ModelKind::ripple, sync, kGrid, kFrames, MemoryOwner::cuda);
+    ASSERT_FALSE(HasFailure()) << toString(sync);
+    expectEveryLevelOfItsOwnVertices(cudaOwned, kGrid);
+    const TextureRun cpu = runCpu(ModelKind::ripple, sync);
+    int worst = 0;
+    for (size_t i = 0; i < cudaOwned.texels.size(); ++i)
+      worst = std::max(worst, std::abs(int(cudaOwned.texels[i]) - int(cpu.texels[i])));
+    EXPECT_LE(worst, texelBound(2e-6, 1e-3)) << toString(sync) << ": against the CPU backend's texture";
+    const TextureRun vulkanOwned = runCuda(ModelKind::ripple, sync);
+    ASSERT_FALSE(HasFailure()) << toString(sync);
+    ASSERT_EQ(cudaOwned.vertices.size(), vulkanOwned.vertices.size());
+    EXPECT_EQ(std::memcmp(cudaOwned.vertices.data(), vulkanOwned.vertices.data(),
+                          cudaOwned.vertices.size() * sizeof(Vertex)),
+              0)
+        << toString(sync) << ": the vertices differ";
+    EXPECT_TRUE(cudaOwned.texels == vulkanOwned.texels) << toString(sync) << ": the textures differ";
+  }
+  EXPECT_EQ(watch.newWarnings(), 0u);
+  EXPECT_EQ(watch.newErrors(), 0u);
+}
+
 // With the texture off, nothing is exported for it and the CUDA run is as
 // before: the placeholder is bound.
 TEST(CudaTexture, OffExportsNoTexture) {
@@ -191,6 +227,22 @@ TEST(CudaTexture, OffExportsNoTexture) {
   Options options = textureOptions(BackendChoice::cuda, ModelKind::ripple, SyncMode::timeline);
   options.texture = false;
   options.model.grid = 128;
+  const ValidationWatch watch;
+  App app;
+  app.headless = true;
+  createApp(app, options);
+  EXPECT_EQ(app.grid.texture.writer, TextureWriter::placeholder);
+  for (int frame = 0; frame < 20; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
+  destroyApp(app);
+  EXPECT_EQ(watch.newWarnings(), 0u);
+  EXPECT_EQ(watch.newErrors(), 0u);
+}
+
+// The same on --memory-owner cuda: off binds the placeholder there too.
+TEST(CudaTexture, OffOnCudaOwnedMemoryBindsThePlaceholder) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  Options options = textureOptions(BackendChoice::cuda, ModelKind::ripple, SyncMode::timeline, 128, MemoryOwner::cuda);
+  options.texture = false;
   const ValidationWatch watch;
   App app;
   app.headless = true;

@@ -65,26 +65,5 @@ TEST(PathChoice, EveryBackendTransferAndOwnerGivesItsPath) {
             InteropPath::cpuHost);
 }
 
-// The one path that binds the placeholder although the texture is asked
-// for, the CUDA-owned route, has one line to print at start (app/main.cpp
-// prints the descriptor's textureNote), naming the docs section that says
-// why; the paths that write the texture (OpenCL among them, through its
-// texel buffer; the copy path says so in --help) have none.
-TEST(PathChoice, OnlyThePathsThatWriteNoTextureSayItAtStart) {
-  for (InteropPath path : {InteropPath::zeroCopy, InteropPath::cudaOwnedMemory, InteropPath::openCl,
-                           InteropPath::cpuHost, InteropPath::copy, InteropPath::renderQueue}) {
-    const char* note = describePath(path).textureNote;
-    const char* section =
-        path == InteropPath::cudaOwnedMemory ? "The surface texture on --memory-owner cuda" : nullptr;
-    if (section) {
-      ASSERT_NE(note, nullptr) << toString(path);
-      EXPECT_NE(std::string(note).find(section), std::string::npos) << note;
-      EXPECT_EQ(std::string(note).find('\n'), std::string::npos) << "one line, printed with its own newline";
-    } else {
-      EXPECT_EQ(note, nullptr) << toString(path) << ": " << note;
-    }
-  }
-}
-
 }  // namespace
 }  // namespace vksim
