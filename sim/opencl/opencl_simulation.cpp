@@ -55,10 +55,16 @@ class OpenClSimulation final : public Simulation {
       return;
     }
     releaseInjectedStall();
+    // Releasing memory that a queued kernel will still write, or a semaphore
+    // with a wait outstanding, is undefined; leaking them until the process
+    // ends is not.
+    if (endUnknown_) {
+      std::fprintf(stderr,
+                   "vkcuda-sim: an OpenCL enqueue failed and no marker could follow it, so the end of the queue's "
+                   "work is unknown; its imported buffer and semaphores are left in place\n");
+      return;
+    }
     if (lastEvent_ && !waitForEvent(lastEvent_, kTeardownTimeoutNs)) {
-      // Releasing memory that a queued kernel will still write, or a
-      // semaphore with a wait outstanding, is undefined; leaking them until
-      // the process ends is not.
       std::fprintf(stderr,
                    "vkcuda-sim: the OpenCL queue did not finish within %llu s (a semaphore wait that was never "
                    "signalled?); its imported buffer and semaphores are left in place\n",
@@ -207,7 +213,9 @@ class OpenClSimulation final : public Simulation {
   }
   uint64_t stepCount() const override { return stepCount_; }
 
-  bool finish(uint64_t timeoutNs) override { return !lastEvent_ || waitForEvent(lastEvent_, timeoutNs); }
+  bool finish(uint64_t timeoutNs) override {
+    return !endUnknown_ && (!lastEvent_ || waitForEvent(lastEvent_, timeoutNs));
+  }
 
   std::string backendName() const override { return "opencl"; }
   std::string deviceName() const override { return deviceName_ + " (OpenCL platform '" + platformName_ + "')"; }
@@ -370,9 +378,20 @@ class OpenClSimulation final : public Simulation {
   }
 
   // A failed enqueue inside a turn: the queue's results are not trusted from
-  // now on. What was enqueued is still flushed so that it can complete.
+  // now on. What was enqueued is still flushed so that it can complete. The
+  // turn's commands enqueued before the failure (a semaphore wait, an
+  // acquire, kernels) still use the buffers and semaphores, so the teardown
+  // must wait for them, not for the last turn's event: a marker with no wait
+  // list completes after every command enqueued before it and becomes that
+  // event. Without a marker nothing tells when they end: finish() then says
+  // no, and the destructor leaves the objects in place.
   StepResult abandon(StepResult result) {
     failed_ = true;
+    cl_event marker = nullptr;
+    if (CL_OK(api_.clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &marker)))
+      replaceLastEvent(marker);
+    else
+      endUnknown_ = true;
     api_.clFlush(queue_);
     result.status = StepStatus::failed;
     return result;
@@ -520,6 +539,7 @@ class OpenClSimulation final : public Simulation {
   std::vector<uint8_t> readbackBounce_;  // copyVerticesToHost's destination on the device's side
   uint64_t stepCount_ = 0;
   bool failed_ = false;
+  bool endUnknown_ = false;  // abandon() could enqueue no marker: lastEvent_ does not cover the queue
 };
 
 }  // namespace
