@@ -11,8 +11,10 @@ namespace vksim {
 namespace {
 
 // Work-group edge of the texture's 2D launches: 256 work-items, as the
-// simulation's kernels (within every full-profile GPU's minimum
-// CL_DEVICE_MAX_WORK_GROUP_SIZE).
+// simulation's kernels. OpenCL promises no such size (the minimum of
+// CL_DEVICE_MAX_WORK_GROUP_SIZE is 1, and CL_KERNEL_WORK_GROUP_SIZE may be
+// lower still): a device that allows fewer refuses the launch with
+// CL_INVALID_WORK_GROUP_SIZE, which VKSIM_CL_OK prints.
 constexpr size_t kTextureGroupEdge = 16;
 
 size_t roundUpToGroups(uint32_t extent) {
