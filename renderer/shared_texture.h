@@ -18,8 +18,9 @@
 //   backends, sim/vulkan/surface_texture_writer.h) through R32_UINT views, so the image
 //   is created with MUTABLE_FORMAT; lives in SHADER_READ_ONLY_OPTIMAL between
 //   steps, GENERAL while written;
-// - placeholder: 1x1, one level, zeroed once; bound when the texture is off so
-//   that the pipeline always has a valid descriptor.
+// - placeholder: 1x1, one level, zeroed once; bound when the texture is off,
+//   or on a path that writes none (the copy path), so that the pipeline
+//   always has a valid descriptor.
 #pragma once
 #include <volk.h>
 

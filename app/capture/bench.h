@@ -38,7 +38,8 @@ std::vector<BenchConfiguration> benchMatrix(const BenchOptions& options);
 
 // The texture column: "on", "off", or "placeholder" where it was asked for
 // but the configuration's path writes none (textureDrawn false: the copy
-// path, the render-queue backends, OpenCL, --memory-owner cuda).
+// path; before they wrote the texture, the render-queue backends, OpenCL and
+// --memory-owner cuda too, and older JSONs say so).
 const char* textureName(const BenchConfiguration& configuration, bool textureDrawn);
 
 // "sync" and "waitStrategy" as the table and the JSON name them ("none" on the copy path).

@@ -55,9 +55,9 @@ struct GridResources {
   // The surface texture the mesh samples (renderer/shared_texture.h): written
   // by CUDA (external: exported with the vertex buffer, its ownership moves
   // with vertexOwner, under the same semaphores), uploaded by every render
-  // from what the CPU backend wrote in its turn (hostUpload), written by
-  // compute shaders at the end of each render-queue step (queueCompute), or a
-  // placeholder when the texture is off or the path writes no texels.
+  // from the buffer that the CPU backend (hostUpload) or OpenCL
+  // (externalBufferCopy) wrote in its turn, written by compute shaders in each
+  // render-queue step (queueCompute), or a placeholder when the texture is off or the path writes no texels.
   SharedTexture texture;
   SyncSemaphores semaphores;
   // The simulation: one that submits its own step (every path but the render
