@@ -201,7 +201,8 @@ VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendRippleConfig::kThreads,
 // backend with the texture on): rippleStepKernel's work and, from each vertex
 // while it is still in registers, its texel on level 0, then levels 1 ..
 // texels.count-1 from the block's texels (RippleWarpRows::stepWithTexels).
-// Not a cuda-nvx entry point: that backend writes no texture.
+// Not a cuda-nvx entry point: that backend's texture is written by Vulkan
+// compute shaders after its step (sim/vulkan/surface_texels.comp).
 // Four blocks an SM rather than the plain step's five: capped for five, the
 // texels' registers spill (ptxas for sm_90: 20 bytes).
 inline constexpr uint32_t kRippleTexelsMinBlocks = 4;
