@@ -10,7 +10,6 @@
 #include "compute_layout.h"
 #include "shared_layout.h"
 
-layout(local_size_x = kComputeGroupSize, local_size_y = kComputeGroupSize) in;
 
 layout(std430, set = 0, binding = kComputeVertexBinding) writeonly buffer Vertices { Vertex vertices[]; };
 layout(std430, set = 0, binding = kComputeHeightBinding) buffer Heights { float heights[]; };

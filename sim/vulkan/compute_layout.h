@@ -30,6 +30,14 @@ VKSIM_CONSTANT kComputeTexelSet = 1;
 // 16 x 16 invocations a workgroup, one per vertex or cell.
 VKSIM_CONSTANT kComputeGroupSize = 16;
 
+// ripple_step.comp's workgroup: kRippleStepColumns x kRippleStepThreadRows
+// invocations covering a tile of kRippleStepColumns columns and
+// kRippleStepThreadRows * kRippleStepRowsPerThread rows, each invocation one
+// column of kRippleStepRowsPerThread rows of it.
+VKSIM_CONSTANT kRippleStepColumns = 32;
+VKSIM_CONSTANT kRippleStepThreadRows = 8;
+VKSIM_CONSTANT kRippleStepRowsPerThread = 4;
+
 // Every dispatch's push constants (one block for all four shaders). Field
 // indices name which of the three height fields plays which role this step.
 struct ComputePushConstants {

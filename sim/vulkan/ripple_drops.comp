@@ -5,6 +5,8 @@
 // (cellsFirstI, cellsFirstJ).
 #include "compute_common.glsl"
 
+layout(local_size_x = kComputeGroupSize, local_size_y = kComputeGroupSize) in;
+
 bool inCells(uvec4 cells, uint i, uint j) { return i >= cells.x && i < cells.y && j >= cells.z && j < cells.w; }
 
 void main() {

@@ -1,16 +1,24 @@
 #version 450
 // The whole ripple step in one pass, as the CUDA kernel does it: the next
-// heights (rippleNextHeight, sim/model_math.h) of the workgroup's 16 x 16
-// cells and of a one-cell ring around them, then each cell's vertex
-// (heightFieldVertex) from those next heights. The ring's next heights are
-// also computed by the neighbouring workgroups, from the same values with
-// the same expression, so every copy has the same bits; only the workgroup's
-// own cells are stored. (ripple_vertices.comp, which makes the vertices of a
-// field already in memory, serves the initial state.) The same step in two
-// dispatches, the next field going through memory between them, wrote the
-// same bytes and took 13 % longer on the H200
-// (docs/results/2026-12-04-texture-in-step.md).
+// heights (rippleNextHeight, sim/model_math.h) of the workgroup's tile and of
+// a one-cell ring around it, then each cell's vertex (heightFieldVertex) from
+// those next heights. The ring's next heights are also computed by the
+// neighbouring workgroups, from the same values with the same expression, so
+// every copy has the same bits; only the workgroup's own cells are stored.
+// (ripple_vertices.comp, which makes the vertices of a field already in
+// memory, serves the initial state.)
+//
+// The shape, for speed (not yet measured on the H200; branch vkstep): the
+// step is bound by memory, and a memory-bound kernel runs at the speed of the
+// bytes it keeps in flight, so every height the tile needs, current and
+// previous, is loaded before the first barrier, several an invocation. The
+// tile is 32 columns by 32 rows, each invocation one column of 4 rows, which
+// keeps the ring, loaded twice, at an eighth of the tile; each row's vertices
+// are stored as consecutive vec4s.
+#extension GL_EXT_control_flow_attributes : require  // [[unroll]]
 #include "compute_common.glsl"
+
+layout(local_size_x = kRippleStepColumns, local_size_y = kRippleStepThreadRows) in;
 
 #ifdef VKSIM_STEP_TEXELS
 // The Vulkan backend's step with the texture on: texel (i, j) of level 0 from
@@ -21,12 +29,17 @@
 layout(set = kComputeTexelSet, binding = 0, r32ui) uniform writeonly uimage2D level0;
 #endif
 
-const uint kTile = kComputeGroupSize;
-const uint kNextSide = kTile + 2u;     // next heights: the tile and its ring
-const uint kCurrentSide = kTile + 4u;  // current heights: the ring's stencils too
+const uint kThreads = kRippleStepColumns * kRippleStepThreadRows;
+const uint kTileRows = kRippleStepThreadRows * kRippleStepRowsPerThread;
+// Next heights: the tile and its ring. Current heights: the ring's stencils too.
+const uint kNextWidth = kRippleStepColumns + 2u, kNextCount = kNextWidth * (kTileRows + 2u);
+const uint kCurrentWidth = kRippleStepColumns + 4u, kCurrentCount = kCurrentWidth * (kTileRows + 4u);
+const uint kCurrentLoads = (kCurrentCount + kThreads - 1u) / kThreads;
+const uint kNextCells = (kNextCount + kThreads - 1u) / kThreads;
 
-shared float currentTile[kCurrentSide * kCurrentSide];
-shared float nextTile[kNextSide * kNextSide];
+shared float currentTile[kCurrentCount];
+shared float nextTile[kNextCount];
+layout(std430, set = 0, binding = kComputeVertexBinding) writeonly buffer VertexWords { vec4 vertexWords[]; };
 
 // Current height of cell (ci, cj), 0 outside the grid (never used there).
 float currentAt(int ci, int cj, uint field) {
@@ -34,49 +47,90 @@ float currentAt(int ci, int cj, uint field) {
   return heights[field + uint(cj) * pc.grid + uint(ci)];
 }
 
+bool interior(int ci, int cj) { return ci > 0 && cj > 0 && ci + 1 < int(pc.grid) && cj + 1 < int(pc.grid); }
+
+// The cell of nextTile entry t: (ci, cj) in the grid.
+ivec2 nextCell(uint t, ivec2 corner) { return corner - 1 + ivec2(t % kNextWidth, t / kNextWidth); }
+
 void main() {
   const uint local = gl_LocalInvocationIndex;
-  const int i0 = int(gl_WorkGroupID.x * kTile), j0 = int(gl_WorkGroupID.y * kTile);
-  const uint current = fieldOffset(pc.currentField);
-  for (uint t = local; t < kCurrentSide * kCurrentSide; t += kTile * kTile)
-    currentTile[t] = currentAt(i0 - 2 + int(t % kCurrentSide), j0 - 2 + int(t / kCurrentSide), current);
+  const ivec2 corner = ivec2(gl_WorkGroupID.xy * uvec2(kRippleStepColumns, kTileRows));
+  const uint current = fieldOffset(pc.currentField), previous = fieldOffset(pc.previousField);
+  // Every load first: the current heights into shared memory, the previous
+  // heights of the cells this invocation computes into registers.
+  [[unroll]] for (uint k = 0u; k < kCurrentLoads; ++k) {
+    const uint t = local + k * kThreads;
+    if (t < kCurrentCount)
+      currentTile[t] = currentAt(corner.x - 2 + int(t % kCurrentWidth), corner.y - 2 + int(t / kCurrentWidth), current);
+  }
+  float previousHeights[kNextCells];
+  [[unroll]] for (uint k = 0u; k < kNextCells; ++k) {
+    const uint t = local + k * kThreads;
+    const ivec2 cell = nextCell(t, corner);
+    previousHeights[k] =
+        t < kNextCount && interior(cell.x, cell.y) ? heights[previous + uint(cell.y) * pc.grid + uint(cell.x)] : 0.0;
+  }
   barrier();
 
   // Next heights of the tile and its ring: rippleNextHeight's expression.
-  for (uint t = local; t < kNextSide * kNextSide; t += kTile * kTile) {
-    const uint x = t % kNextSide, y = t / kNextSide;
-    const int ci = i0 - 1 + int(x), cj = j0 - 1 + int(y);
+  [[unroll]] for (uint k = 0u; k < kNextCells; ++k) {
+    const uint t = local + k * kThreads;
+    if (t >= kNextCount) break;
+    const ivec2 cell = nextCell(t, corner);
     precise float next = 0.0;
-    if (ci > 0 && cj > 0 && ci + 1 < int(pc.grid) && cj + 1 < int(pc.grid)) {
-      const uint c = (y + 1u) * kCurrentSide + (x + 1u);
+    if (interior(cell.x, cell.y)) {
+      const uint c = (t / kNextWidth + 1u) * kCurrentWidth + (t % kNextWidth + 1u);
       const float centre = currentTile[c];
       precise float lap = ((currentTile[c - 1u] + currentTile[c + 1u]) +
-                           (currentTile[c - kCurrentSide] + currentTile[c + kCurrentSide])) -
+                           (currentTile[c - kCurrentWidth] + currentTile[c + kCurrentWidth])) -
                           4.0 * centre;
-      const float previous = heights[fieldOffset(pc.previousField) + uint(cj) * pc.grid + uint(ci)];
-      next = ((2.0 * centre - pc.keepPrevious * previous) + pc.courantSquared * lap) * pc.inverseDenominator;
+      next = ((2.0 * centre - pc.keepPrevious * previousHeights[k]) + pc.courantSquared * lap) * pc.inverseDenominator;
     }
     nextTile[t] = next;
   }
   barrier();
 
-  const uint i = gl_GlobalInvocationID.x, j = gl_GlobalInvocationID.y;
-  if (i >= pc.grid || j >= pc.grid) return;
-  const uint x = gl_LocalInvocationID.x + 1u, y = gl_LocalInvocationID.y + 1u;  // in nextTile
-  const float height = nextTile[y * kNextSide + x];
-  heights[fieldOffset(pc.nextField) + j * pc.grid + i] = height;
-  // ripple_vertices.comp's slopes over the next field: a neighbour that is
-  // the cell itself (at an edge) is its own height.
-  const uvec2 alongX = slopeNeighbours(i), alongZ = slopeNeighbours(j);
-  const float lowerX = nextTile[y * kNextSide + (x + alongX.x - i)];
-  const float upperX = nextTile[y * kNextSide + (x + alongX.y - i)];
-  const float lowerZ = nextTile[(y + alongZ.x - j) * kNextSide + x];
-  const float upperZ = nextTile[(y + alongZ.y - j) * kNextSide + x];
-  precise float slopeX = finiteDifferenceSlope(lowerX, upperX, alongX);
-  precise float slopeZ = finiteDifferenceSlope(lowerZ, upperZ, alongZ);
-  const vec4 normal = surfaceNormal(slopeX, slopeZ);
-  vertices[j * pc.grid + i] = Vertex(vec4(coordinate(i), height, coordinate(j), 1.0), normal);
+  const uint next = fieldOffset(pc.nextField);
+  // The next heights, one column an invocation.
+  const uint i = gl_GlobalInvocationID.x;
+  [[unroll]] for (uint r = 0u; r < kRippleStepRowsPerThread; ++r) {
+    const uint row = gl_LocalInvocationID.y + r * kRippleStepThreadRows;
+    const uint j = uint(corner.y) + row;
+    if (i < pc.grid && j < pc.grid) heights[next + j * pc.grid + i] = nextTile[(row + 1u) * kNextWidth + gl_LocalInvocationID.x + 1u];
+  }
+  // The vertices, as the row's consecutive vec4s: word w of a row is vertex
+  // w / 2's position (w even) or normal (w odd), so a 32-wide subgroup's store
+  // is 512 consecutive bytes.
+  const uint count = 2u * min(kRippleStepColumns, pc.grid - uint(corner.x));
+  [[unroll]] for (uint r = 0u; r < kRippleStepRowsPerThread; ++r) {
+    const uint row = gl_LocalInvocationID.y + r * kRippleStepThreadRows;
+    const uint j = uint(corner.y) + row;
+    if (j >= pc.grid) break;
+    const uint y = row + 1u;  // in nextTile
+    [[unroll]] for (uint h = 0u; h < 2u; ++h) {
+      const uint w = gl_LocalInvocationID.x + h * kRippleStepColumns;
+      if (w >= count) break;
+      const uint v = w / 2u, ci = uint(corner.x) + v, x = v + 1u;
+      const float height = nextTile[y * kNextWidth + x];
+      vec4 word;
+      if ((w & 1u) == 0u) {
+        word = vec4(coordinate(ci), height, coordinate(j), 1.0);
+      } else {
+        // ripple_vertices.comp's slopes over the next field: a neighbour that
+        // is the cell itself (at an edge) is its own height.
+        const uvec2 alongX = slopeNeighbours(ci), alongZ = slopeNeighbours(j);
+        const float lowerX = nextTile[y * kNextWidth + (x + alongX.x - ci)];
+        const float upperX = nextTile[y * kNextWidth + (x + alongX.y - ci)];
+        const float lowerZ = nextTile[(y + alongZ.x - j) * kNextWidth + x];
+        const float upperZ = nextTile[(y + alongZ.y - j) * kNextWidth + x];
+        precise float slopeX = finiteDifferenceSlope(lowerX, upperX, alongX);
+        precise float slopeZ = finiteDifferenceSlope(lowerZ, upperZ, alongZ);
+        word = surfaceNormal(slopeX, slopeZ);
 #ifdef VKSIM_STEP_TEXELS
-  imageStore(level0, ivec2(i, j), uvec4(surfaceTexelWord(height, normal.y), 0u, 0u, 0u));
+        imageStore(level0, ivec2(ci, j), uvec4(surfaceTexelWord(height, word.y), 0u, 0u, 0u));
 #endif
+      }
+      vertexWords[2u * (j * pc.grid + uint(corner.x)) + w] = word;
+    }
+  }
 }

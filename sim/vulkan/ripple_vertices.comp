@@ -2,6 +2,8 @@
 // heightFieldVertex (sim/model_math.h): vertex (i, j) of the current field.
 #include "compute_common.glsl"
 
+layout(local_size_x = kComputeGroupSize, local_size_y = kComputeGroupSize) in;
+
 void main() {
   const uint i = gl_GlobalInvocationID.x, j = gl_GlobalInvocationID.y;
   if (i >= pc.grid || j >= pc.grid) return;

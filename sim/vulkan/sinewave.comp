@@ -6,6 +6,8 @@
 // reference's 1 ulp, and the arguments grow with time.
 #include "compute_common.glsl"
 
+layout(local_size_x = kComputeGroupSize, local_size_y = kComputeGroupSize) in;
+
 float factorX(uint i) { return table[pc.grid + i]; }
 float factorZ(uint j) { return table[2u * pc.grid + j]; }
 float sinewaveHeight(float fx, float fz) {

@@ -97,7 +97,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     if (texelStep_) {
       // The same pass writing level 0 of the texture too: sets 0 and 1.
       const std::array<VkDescriptorSet, 2> sets{set_, texelSet_};
-      dispatchWith(commandBuffer, Bound{texelStep_, texelLayout_, sets}, push);
+      dispatchWith(commandBuffer, Bound{kRippleStep, texelStep_, texelLayout_, sets}, push);
       return;
     }
     dispatch(commandBuffer, kRippleStep, push);  // the next heights and their vertices, one pass
@@ -123,6 +123,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
 
   // What a dispatch binds: the pipeline, its layout and the sets from set 0.
   struct Bound {
+    Shader shader;  // which tile shape the dispatch covers
     VkPipeline pipeline;
     VkPipelineLayout layout;
     std::span<const VkDescriptorSet> sets;
@@ -132,7 +133,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   // given).
   void dispatch(VkCommandBuffer commandBuffer, Shader shader, const ComputePushConstants& push, uint32_t width = 0,
                 uint32_t height = 0) {
-    dispatchWith(commandBuffer, Bound{pipelines_[shader], layout_, std::span<const VkDescriptorSet>(&set_, 1)}, push,
+    dispatchWith(commandBuffer, Bound{shader, pipelines_[shader], layout_, std::span<const VkDescriptorSet>(&set_, 1)}, push,
                  width, height);
   }
 
@@ -143,8 +144,12 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
                             uint32_t(bound.sets.size()), bound.sets.data(), 0, nullptr);
     vkCmdPushConstants(commandBuffer, bound.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     const uint32_t x = width ? width : params_.grid, y = height ? height : params_.grid;
-    vkCmdDispatch(commandBuffer, (x + kComputeGroupSize - 1) / kComputeGroupSize,
-                  (y + kComputeGroupSize - 1) / kComputeGroupSize, 1);
+    // ripple_step.comp's workgroup covers a tile of its own shape
+    // (compute_layout.h); the others one cell an invocation, 16 x 16.
+    const bool step = bound.shader == kRippleStep;
+    const uint32_t tileWidth = step ? kRippleStepColumns : kComputeGroupSize;
+    const uint32_t tileHeight = step ? kRippleStepThreadRows * kRippleStepRowsPerThread : kComputeGroupSize;
+    vkCmdDispatch(commandBuffer, (x + tileWidth - 1) / tileWidth, (y + tileHeight - 1) / tileHeight, 1);
   }
 
   bool check(VkResult result, const char* what) {
