@@ -13,8 +13,10 @@
 // bytes it keeps in flight, so every height the tile needs, current and
 // previous, is loaded before the first barrier, several an invocation. The
 // tile is 32 columns by 32 rows, each invocation one column of 4 rows, which
-// keeps the ring, loaded twice, at an eighth of the tile; each row's vertices
-// are stored as consecutive vec4s.
+// keeps the rings that neighbouring tiles load too small: the current
+// heights' two-cell ring is 272 cells of 1024 (144 of 256 in a 16 x 16 tile),
+// the next heights' one-cell ring 132. Each row's vertices are stored as
+// consecutive vec4s.
 #extension GL_EXT_control_flow_attributes : require  // [[unroll]]
 #include "compute_common.glsl"
 
