@@ -26,7 +26,7 @@ struct BenchConfiguration {
   SyncMode sync = SyncMode::timeline;      // zero-copy only
   WaitStrategy wait = WaitStrategy::poll;  // zero-copy only
   bool levelOfDetail = true;               // --lod: tiles at their level (renderer/tile_lod.h), or every triangle
-  bool texture = true;                     // --texture: asked for; paths that write none bind a placeholder
+  bool texture = true;                     // --texture: asked for (the copy transfer binds a placeholder anyway)
   bool overlay = false;                    // --overlay: the ImGui overlay built and drawn every frame
 };
 
