@@ -164,7 +164,7 @@ class CpuSimulation final : public Simulation {
   // host memory first, its texels computed from there, and the row then
   // copied into the shared memory, which is only ever written. A row, not the
   // grid: it stays in the cache, so the step touches the grid's vertices
-  // once (docs/benchmarks.md, "Steady frames"). The texels follow the same
+  // once (docs/results/2026-12-03-cpu-backend.md). The texels follow the same
   // turn of the schedule as the vertices (after the wait, before the signal).
   template <typename WriteRow>
   void writeRowsWithTexels(const WriteRow& writeRow) {
