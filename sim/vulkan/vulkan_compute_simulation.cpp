@@ -2,6 +2,7 @@
 // ripple_drops.comp, ripple_step.comp, ripple_vertices.comp), recorded into
 // the step's command buffer (QueueSimulationBase).
 #include <array>
+#include <cstdio>
 #include <cstring>
 #include <span>
 
@@ -9,6 +10,7 @@
 #include "sim/vulkan/compute_pipeline.h"
 #include "sim/vulkan/compute_shaders.h"
 #include "sim/vulkan/queue_simulation_base.h"
+#include "sim/vulkan/subgroup_rows.h"
 
 namespace vksim {
 namespace {
@@ -145,10 +147,15 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     vkCmdPushConstants(commandBuffer, bound.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     const uint32_t x = width ? width : params_.grid, y = height ? height : params_.grid;
     // ripple_step.comp's workgroup covers a tile of its own shape
-    // (compute_layout.h); the others one cell an invocation, 16 x 16.
+    // (compute_layout.h), ripple_step_rows.comp's a strip of rowsWidth_
+    // columns a subgroup; the others one cell an invocation, 16 x 16.
     const bool step = bound.shader == kRippleStep;
-    const uint32_t tileWidth = step ? kRippleStepColumns : kComputeGroupSize;
-    const uint32_t tileHeight = step ? kRippleStepThreadRows * kRippleStepRowsPerThread : kComputeGroupSize;
+    uint32_t tileWidth = step ? kRippleStepColumns : kComputeGroupSize;
+    uint32_t tileHeight = step ? kRippleStepThreadRows * kRippleStepRowsPerThread : kComputeGroupSize;
+    if (step && rowsWidth_) {
+      tileWidth = rowsWidth_;
+      tileHeight = (kRippleRowsInvocations / rowsWidth_) * kRippleRowsPerSubgroup;
+    }
     vkCmdDispatch(commandBuffer, (x + tileWidth - 1) / tileWidth, (y + tileHeight - 1) / tileHeight, 1);
   }
 
@@ -188,16 +195,39 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4};
     if (!check(createOneSet(device, poolSize, setLayout_, &descriptorPool_, &set_), "descriptor set")) return;
 
-    const std::array<std::span<const uint32_t>, kShaderCount> code{kSinewaveCompSpirv, kRippleDropsCompSpirv,
-                                                                   kRippleStepCompSpirv, kRippleVerticesCompSpirv};
+    chooseRippleStep();
+    const std::array<std::span<const uint32_t>, kShaderCount> code{
+        kSinewaveCompSpirv, kRippleDropsCompSpirv, rowsWidth_ ? std::span<const uint32_t>(kRippleStepRowsCompSpirv) : kRippleStepCompSpirv,
+        kRippleVerticesCompSpirv};
     for (uint32_t s = 0; s < kShaderCount; ++s)
-      if (!createPipeline(code[s], layout_, &pipelines_[s])) return;
+      if (!createPipeline(code[s], layout_, &pipelines_[s], s == kRippleStep)) return;
     growDrops(kInitialDropCapacity);
     if (params_.model == ModelKind::ripple && textureLevel0()) createTexelStep();
   }
 
-  bool createPipeline(std::span<const uint32_t> code, VkPipelineLayout layout, VkPipeline* pipeline) {
-    return check(createComputePipeline(context_.device, layout, code, pipeline), "compute pipeline");
+  // LAB VARIANT: the subgroup-rows step when VKSIM_LAB_VULKAN_SUBGROUP_ROWS=1
+  // asks for it and the device has what it needs (subgroup_rows.h); one line
+  // on stderr says which step runs.
+  void chooseRippleStep() {
+    if (params_.model != ModelKind::ripple || !subgroupRowsRequested()) return;
+    std::string why;
+    rowsWidth_ = subgroupRowsWidth(context_.physical, &why);
+    if (rowsWidth_)
+      std::fprintf(stderr, "vkcuda-sim: %s: the vulkan ripple step runs as subgroup rows (%u lanes, %u rows)\n",
+                   kSubgroupRowsVariable, rowsWidth_, kRippleRowsPerSubgroup);
+    else
+      std::fprintf(stderr, "vkcuda-sim: %s: %s; the vulkan ripple step runs as tiles\n", kSubgroupRowsVariable,
+                   why.c_str());
+  }
+
+  // `rippleStep`: the ripple step's pipeline, which takes the subgroup width
+  // as constant 0 when the variant runs.
+  bool createPipeline(std::span<const uint32_t> code, VkPipelineLayout layout, VkPipeline* pipeline,
+                      bool rippleStep = false) {
+    const VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
+    const VkSpecializationInfo width{1, &entry, sizeof(uint32_t), &rowsWidth_};
+    const VkSpecializationInfo* specialization = rippleStep && rowsWidth_ ? &width : nullptr;
+    return check(createComputePipeline(context_.device, layout, code, pipeline, specialization), "compute pipeline");
   }
 
   // The ripple step that writes level 0 too (the texture on): set 1 holds
@@ -222,7 +252,9 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
     write.pImageInfo = &level0;
     vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
-    createPipeline(kRippleStepTexelsCompSpirv, texelLayout_, &texelStep_);
+    const std::span<const uint32_t> code =
+        rowsWidth_ ? std::span<const uint32_t>(kRippleStepRowsTexelsCompSpirv) : kRippleStepTexelsCompSpirv;
+    createPipeline(code, texelLayout_, &texelStep_, true);
   }
 
   // A drop buffer for `count` drops, and the set pointing at every buffer.
@@ -267,6 +299,9 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   VkPipeline texelStep_ = VK_NULL_HANDLE;
   QueueBuffer table_, drops_;
   uint32_t dropCapacity_ = 0;
+  // LAB VARIANT: the subgroup width ripple_step_rows.comp runs with, 0 when
+  // ripple_step.comp runs (chooseRippleStep).
+  uint32_t rowsWidth_ = 0;
 };
 
 }  // namespace
