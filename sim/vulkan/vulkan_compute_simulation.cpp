@@ -207,17 +207,17 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
 
   // LAB VARIANT: the subgroup-rows step when VKSIM_LAB_VULKAN_SUBGROUP_ROWS=1
   // asks for it and the device has what it needs (subgroup_rows.h); one line
-  // on stderr says which step runs.
+  // on stdout says which step runs (stdout, beside the backend's own line:
+  // stderr is for failures, which the fault tests count in lines).
   void chooseRippleStep() {
     if (params_.model != ModelKind::ripple || !subgroupRowsRequested()) return;
     std::string why;
     rowsWidth_ = subgroupRowsWidth(context_.physical, &why);
     if (rowsWidth_)
-      std::fprintf(stderr, "vkcuda-sim: %s: the vulkan ripple step runs as subgroup rows (%u lanes, %u rows)\n",
+      std::printf("vkcuda-sim: %s: the vulkan ripple step runs as subgroup rows (%u lanes, %u rows)\n",
                    kSubgroupRowsVariable, rowsWidth_, kRippleRowsPerSubgroup);
     else
-      std::fprintf(stderr, "vkcuda-sim: %s: %s; the vulkan ripple step runs as tiles\n", kSubgroupRowsVariable,
-                   why.c_str());
+      std::printf("vkcuda-sim: %s: %s; the vulkan ripple step runs as tiles\n", kSubgroupRowsVariable, why.c_str());
   }
 
   // `rippleStep`: the ripple step's pipeline, which takes the subgroup width
