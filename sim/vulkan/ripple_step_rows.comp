@@ -83,22 +83,41 @@ float previousAt(bool interior, int ci, int cj, uint field) {
   return heights[field + uint(cj) * pc.grid + uint(ci)];
 }
 
-// The subgroup's strip: columns i0 .. i0+kStripWidth-1, rows j0 .. j0+kRows-1.
-void rows(const bool interior, int i0, int j0) {
-  const int n = int(pc.grid);
-  const uint lane = gl_SubgroupInvocationID;
-  const uint current = fieldOffset(pc.currentField), previous = fieldOffset(pc.previousField);
-  const int i = interior ? i0 + int(lane) : min(i0 + int(lane), n - 1);
-  const bool firstLane = lane == 0u, lastLane = lane == kStripWidth - 1u, edgeLane = firstLane || lastLane;
-  const int haloColumn = firstLane ? i0 - 1 : i0 + int(kStripWidth);
-  const int outerColumn = firstLane ? i0 - 2 : i0 + int(kStripWidth) + 1;
+// The subgroup's strip (columns i0 .. i0+kStripWidth-1, rows j0 ..
+// j0+kRows-1) and this lane's place in it: placeStrip.
+int i0, j0, i;  // i: the lane's column (lanes past the edge: a copy of n-1)
+uint lane;
+bool firstLane, lastLane, edgeLane;
+int haloColumn, outerColumn;
+// The lane's window, all of it loaded before the first shuffle: loadWindow.
+float columnCurrent[kRows + 4];   // current(i, j0 - 2 + m)
+float columnPrevious[kRows + 2];  // previous(i, j0 - 1 + m)
+float haloCurrent[kRows + 2];     // edge lanes: current(haloColumn, j0 - 1 + m)
+float outerCurrent[kRows];        // edge lanes: current(outerColumn, j0 + m)
+float haloPrevious[kRows];        // edge lanes: previous(haloColumn, j0 + m)
+// The coordinates: each row's z, and the x of the vertex behind each of this
+// lane's two vertex words (word w of a row is vertex w / 2's position or normal).
+float rowZ[kRows];
+float wordX[2];
+// The next heights: nextHeights.
+float columnNext[kRows + 2];  // next(i, j0 - 1 + m)
+float haloNext[kRows];        // edge lanes: next(haloColumn, j0 + m)
 
-  // Every load first.
-  float columnCurrent[kRows + 4];   // current(i, j0 - 2 + m)
-  float columnPrevious[kRows + 2];  // previous(i, j0 - 1 + m)
-  float haloCurrent[kRows + 2];     // edge lanes: current(haloColumn, j0 - 1 + m)
-  float outerCurrent[kRows];        // edge lanes: current(outerColumn, j0 + m)
-  float haloPrevious[kRows];        // edge lanes: previous(haloColumn, j0 + m)
+void placeStrip(bool interior, int stripI0, int stripJ0) {
+  i0 = stripI0;
+  j0 = stripJ0;
+  lane = gl_SubgroupInvocationID;
+  i = interior ? i0 + int(lane) : min(i0 + int(lane), int(pc.grid) - 1);
+  firstLane = lane == 0u;
+  lastLane = lane == kStripWidth - 1u;
+  edgeLane = firstLane || lastLane;
+  haloColumn = firstLane ? i0 - 1 : i0 + int(kStripWidth);
+  outerColumn = firstLane ? i0 - 2 : i0 + int(kStripWidth) + 1;
+}
+
+void loadWindow(bool interior) {
+  const int n = int(pc.grid);
+  const uint current = fieldOffset(pc.currentField), previous = fieldOffset(pc.previousField);
   [[unroll]] for (uint m = 0u; m < kRows + 4u; ++m) columnCurrent[m] = currentAt(interior, i, j0 - 2 + int(m), current);
   [[unroll]] for (uint m = 0u; m < kRows + 2u; ++m) {
     columnPrevious[m] = previousAt(interior, i, j0 - 1 + int(m), previous);
@@ -108,16 +127,18 @@ void rows(const bool interior, int i0, int j0) {
     const bool haloInterior = edgeLane && inside(interior, haloColumn, j0 + int(m));
     outerCurrent[m] = haloInterior ? currentAt(interior, outerColumn, j0 + int(m), current) : 0.0;
     haloPrevious[m] = haloInterior ? previousAt(interior, haloColumn, j0 + int(m), previous) : 0.0;
+    rowZ[m] = coordinate(uint(min(j0 + int(m), n - 1)));
   }
-  // The coordinates: each row's z, and the x of the vertex behind each of
-  // this lane's two vertex words (word w is vertex w / 2's position or normal).
-  float rowZ[kRows];
-  [[unroll]] for (uint m = 0u; m < kRows; ++m) rowZ[m] = coordinate(uint(min(j0 + int(m), n - 1)));
-  float wordX[2];
-  [[unroll]] for (uint h = 0u; h < 2u; ++h) wordX[h] = coordinate(uint(min(i0 + int((lane + h * kStripWidth) / 2u), n - 1)));
+  [[unroll]] for (uint h = 0u; h < 2u; ++h)
+    wordX[h] = coordinate(uint(min(i0 + int((lane + h * kStripWidth) / 2u), n - 1)));
+}
 
-  // Next heights of the lane's column, rows j0-1 .. j0+kRows.
-  float columnNext[kRows + 2];
+// The lane's column's next heights, rows j0-1 .. j0+kRows, the left and
+// right current heights from the neighbouring lanes; the edge lanes' halo
+// column's, rows j0 .. j0+kRows-1. When the halo is interior, the lane's own
+// column is in the grid (the last lane is then no copy), so its current
+// height is the halo's inner neighbour.
+void nextHeights(bool interior) {
   [[unroll]] for (uint m = 0u; m < kRows + 2u; ++m) {
     const float centre = columnCurrent[m + 1u];
     float left = subgroupShuffleUp(centre, 1u);
@@ -128,10 +149,6 @@ void rows(const bool interior, int i0, int j0) {
                         ? rippleNext(centre, left, right, columnCurrent[m], columnCurrent[m + 2u], columnPrevious[m])
                         : 0.0;
   }
-  // Edge lanes: next heights of the halo column, rows j0 .. j0+kRows-1. When
-  // the halo is interior, the lane's own column is in the grid (the last
-  // lane is then no copy), so its current height is the halo's inner neighbour.
-  float haloNext[kRows];
   [[unroll]] for (uint m = 0u; m < kRows; ++m) {
     haloNext[m] = 0.0;
     if (edgeLane && inside(interior, haloColumn, j0 + int(m))) {
@@ -140,12 +157,33 @@ void rows(const bool interior, int i0, int j0) {
                                haloCurrent[m], haloCurrent[m + 2u], haloPrevious[m]);
     }
   }
+}
 
+// Row m's vertices as consecutive vec4 words, as ripple_step.comp stores
+// them: word w = lane + h W comes from lane w / 2 (a transpose by shuffle
+// where the CUDA kernel stages through shared memory), so each store of the
+// subgroup covers W consecutive words. `count` words are in the grid.
+void storeVertexWords(uint m, uint count, float height, vec4 normal) {
+  const uint j = uint(j0) + m;
+  [[unroll]] for (uint h = 0u; h < 2u; ++h) {
+    const uint w = lane + h * kStripWidth, source = w / 2u;
+    const float wordHeight = subgroupShuffle(height, source);
+    const vec3 wordNormal = vec3(subgroupShuffle(normal.x, source), subgroupShuffle(normal.y, source),
+                                 subgroupShuffle(normal.z, source));
+    if (w < count)
+      vertexWords[2u * (j * pc.grid + uint(i0)) + w] =
+          (w & 1u) == 0u ? vec4(wordX[h], wordHeight, rowZ[m], 1.0) : vec4(wordNormal, 0.0);
+  }
+}
+
+// The strip's next heights and vertices (and level-0 texels), row by row;
+// the left and right next heights of the slopes from the neighbouring lanes.
+void storeRows(bool interior) {
   const uint next = fieldOffset(pc.nextField);
   const uint column = uint(i);
   // In the interior every slope is central: the pair slopeNeighbours gives.
   const uvec2 alongX = interior ? uvec2(column - 1u, column + 1u) : slopeNeighbours(column);
-  const bool inGrid = interior || i0 + int(lane) < n;
+  const bool inGrid = interior || i0 + int(lane) < int(pc.grid);
   const uint count = 2u * (interior ? kStripWidth : min(kStripWidth, pc.grid - uint(i0)));
   [[unroll]] for (uint m = 0u; m < kRows; ++m) {
     const uint j = uint(j0) + m;
@@ -167,20 +205,17 @@ void rows(const bool interior, int i0, int j0) {
 #ifdef VKSIM_STEP_TEXELS
     if (inGrid) imageStore(level0, ivec2(column, j), uvec4(surfaceTexelWord(height, normal.y), 0u, 0u, 0u));
 #endif
-    // The row's vertices as consecutive vec4 words, as ripple_step.comp
-    // stores them: word w = lane + h W comes from lane w / 2 (a transpose by
-    // shuffle where the CUDA kernel stages through shared memory), so each
-    // store of the subgroup covers W consecutive words.
-    [[unroll]] for (uint h = 0u; h < 2u; ++h) {
-      const uint w = lane + h * kStripWidth, source = w / 2u;
-      const float wordHeight = subgroupShuffle(height, source);
-      const vec3 wordNormal = vec3(subgroupShuffle(normal.x, source), subgroupShuffle(normal.y, source),
-                                   subgroupShuffle(normal.z, source));
-      if (w < count)
-        vertexWords[2u * (j * pc.grid + uint(i0)) + w] =
-            (w & 1u) == 0u ? vec4(wordX[h], wordHeight, rowZ[m], 1.0) : vec4(wordNormal, 0.0);
-    }
+    storeVertexWords(m, count, height, normal);
   }
+}
+
+// The strip from (stripI0, stripJ0), through the interior body when the whole
+// strip is interior.
+void rows(const bool interior, int stripI0, int stripJ0) {
+  placeStrip(interior, stripI0, stripJ0);
+  loadWindow(interior);
+  nextHeights(interior);
+  storeRows(interior);
 }
 
 void main() {

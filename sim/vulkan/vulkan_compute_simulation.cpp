@@ -1,6 +1,8 @@
 // The Vulkan compute backend: the models as GLSL compute shaders (sinewave.comp,
 // ripple_drops.comp, ripple_step.comp, ripple_vertices.comp), recorded into
-// the step's command buffer (QueueSimulationBase).
+// the step's command buffer (QueueSimulationBase); with
+// VKSIM_LAB_VULKAN_SUBGROUP_ROWS=1, ripple_step_rows.comp for the step (a lab
+// variant, subgroup_rows.h).
 #include <array>
 #include <cstdio>
 #include <cstring>
@@ -196,9 +198,10 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     if (!check(createOneSet(device, poolSize, setLayout_, &descriptorPool_, &set_), "descriptor set")) return;
 
     chooseRippleStep();
-    const std::array<std::span<const uint32_t>, kShaderCount> code{
-        kSinewaveCompSpirv, kRippleDropsCompSpirv, rowsWidth_ ? std::span<const uint32_t>(kRippleStepRowsCompSpirv) : kRippleStepCompSpirv,
-        kRippleVerticesCompSpirv};
+    const std::span<const uint32_t> step =
+        rowsWidth_ ? std::span<const uint32_t>(kRippleStepRowsCompSpirv) : kRippleStepCompSpirv;
+    const std::array<std::span<const uint32_t>, kShaderCount> code{kSinewaveCompSpirv, kRippleDropsCompSpirv, step,
+                                                                   kRippleVerticesCompSpirv};
     for (uint32_t s = 0; s < kShaderCount; ++s)
       if (!createPipeline(code[s], layout_, &pipelines_[s], s == kRippleStep)) return;
     growDrops(kInitialDropCapacity);
