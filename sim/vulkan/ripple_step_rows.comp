@@ -29,11 +29,10 @@
 // Subgroup size: kStripWidth is the host's VkPhysicalDeviceSubgroupProperties
 // ::subgroupSize (a specialization constant, so the host's dispatch and the
 // shader agree). SPIR-V 1.5 without subgroup size control makes
-// gl_SubgroupSize that value; the mapping of (gl_SubgroupID,
-// gl_SubgroupInvocationID) onto every strip and column assumes the
-// workgroup's kRippleRowsInvocations (a multiple of any power-of-two size up
-// to 128) fill whole subgroups, which the spec does not promise without
-// VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT.
+// gl_SubgroupSize that value, but whole subgroups are not promised without
+// VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT: a workgroup
+// whose subgroups are not whole runs cellsAlone, the same cells without
+// sharing (main says how it knows).
 //
 // Every shuffle runs with every lane of the subgroup active: lanes past the
 // grid's last column compute on a copy of column n-1 and skip only their
@@ -218,7 +217,51 @@ void rows(const bool interior, int stripI0, int stripJ0) {
   storeRows(interior);
 }
 
+// Next height of cell (ci, cj) from memory alone: ripple_step.comp's value.
+float nextAt(int ci, int cj) {
+  if (!inside(false, ci, cj)) return 0.0;
+  const uint current = fieldOffset(pc.currentField);
+  return rippleNext(currentAt(false, ci, cj, current), currentAt(false, ci - 1, cj, current),
+                    currentAt(false, ci + 1, cj, current), currentAt(false, ci, cj - 1, current),
+                    currentAt(false, ci, cj + 1, current), previousAt(false, ci, cj, fieldOffset(pc.previousField)));
+}
+
+// Partial subgroups (the strips would miss columns): each invocation
+// computes kRows cells of the workgroup's tile on its own, every height from
+// memory, no shuffle. Slow, but the same bits.
+void cellsAlone() {
+  const uint next = fieldOffset(pc.nextField);
+  const uvec2 corner = gl_WorkGroupID.xy * uvec2(kStripWidth, (kRippleRowsInvocations / kStripWidth) * kRows);
+  for (uint k = 0u; k < kRows; ++k) {
+    const uint t = gl_LocalInvocationIndex + k * kRippleRowsInvocations;
+    const uint ci = corner.x + t % kStripWidth, j = corner.y + t / kStripWidth;
+    if (ci >= pc.grid || j >= pc.grid) continue;
+    const float height = nextAt(int(ci), int(j));
+    heights[next + j * pc.grid + ci] = height;
+    // ripple_step.comp's slopes: a neighbour that is the cell itself is its own height.
+    const uvec2 alongX = slopeNeighbours(ci), alongZ = slopeNeighbours(j);
+    precise float slopeX = finiteDifferenceSlope(nextAt(int(alongX.x), int(j)), nextAt(int(alongX.y), int(j)), alongX);
+    precise float slopeZ =
+        finiteDifferenceSlope(nextAt(int(ci), int(alongZ.x)), nextAt(int(ci), int(alongZ.y)), alongZ);
+    const vec4 normal = surfaceNormal(slopeX, slopeZ);
+#ifdef VKSIM_STEP_TEXELS
+    imageStore(level0, ivec2(ci, j), uvec4(surfaceTexelWord(height, normal.y), 0u, 0u, 0u));
+#endif
+    vertexWords[2u * (j * pc.grid + ci)] = vec4(coordinate(ci), height, coordinate(j), 1.0);
+    vertexWords[2u * (j * pc.grid + ci) + 1u] = normal;
+  }
+}
+
 void main() {
+  // The strips need whole subgroups of kStripWidth lanes: then the
+  // workgroup holds exactly kRippleRowsInvocations / kStripWidth of them, and
+  // (gl_SubgroupID, gl_SubgroupInvocationID) names every strip and column
+  // once. lavapipe with 1024-bit vectors reports 32-lane subgroups but runs
+  // 16 subgroups of 16 active lanes here. The same for every invocation.
+  if (gl_SubgroupSize != kStripWidth || gl_NumSubgroups != kRippleRowsInvocations / kStripWidth) {
+    cellsAlone();
+    return;
+  }
   const uint subgroups = kRippleRowsInvocations / kStripWidth;
   const int i0 = int(gl_WorkGroupID.x * kStripWidth);
   const int j0 = int((gl_WorkGroupID.y * subgroups + gl_SubgroupID) * kRows);
