@@ -46,6 +46,9 @@
 #include "compute_common.glsl"
 
 layout(constant_id = 0) const uint kStripWidth = 32u;
+// False under VKSIM_LAB_VULKAN_SUBGROUP_ROWS=strict: partial subgroups write
+// nothing, so a dump identical to the tile step's shows the strips ran.
+layout(constant_id = 1) const bool kCellsAlone = true;
 layout(local_size_x = kRippleRowsInvocations) in;
 
 #ifdef VKSIM_STEP_TEXELS
@@ -259,7 +262,7 @@ void main() {
   // once. lavapipe with 1024-bit vectors reports 32-lane subgroups but runs
   // 16 subgroups of 16 active lanes here. The same for every invocation.
   if (gl_SubgroupSize != kStripWidth || gl_NumSubgroups != kRippleRowsInvocations / kStripWidth) {
-    cellsAlone();
+    if (kCellsAlone) cellsAlone();
     return;
   }
   const uint subgroups = kRippleRowsInvocations / kStripWidth;

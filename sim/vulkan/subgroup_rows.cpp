@@ -7,9 +7,11 @@
 
 namespace vksim {
 
-bool subgroupRowsRequested() {
+SubgroupRows subgroupRowsRequested() {
   const char* value = std::getenv(kSubgroupRowsVariable);
-  return value && std::strcmp(value, "1") == 0;
+  if (value && std::strcmp(value, "1") == 0) return SubgroupRows::on;
+  if (value && std::strcmp(value, "strict") == 0) return SubgroupRows::strict;
+  return SubgroupRows::off;
 }
 
 uint32_t subgroupRowsWidth(VkPhysicalDevice physical, std::string* why) {

@@ -13,8 +13,20 @@ namespace vksim {
 
 inline constexpr const char* kSubgroupRowsVariable = "VKSIM_LAB_VULKAN_SUBGROUP_ROWS";
 
-// Whether the environment asks for the variant (the variable is "1").
-bool subgroupRowsRequested();
+// What the environment asks for: "1" the variant; "strict" the variant
+// without its fallback for partial subgroups (cellsAlone in
+// ripple_step_rows.comp), so that dumps identical to the tile step's show
+// that the strips wrote every cell: a workgroup of partial subgroups then
+// writes nothing; anything else (or nothing) the tile.
+enum class SubgroupRows { off, on, strict };
+SubgroupRows subgroupRowsRequested();
+
+// ripple_step_rows.comp's specialization constants: 0 the strip width, 1
+// whether partial subgroups run cellsAlone.
+struct SubgroupRowsConstants {
+  uint32_t width = 0;
+  VkBool32 cellsAlone = VK_TRUE;
+};
 
 // The subgroup size ripple_step_rows.comp runs with on `physical` (its
 // strip width): VkPhysicalDeviceSubgroupProperties::subgroupSize when the

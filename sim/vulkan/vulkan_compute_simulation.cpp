@@ -4,6 +4,7 @@
 // VKSIM_LAB_VULKAN_SUBGROUP_ROWS=1, ripple_step_rows.comp for the step (a lab
 // variant, subgroup_rows.h).
 #include <array>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <span>
@@ -149,14 +150,14 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     vkCmdPushConstants(commandBuffer, bound.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     const uint32_t x = width ? width : params_.grid, y = height ? height : params_.grid;
     // ripple_step.comp's workgroup covers a tile of its own shape
-    // (compute_layout.h), ripple_step_rows.comp's a strip of rowsWidth_
+    // (compute_layout.h), ripple_step_rows.comp's a strip of rows_.width
     // columns a subgroup; the others one cell an invocation, 16 x 16.
     const bool step = bound.shader == kRippleStep;
     uint32_t tileWidth = step ? kRippleStepColumns : kComputeGroupSize;
     uint32_t tileHeight = step ? kRippleStepThreadRows * kRippleStepRowsPerThread : kComputeGroupSize;
-    if (step && rowsWidth_) {
-      tileWidth = rowsWidth_;
-      tileHeight = (kRippleRowsInvocations / rowsWidth_) * kRippleRowsPerSubgroup;
+    if (step && rows_.width) {
+      tileWidth = rows_.width;
+      tileHeight = (kRippleRowsInvocations / rows_.width) * kRippleRowsPerSubgroup;
     }
     vkCmdDispatch(commandBuffer, (x + tileWidth - 1) / tileWidth, (y + tileHeight - 1) / tileHeight, 1);
   }
@@ -199,7 +200,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
 
     chooseRippleStep();
     const std::span<const uint32_t> step =
-        rowsWidth_ ? std::span<const uint32_t>(kRippleStepRowsCompSpirv) : kRippleStepCompSpirv;
+        rows_.width ? std::span<const uint32_t>(kRippleStepRowsCompSpirv) : kRippleStepCompSpirv;
     const std::array<std::span<const uint32_t>, kShaderCount> code{kSinewaveCompSpirv, kRippleDropsCompSpirv, step,
                                                                    kRippleVerticesCompSpirv};
     for (uint32_t s = 0; s < kShaderCount; ++s)
@@ -208,17 +209,20 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     if (params_.model == ModelKind::ripple && textureLevel0()) createTexelStep();
   }
 
-  // LAB VARIANT: the subgroup-rows step when VKSIM_LAB_VULKAN_SUBGROUP_ROWS=1
+  // LAB VARIANT: the subgroup-rows step when VKSIM_LAB_VULKAN_SUBGROUP_ROWS (1 or strict)
   // asks for it and the device has what it needs (subgroup_rows.h); one line
   // on stdout says which step runs (stdout, beside the backend's own line:
   // stderr is for failures, which the fault tests count in lines).
   void chooseRippleStep() {
-    if (params_.model != ModelKind::ripple || !subgroupRowsRequested()) return;
+    const SubgroupRows requested = subgroupRowsRequested();
+    if (params_.model != ModelKind::ripple || requested == SubgroupRows::off) return;
     std::string why;
-    rowsWidth_ = subgroupRowsWidth(context_.physical, &why);
-    if (rowsWidth_)
-      std::printf("vkcuda-sim: %s: the vulkan ripple step runs as subgroup rows (%u lanes, %u rows)\n",
-                   kSubgroupRowsVariable, rowsWidth_, kRippleRowsPerSubgroup);
+    rows_.width = subgroupRowsWidth(context_.physical, &why);
+    rows_.cellsAlone = requested == SubgroupRows::strict ? VK_FALSE : VK_TRUE;
+    if (rows_.width)
+      std::printf("vkcuda-sim: %s: the vulkan ripple step runs as subgroup rows (%u lanes, %u rows%s)\n",
+                  kSubgroupRowsVariable, rows_.width, kRippleRowsPerSubgroup,
+                  rows_.cellsAlone ? "" : "; strict: partial subgroups write nothing");
     else
       std::printf("vkcuda-sim: %s: %s; the vulkan ripple step runs as tiles\n", kSubgroupRowsVariable, why.c_str());
   }
@@ -227,9 +231,11 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   // as constant 0 when the variant runs.
   bool createPipeline(std::span<const uint32_t> code, VkPipelineLayout layout, VkPipeline* pipeline,
                       bool rippleStep = false) {
-    const VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
-    const VkSpecializationInfo width{1, &entry, sizeof(uint32_t), &rowsWidth_};
-    const VkSpecializationInfo* specialization = rippleStep && rowsWidth_ ? &width : nullptr;
+    const std::array<VkSpecializationMapEntry, 2> entries{
+        VkSpecializationMapEntry{0, offsetof(SubgroupRowsConstants, width), sizeof(uint32_t)},
+        VkSpecializationMapEntry{1, offsetof(SubgroupRowsConstants, cellsAlone), sizeof(VkBool32)}};
+    const VkSpecializationInfo constants{uint32_t(entries.size()), entries.data(), sizeof(rows_), &rows_};
+    const VkSpecializationInfo* specialization = rippleStep && rows_.width ? &constants : nullptr;
     return check(createComputePipeline(context_.device, layout, code, pipeline, specialization), "compute pipeline");
   }
 
@@ -256,7 +262,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     write.pImageInfo = &level0;
     vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
     const std::span<const uint32_t> code =
-        rowsWidth_ ? std::span<const uint32_t>(kRippleStepRowsTexelsCompSpirv) : kRippleStepTexelsCompSpirv;
+        rows_.width ? std::span<const uint32_t>(kRippleStepRowsTexelsCompSpirv) : kRippleStepTexelsCompSpirv;
     createPipeline(code, texelLayout_, &texelStep_, true);
   }
 
@@ -302,9 +308,9 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   VkPipeline texelStep_ = VK_NULL_HANDLE;
   QueueBuffer table_, drops_;
   uint32_t dropCapacity_ = 0;
-  // LAB VARIANT: the subgroup width ripple_step_rows.comp runs with, 0 when
-  // ripple_step.comp runs (chooseRippleStep).
-  uint32_t rowsWidth_ = 0;
+  // LAB VARIANT: ripple_step_rows.comp's constants (chooseRippleStep); width
+  // 0 when ripple_step.comp runs.
+  SubgroupRowsConstants rows_;
 };
 
 }  // namespace
