@@ -8,6 +8,10 @@
 // every invocation waits at a barrier for the slowest load of the workgroup.
 // Here each subgroup shares only within itself, by subgroupShuffleUp/Down,
 // so it runs at the pace of its own loads: no shared memory, no barrier.
+// (It differs from the tile in more than that: 32 x 24 cells a workgroup
+// where W = 32, against 32 x 32; 3 rows a lane against 4; the vertex words moved by
+// shuffles rather than read from shared memory; and unlike the CUDA kernel
+// its vertex stores carry no evict-first hint, which GLSL cannot express.)
 // Subgroup s of a workgroup covers the kStripWidth columns i0 .. i0+W-1 of
 // R = kRippleRowsPerSubgroup consecutive rows j0 .. j0+R-1 (the workgroup's
 // subgroups are stacked: W columns x (kRippleRowsInvocations / W) R rows).
