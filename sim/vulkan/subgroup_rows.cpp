@@ -27,7 +27,7 @@ uint32_t subgroupRowsWidth(VkPhysicalDevice physical, std::string* why) {
   } else if ((subgroup.supportedOperations & kNeeded) != kNeeded) {
     *why = "the subgroup operations lack basic, shuffle or relative shuffle";
   } else if (subgroup.subgroupSize < 2 || kRippleRowsInvocations % subgroup.subgroupSize != 0) {
-    *why = "subgroups of " + std::to_string(subgroup.subgroupSize) + " lanes";
+    *why = "subgroup size " + std::to_string(subgroup.subgroupSize);
   } else {
     return subgroup.subgroupSize;
   }
