@@ -21,7 +21,7 @@
 #define LEARN_STEP 2
 #include "common/earlier.h"
 
-// An odd count: the buffer (4,000,012 bytes) is no multiple of any alignment,
+// An odd count: the buffer (4,000,012 bytes, 4 x a prime) is no multiple of 8,
 // so its allocation is larger where the driver rounds up: M1 at work below.
 constexpr uint32_t kValueCount = 1'000'003;
 
