@@ -134,7 +134,7 @@ void createApp(App& app, const Options& options) {
     // Asked of the X server before any driver is asked about the window
     // (app/ui/present_check.h): NVIDIA's driver must not meet an X server it
     // cannot present to.
-    const DisplayTraits display = readDisplayTraits();
+    const DisplayTraits display = readRunDisplayTraits();
     app.devices =
         chooseDeviceForDisplay(app.devices, vulkanDevices, app.cudaDevices, interopConfig(options), display);
     std::printf("%s\n", app.devices.reason.c_str());

@@ -36,7 +36,8 @@ namespace {
 // while the summary still prints zero errors.
 Result<> checkEnvironmentSwitches() {
   for (const char* name :
-       {kValidationVariable, kValidationCanaryVariable, kDisableMaintenance8Variable, kDenyPresentVariable}) {
+       {kValidationVariable, kValidationCanaryVariable, kDisableMaintenance8Variable, kDenyPresentVariable,
+        kSkipDisplayCheckVariable}) {
     const char* value = std::getenv(name);
     if (value && value[0] != '\0' && std::string(value) != "0" && std::string(value) != "1")
       return fail(fmt::format("{} must be 0 or 1 (got '{}')", name, value));

@@ -94,6 +94,13 @@ inline constexpr const char* kValidationCanaryVariable = "VKSIM_VALIDATION_CANAR
 // docs/testing.md).
 // Unset, empty or "0": on wherever offered; anything else is refused with exit 2.
 inline constexpr const char* kDisableMaintenance8Variable = "VKSIM_DISABLE_MAINTENANCE8";
+// "1" skips the X server check before a window on NVIDIA's device (app/ui/
+// present_check.h): the check refuses an X server that lists neither NV-GLX
+// nor XWAYLAND, and a set-up it has not seen (README, "Laptops with two
+// GPUs") may still serve NVIDIA's driver. Then the driver itself is asked,
+// which on a server it cannot present to ends the process inside the driver.
+// Unset, empty or "0": the check runs; anything else is refused with exit 2.
+inline constexpr const char* kSkipDisplayCheckVariable = "VKSIM_SKIP_DISPLAY_CHECK";
 // A directory of NAME.json scene files that replaces the search path.
 inline constexpr const char* kSceneDirEnvironment = "VKSIM_SCENE_DIR";
 
