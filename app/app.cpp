@@ -77,9 +77,8 @@ CaptureEnvironment captureEnvironment(const App& app) {
   environment.displayTiming = describeDisplayTiming(app.headless, app.device, app.swapchain.presentMode);
   environment.backend = backendName(app.devices);
   environment.transfer = toString(app.options.transfer);
-  environment.memoryOwner = app.options.transfer == TransferMode::copy ? "none" : toString(app.options.memoryOwner);
-  environment.waitStrategy =
-      app.options.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy);
+  environment.memoryOwner = shownMemoryOwner(app.options.transfer, app.options.memoryOwner);
+  environment.waitStrategy = shownWaitStrategy(app.options.transfer, app.options.waitStrategy);
   return environment;
 }
 

@@ -69,8 +69,7 @@ std::string summaryLine(const App& app, double seconds) {
       toString(simulation ? simulation->params().model : app.options.model.model),
       simulation ? simulation->params().grid : app.options.model.grid, app.schedule.switches, timeline,
       simulation ? simulation->stepCount() : 0, toString(transfer),
-      transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy),
-      transfer == TransferMode::copy ? "none" : toString(app.options.memoryOwner),
+      shownWaitStrategy(transfer, app.options.waitStrategy), shownMemoryOwner(transfer, app.options.memoryOwner),
       app.options.levelOfDetail ? "on" : "off", app.meshDraw.minLevel, app.meshDraw.maxLevel,
       app.meshDraw.triangles, app.overlay.bufferGrowths, transferStagesName(app.device.maintenance8),
       describeValidation(app.instance), validationCounts().warnings.load(), validationCounts().errors.load());
