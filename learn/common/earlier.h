@@ -84,7 +84,8 @@ struct Instance {
 inline Instance createInstance(std::vector<const char*> extensions = {}, bool validation = validationRequested()) {
   const char* layer = "VK_LAYER_KHRONOS_validation";
   if (validation && !instanceLayerPresent(layer))
-    exitWith(kExitMissing, "VKSIM_VALIDATION=1 but the layer %s is not installed", layer);
+    exitWith(kExitMissing, "%s, but the layer %s is not installed",
+             validationRequested() ? "VKSIM_VALIDATION=1" : "this step runs with validation", layer);
   if (validation) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
 
   VkDebugUtilsMessengerCreateInfoEXT messengerInfo{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
