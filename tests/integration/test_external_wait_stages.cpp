@@ -7,15 +7,19 @@
 // backend acting as the other API's writer (the external-writer seam of
 // test_interop_teardown.cpp), every vkQueueSubmit recorded: on the CPU host
 // path's frames, and on the zero-copy path's own frame function, which
-// computes its wait stage in its own file.
+// computes its wait stage in its own file. On the same seam, the vertex
+// buffer's ownership transfers in the zero-copy and the OpenCL frames'
+// renders, every vkCmdPipelineBarrier recorded.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "app/app.h"
 #include "app/frame_loop.h"
 #include "app/paths/path_factory.h"
+#include "barrier_recorder.h"
 #include "renderer/external_transfer_stages.h"
 #include "submit_recorder.h"
 
@@ -101,6 +105,51 @@ TEST_P(ExternalAcquireWait, ZeroCopyFrameIsAtAllCommandsWithoutMaintenance8) {
   app.path.descriptor = cpuHost;
   destroyApp(app);
 }
+
+// The ownership transfers that render k's command buffer records on the same
+// seam, on the zero-copy frame and on the OpenCL frame, which begins and ends
+// its render with the same two functions (beginZeroCopyRender: the acquire;
+// endZeroCopyRender: the release) and, with the texture off, records nothing
+// between them but the mesh pass: one acquire of the vertex buffer from
+// EXTERNAL and one release back per render, in that order. Binary sync and
+// no switch, as OpenCL runs.
+class ExternalWriterRender : public ::testing::TestWithParam<InteropPath> {};
+
+TEST_P(ExternalWriterRender, EachRenderAcquiresTheBufferFromExternalThenReleasesIt) {
+  App app;
+  createExternalWriterApp(app, SyncMode::binary);
+  app.schedule.switchEvery = 0;
+  const PathDescriptor* cpuHost = app.path.descriptor;
+  ASSERT_EQ(cpuHost->path, InteropPath::cpuHost);
+  ASSERT_EQ(app.grid.texture.writer, TextureWriter::placeholder);
+  app.path.descriptor = &describePath(GetParam());
+  const VkBuffer vertices = app.grid.vertices.buffer;
+  const uint32_t family = app.device.queueFamily;
+  std::string transfers;  // 'A' an acquire from EXTERNAL, 'R' a release to it, in recording order
+  {
+    testing::BarrierRecorder recorder;
+    for (int frame = 0; frame < 6; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered) << "frame " << frame;
+    for (const testing::RecordedBarrier& barrier : recorder.barriers)
+      for (const VkBufferMemoryBarrier& buffer : barrier.buffers)
+        if (buffer.buffer == vertices)
+          transfers += buffer.srcQueueFamilyIndex == VK_QUEUE_FAMILY_EXTERNAL && buffer.dstQueueFamilyIndex == family
+                           ? 'A'
+                           : buffer.srcQueueFamilyIndex == family && buffer.dstQueueFamilyIndex == VK_QUEUE_FAMILY_EXTERNAL
+                                 ? 'R'
+                                 : '?';
+  }
+  EXPECT_EQ(transfers, "ARARARARARAR") << toString(GetParam()) << ": the vertex buffer's transfers over 6 renders";
+  drainSchedule(app);
+  app.path.descriptor = cpuHost;
+  destroyApp(app);
+  EXPECT_EQ(validationCounts().errors.load(), 0u);
+  EXPECT_EQ(validationCounts().warnings.load(), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, ExternalWriterRender, ::testing::Values(InteropPath::zeroCopy, InteropPath::openCl),
+                         [](const ::testing::TestParamInfo<InteropPath>& p) {
+                           return p.param == InteropPath::zeroCopy ? std::string("zeroCopy") : std::string("openCl");
+                         });
 
 INSTANTIATE_TEST_SUITE_P(SyncModes, ExternalAcquireWait,
                          ::testing::Values(SyncMode::timeline, SyncMode::binary),
