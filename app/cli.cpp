@@ -127,7 +127,7 @@ CLI::App* addBenchCommand(CLI::App& app, Options& options, BenchOptions& bench, 
                     "Level of detail: on (the default), off, or both");
   addOnOffDimension(
       *command, "--texture", bench.textures,
-      "The surface texture: on (the default), off, or both (paths that write none bind a placeholder)");
+      "The surface texture: on (the default), off, or both (the copy transfer binds a placeholder whatever this says)");
   addOnOffDimension(
       *command, "--overlay", bench.overlays,
       "The ImGui overlay, built and drawn every frame as in a window: off (the default), on, or both");

@@ -63,7 +63,8 @@ std::string summaryLine(const App& app, double seconds) {
       "switches={} timeline_value={} steps={} transfer={} wait={} memory_owner={} lod={} lod_levels={}-{} "
       "triangles={} overlay_buffer_growths={} transfer_stages={} {} validation_warnings={} "
       "validation_errors={}\n",
-      app.schedule.totalFrames, seconds, mean, backendName(app.devices), toString(app.schedule.mode),
+      app.schedule.totalFrames, seconds, mean, backendName(app.devices),
+      transfer == TransferMode::copy ? "none" : toString(app.schedule.mode),  // as the capture and the bench say
       toString(simulation ? simulation->params().model : app.options.model.model),
       simulation ? simulation->params().grid : app.options.model.grid, app.schedule.switches, timeline,
       simulation ? simulation->stepCount() : 0, toString(transfer),

@@ -33,7 +33,7 @@ inline constexpr uint32_t kFramesInFlight = 1;
 // vulkan, cuda-nvx): the queue orders render k, sim k, render k+1 by itself,
 // and with one frame in flight the GPU idled while the host woke from the
 // fence, recorded and submitted the next frame (0.18 ms a frame at 512² on
-// the H200, docs/benchmarks.md). The resources each frame records into
+// the H200, docs/queue-backends.md). The resources each frame records into
 // (command buffers, fences, timestamp slots, the step's command buffer) exist
 // this many times; everything else is shared and ordered by the queue.
 inline constexpr uint32_t kMaxFramesInFlight = 2;
@@ -60,8 +60,9 @@ inline constexpr uint32_t kDefaultWarmupFrames = 30;
 // rebuild's host work and its clocks fall; on the H200 they took 0.19-0.27 s
 // to return to 1980 MHz at 8192² (2026-12-03, captures beside nvidia-smi at
 // 20 ms), which is 40-64 frames there: 30 frames left the slow ones inside
-// the measurement and P99 at 2-2.5 x the mean (docs/benchmarks.md, "Steady
-// frames"). Twice the longest ramp seen.
+// the measurement and P99 at 2-2.5 x the mean
+// (docs/results/2026-12-03-steady-large-grids.md). Twice the longest ramp
+// seen.
 inline constexpr uint32_t kDefaultWarmupMs = 500;
 inline constexpr uint32_t kMaxWarmupMs = 60'000;
 
@@ -89,7 +90,8 @@ inline constexpr const char* kValidationVariable = "VKSIM_VALIDATION";
 inline constexpr const char* kValidationCanaryVariable = "VKSIM_VALIDATION_CANARY";
 // "1" leaves VK_KHR_maintenance8 off on a device that offers it, so that the
 // ownership transfers to and from EXTERNAL take their all-commands form: the
-// A/B of its cost with one binary (docs/benchmarks.md, docs/testing.md).
+// A/B of its cost with one binary (docs/results/2026-12-03-maintenance8.md,
+// docs/testing.md).
 // Unset, empty or "0": on wherever offered; anything else is refused with exit 2.
 inline constexpr const char* kDisableMaintenance8Variable = "VKSIM_DISABLE_MAINTENANCE8";
 // A directory of NAME.json scene files that replaces the search path.

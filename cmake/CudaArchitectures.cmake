@@ -13,8 +13,10 @@
 #     later GPU run the build after the driver compiles it at the first start
 #     (the driver keeps the result in its cache). A build meant for a given
 #     GPU without one names it: -DVKSIM_CUDA_ARCHITECTURES=90-real.
-#   all: real code for every supported architecture plus PTX of the newest,
-#     for a binary that runs on any of them (packagers; the `all-gpus` preset).
+#   all: real code for sm_75, 80, 86, 89, 90 and 120 plus sm_120's PTX
+#     (packagers; the `all-gpus` preset). Real code also runs on later minor
+#     versions of its major (sm_86's on sm_87 and sm_88); sm_120's PTX serves
+#     12.x and later majors. sm_100, sm_103 and sm_110 get nothing from it.
 #   anything else: passed on as CMAKE_CUDA_ARCHITECTURES (e.g. 89-real).
 # An explicit -DCMAKE_CUDA_ARCHITECTURES=... wins over all of this.
 # sim/cuda_nvx/ builds its own sm_90 module whatever is chosen here.
@@ -38,4 +40,4 @@ if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
     set(CMAKE_CUDA_ARCHITECTURES ${VKSIM_CUDA_ARCHITECTURES})
   endif()
 endif()
-message(STATUS "CUDA architectures: ${CMAKE_CUDA_ARCHITECTURES} (-DVKSIM_CUDA_ARCHITECTURES=all for every supported GPU)")
+message(STATUS "CUDA architectures: ${CMAKE_CUDA_ARCHITECTURES} (-DVKSIM_CUDA_ARCHITECTURES=all for sm_75 to sm_90 and sm_120, DEVELOPERS.md)")

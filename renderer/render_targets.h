@@ -70,10 +70,12 @@ struct SwapchainTarget {
 SwapchainTarget createSwapchainTarget(const Device& device, VkSurfaceKHR surface, VkExtent2D framebufferSize,
                                       bool vsync);
 // Recreates swapchain, views, depth and framebuffers for a new size or vsync
-// setting (after the caller has waited for the device to go idle). The render
-// pass is kept when the format is unchanged, and so are the renderFinished
-// semaphores (a count change adds or removes at the end). A 0x0 size
-// (minimised window) throws RuntimeFailure: wait until it is non-zero.
+// setting (after the caller has waited for the device to go idle). The
+// surface format and the render pass are kept (the pipelines were made for
+// it; a surface that no longer offers the format throws EnvironmentError),
+// and so are the renderFinished semaphores (a count change adds or removes
+// at the end). A 0x0 size (minimised window) throws RuntimeFailure: wait
+// until it is non-zero.
 void recreateSwapchainTarget(const Device& device, SwapchainTarget& target, VkExtent2D framebufferSize, bool vsync);
 void destroySwapchainTarget(const Device& device, SwapchainTarget& target);
 

@@ -23,12 +23,23 @@ std::string presentModeName(VkPresentModeKHR mode) {
 
 namespace {
 
-VkSurfaceFormatKHR chooseSurfaceFormat(const Device& device, VkSurfaceKHR surface) {
+// `kept`: the format of the swapchain being rebuilt (VK_FORMAT_UNDEFINED at
+// creation). The render pass, and so the mesh's and the overlay's pipelines,
+// were built for that format; a rebuild keeps it, and a surface that no
+// longer offers it ends the run with one line rather than draw with
+// pipelines made for another render pass.
+VkSurfaceFormatKHR chooseSurfaceFormat(const Device& device, VkSurfaceKHR surface, VkFormat kept) {
   const std::vector<VkSurfaceFormatKHR> formats = enumerate<VkSurfaceFormatKHR>(
       "vkGetPhysicalDeviceSurfaceFormatsKHR", [&](uint32_t* count, VkSurfaceFormatKHR* data) {
         return vkGetPhysicalDeviceSurfaceFormatsKHR(device.physical, surface, count, data);
       });
   if (formats.empty()) throw EnvironmentError("The window surface offers no image formats.");
+  if (kept != VK_FORMAT_UNDEFINED) {
+    for (const VkSurfaceFormatKHR& format : formats)
+      if (format.format == kept) return format;
+    throw EnvironmentError(std::string("The window's surface no longer offers ") + string_VkFormat(kept) +
+                           ", the format the program's render pass and pipelines were built for: start it again.");
+  }
   // UNORM first: the offscreen target is R8G8B8A8_UNORM, so a window and a
   // headless run of the same scene store the same bytes, and ImGui's colours
   // are authored for UNORM targets (an sRGB target washes them out).
@@ -107,12 +118,9 @@ VkCompositeAlphaFlagBitsKHR chooseCompositeAlpha(const VkSurfaceCapabilitiesKHR&
   return compositeAlpha;
 }
 
-// The render pass survives a rebuild unless the surface format changed.
+// The render pass is made once: a rebuild keeps the format
+// (chooseSurfaceFormat), so the pipelines made for it stay compatible.
 void prepareSwapchainRenderPass(const Device& device, SwapchainTarget& target, VkFormat colorFormat) {
-  if (target.renderPass != VK_NULL_HANDLE && target.colorFormat != colorFormat) {
-    vkDestroyRenderPass(device.device, target.renderPass, nullptr);
-    target.renderPass = VK_NULL_HANDLE;
-  }
   target.colorFormat = colorFormat;
   if (target.depthFormat == VK_FORMAT_UNDEFINED) target.depthFormat = chooseDepthFormat(device);
   if (target.renderPass == VK_NULL_HANDLE)
@@ -160,7 +168,7 @@ void buildSwapchain(const Device& device, SwapchainTarget& target, VkExtent2D fr
   VK_CHECK(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(device.physical, target.surface, &capabilities));
   const VkExtent2D extent = chooseSwapchainExtent(capabilities, framebufferSize);
   const uint32_t imageCount = chooseImageCount(capabilities);
-  const VkSurfaceFormatKHR surfaceFormat = chooseSurfaceFormat(device, target.surface);
+  const VkSurfaceFormatKHR surfaceFormat = chooseSurfaceFormat(device, target.surface, target.colorFormat);
 
   const VkSwapchainKHR oldSwapchain = target.swapchain;
   VkSwapchainCreateInfoKHR createInfo{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};

@@ -7,7 +7,8 @@
 // operation that reads or produces a subnormal takes a microcode assist, so
 // the CPU backend's step time followed how many cells were subnormal, not the
 // grid, and fell several-fold over a run as they died out (measured in
-// docs/benchmarks.md, "Steady frames"). Flush-to-zero (results) and
+// docs/results/2026-12-03-cpu-backend.md, "The CPU backend: what its frames
+// were made of"). Flush-to-zero (results) and
 // denormals-are-zero (inputs) make every step cost the same. The kernels keep
 // IEEE subnormals: a flush moves a value by less than 1.2e-38 and the stable
 // scheme does not amplify it, far inside the bounds the agreement tests

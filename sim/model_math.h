@@ -180,11 +180,6 @@ VKSIM_HOST_DEVICE inline float dropHeight(const DropShape& drop, float x, float 
   return drop.amplitude * expf(-((dx * dx + dz * dz) * drop.inverseTwoSigmaSquared));
 }
 
-// Whether a drop may change cell (i, j): edges stay exactly zero.
-VKSIM_HOST_DEVICE inline bool isInteriorCell(uint32_t i, uint32_t j, uint32_t grid) {
-  return i > 0 && j > 0 && i + 1 < grid && j + 1 < grid;
-}
-
 // Vertex (i, j) of a height field (grid*grid floats, row-major, z rows of x).
 VKSIM_HOST_DEVICE inline Vertex heightFieldVertex(const float* heights, uint32_t grid, uint32_t i,
                                                   uint32_t j) {

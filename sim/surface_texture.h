@@ -2,9 +2,11 @@
 // RGBA8 texel per grid vertex (grid x grid at level 0), coloured from the
 // vertex's height and slope (sim/model_math.h, surfaceTexel), and a full mip
 // chain in which each level is the 2x2 box filter of the one above. The CPU
-// backend writes every level into host memory packed as described here; the
-// CUDA backend writes the same levels into an imported Vulkan image. No
-// Vulkan or CUDA types.
+// backend writes every level into host memory packed as described here, and
+// the OpenCL backend into an exported buffer in the same packing; the CUDA
+// backend writes the same levels into an imported Vulkan image, and the
+// render-queue backends into the image itself (sim/vulkan). No Vulkan or
+// CUDA types.
 #pragma once
 #include <cstdint>
 

@@ -133,8 +133,10 @@ std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& b
   const auto runOne = [&](bool counted) {
     if (interrupted != 0) abandoned = true;
     if (abandoned) return false;
-    // As the run loop does (app/main.cpp): the widgets at the frame boundary,
-    // the frame, and its duration for the overlay's statistics.
+    // As the run loop does (app/main.cpp): buildOverlay at the frame boundary
+    // (where the host takes turns with the simulation it finds the widgets
+    // already built during the last frame's render: app/frame_loop.cpp), the
+    // frame, and its duration for the overlay's statistics.
     const int64_t startNs = hostNowNs();
     if (overlay) buildOverlay(app);
     runFrame(app);  // headless: always rendered
@@ -243,8 +245,10 @@ BenchResult summarizeBench(const BenchConfiguration& configuration, const std::s
   result.involuntarySwitches = samples.hostLoad.involuntarySwitches;
   result.warmupFrames = samples.warmupFrames;
   // The frame time that neither side's GPU work accounts for: on the H200
-  // mostly the two GPU context switches between Vulkan and CUDA, plus
-  // submission and host work on the critical path. Time the two sides ran at
+  // mostly the two GPU context switches between Vulkan and CUDA (or
+  // OpenCL), plus submission and host work on the critical path. OpenCL's
+  // step has no timing, so there it also holds the whole step, the
+  // texture's kernels included. Time the two sides ran at
   // once (the copy path's step beside the render) is counted once, so the
   // parts add up to the frame; and each part is counted inside the frames'
   // intervals, so the rest is never negative.

@@ -26,7 +26,7 @@ struct BenchConfiguration {
   SyncMode sync = SyncMode::timeline;      // zero-copy only
   WaitStrategy wait = WaitStrategy::poll;  // zero-copy only
   bool levelOfDetail = true;               // --lod: tiles at their level (renderer/tile_lod.h), or every triangle
-  bool texture = true;                     // --texture: asked for; paths that write none bind a placeholder
+  bool texture = true;                     // --texture: asked for (the copy transfer binds a placeholder anyway)
   bool overlay = false;                    // --overlay: the ImGui overlay built and drawn every frame
 };
 
@@ -67,8 +67,10 @@ struct BenchResult {
   // that render + sim - overlap + unexplained = meanMs (docs/benchmarks.md).
   double unexplainedMs = 0.0;
   // The run's context-switch probe (app/capture/switch_probe.h), medians in
-  // µs; absent where the backend has no GPU context of its own (CPU) or the
-  // probe could not run. The same for every row of one run.
+  // µs; absent where the backend has no GPU context of its own (cpu, and
+  // cuda-nvx and vulkan, which run in Vulkan's: bench.cpp's
+  // probeContextSwitch probes cuda and opencl only) or the probe could not
+  // run. The same for every row of one run.
   struct SwitchUs {
     double vulkanToSim = 0.0, simToVulkan = 0.0, pair = 0.0;
   };

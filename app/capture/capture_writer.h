@@ -41,7 +41,7 @@ struct CaptureEnvironment {
   std::string gpu;                 // VkPhysicalDeviceProperties::deviceName
   std::string driver;              // driver name and version, as the driver reports it
   std::string vulkanVersion;       // device API version, "1.3.246"
-  std::string cudaVersion;         // CUDA driver/runtime, "12.4"; empty for the CPU backend
+  std::string cudaVersion;         // CUDA driver/runtime, "12.4"; empty for every backend but cuda (app/app.cpp)
   std::string presentMode;         // "FIFO", "MAILBOX", "IMMEDIATE", or "headless"
   uint32_t width = 0, height = 0;  // render target, pixels
   std::string presentPoint;  // what TimeInSeconds marks: the present call, or (headless) the submission's end

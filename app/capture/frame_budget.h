@@ -6,8 +6,8 @@
 // interval, and a render runs on past its present. Averaging each span over
 // the frames that recorded it therefore paired a frame with its neighbour's
 // step, and where steps vary (a heavy step among light ones) the parts summed
-// to more than the frame: a negative "unexplained" (docs/benchmarks.md,
-// "What each number means"). Here every span's time is counted in the interval
+// to more than the frame: a negative "unexplained"
+// (docs/results/bench-method.md, "What each number means"). Here every span's time is counted in the interval
 // it lies in, render spans and step spans each as a union (two renders in
 // flight may overlap), so that inside every interval
 //   render + sim - overlap = the time either covered <= the interval.

@@ -1,10 +1,11 @@
 // What each frame cost, on one clock: the host's steady_clock (CLOCK_MONOTONIC)
 // in nanoseconds. The host's own spans are taken directly; the render's GPU
 // span comes from Vulkan timestamps (renderer/gpu_timer.h) and the
-// simulation's from its StepTiming (CUDA events, or the CPU backend's host
-// clock). Neither GPU result is ready when the frame ends, so a frame's record
-// waits in a queue until they arrive (normally at the start of the next
-// frame) and leaves it complete, or with the missing parts empty after
+// simulation's from its StepTiming (CUDA events, the render-queue step's
+// Vulkan timestamps, or the CPU backend's host clock; OpenCL's step has
+// none). Neither GPU result is ready when the frame ends, so a frame's
+// record waits in a queue until they arrive (normally at the start of the
+// next frame) and leaves it complete, or with the missing parts empty after
 // kMaxPendingFrames. Nothing here ever blocks. docs/captures.md describes the
 // clocks and how GPU spans are placed on the host's.
 #pragma once

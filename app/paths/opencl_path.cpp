@@ -33,7 +33,11 @@ void createOpenClGrid(GridResources& grid, OpenClState& own, const GridSetup& se
   if (textured) {
     own.texels = createSharedVertexBuffer(device, surfaceTextureBytes(params.grid), VertexMemory::deviceLocal,
                                           /*exportable=*/true);
+    // createSharedVertexBuffer named both as the vertex buffer; a second
+    // name replaces the first (vkSetDebugUtilsObjectNameEXT), so a debugger
+    // tells the texels' memory from the vertices'.
     nameObject(device.device, own.texels.buffer, "surface texels (exported to OpenCL)");
+    nameObject(device.device, own.texels.memory, "surface texels memory (exported as opaque fd)");
   }
   // The fds cross from Vulkan to OpenCL here, with the same rule as for
   // CUDA. OpenCL imports the vertex memory, the texel memory and the two

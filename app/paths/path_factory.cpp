@@ -103,7 +103,7 @@ InteropPath choosePath(Backend backend, const InteropConfig& config) {
   if (backend == Backend::cuda)
     return config.memoryOwner == MemoryOwner::cuda ? InteropPath::cudaOwnedMemory : InteropPath::zeroCopy;
   if (backend == Backend::opencl) return InteropPath::openCl;
-  // Every backend whose step runs on the host (traitsOf(backend).hostSimulation).
+  // Every backend whose step runs on the host (traitsOf(backend).stepsOnHost).
   return InteropPath::cpuHost;
 }
 

@@ -21,11 +21,6 @@ StepFault stepFaultFor(const FaultPlan& faults, const ScheduleState& schedule) {
   return stepFaultAt(faults, schedule.totalFrames);
 }
 
-StepSync withStepFault(StepSync sync, const FaultPlan& faults, const ScheduleState& schedule) {
-  sync.fault = stepFaultFor(faults, schedule);
-  return sync;
-}
-
 bool handoffFaultInjected(const FaultPlan& faults) {
   return hasFault(faults, FaultKind::importFails) || hasFault(faults, FaultKind::exportFails);
 }

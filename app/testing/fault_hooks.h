@@ -29,9 +29,6 @@ bool renderLeavesOutSignal(const FaultPlan& faults, const ScheduleState& schedul
 // backends act on it (sim/fault_plan.h).
 StepFault stepFaultFor(const FaultPlan& faults, const ScheduleState& schedule);
 
-// The sync of sim k with stepFaultFor in it.
-StepSync withStepFault(StepSync sync, const FaultPlan& faults, const ScheduleState& schedule);
-
 // import-fails / export-fails: whether either is planned. Then the CPU
 // backend's vertex memory is exported too (the device needs exportMemory),
 // and the handoff fails where the CUDA backend's import would run.

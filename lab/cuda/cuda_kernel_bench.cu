@@ -229,7 +229,8 @@ class CudaKernelBench final : public KernelBench {
     // computes on the same heights. Without it the field decayed through the
     // table (~500 steps a candidate with no new drops), its subnormal band
     // moved out and vanished, and where a candidate sat in the table changed
-    // its time (docs/benchmarks.md, "Kernels at the memory limit").
+    // its time (docs/results/2026-12-02-kernels.md, "Kernels at the memory
+    // limit").
     for (RippleState state : {RippleState::early, RippleState::steady})
       if (std::string failure = settle(state); !failure.empty()) return failure;
     return {};

@@ -30,8 +30,9 @@ uint64_t minimumTexturedStepBytes(uint32_t grid);
 // The ripple field that every timed ripple sample and every bit check starts
 // from (restored before each). A step's time depends on its data: a
 // subnormal or very small height difference sends the IEEE division of the
-// slope down its slow path (docs/benchmarks.md, "Kernels at the memory
-// limit"), so the benchmark times both kinds of field the app shows.
+// slope down its slow path (docs/results/2026-12-02-kernels.md, "Kernels at
+// the memory limit"), so the benchmark times both kinds of field the app
+// shows.
 //   early:  60 steps after the initial drop, no other drops: the front
 //           ahead of its waves holds subnormal heights (the first seconds
 //           of a run; the drop itself stops at its footprint, models.h)

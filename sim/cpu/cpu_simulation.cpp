@@ -159,12 +159,13 @@ class CpuSimulation final : public Simulation {
 
   // With the texture, the texels are computed from the vertices, which must
   // then be read back. Reading the shared memory itself can be very slow (on
-  // a discrete GPU it is device memory mapped uncached or write-combined; see
-  // docs/benchmarks.md), so each row of vertices is written into a row of
+  // a discrete GPU it is device memory mapped uncached or write-combined; on
+  // the H200 a 512² step that read it back took seconds, as commit 242b565
+  // records), so each row of vertices is written into a row of
   // host memory first, its texels computed from there, and the row then
   // copied into the shared memory, which is only ever written. A row, not the
   // grid: it stays in the cache, so the step touches the grid's vertices
-  // once (docs/benchmarks.md, "Steady frames"). The texels follow the same
+  // once (docs/results/2026-12-03-cpu-backend.md). The texels follow the same
   // turn of the schedule as the vertices (after the wait, before the signal).
   template <typename WriteRow>
   void writeRowsWithTexels(const WriteRow& writeRow) {

@@ -53,8 +53,8 @@ namespace {
 // each of those tests is a constant and compiles away: the bounds checks and
 // the selects around each load were a large share of the kernel's
 // instructions, and the kernel issues about as many instructions as the
-// memory system has time for (docs/benchmarks.md, "Kernels at the memory
-// limit"). The other warps run rows<false>, the checked body. Both compute
+// memory system has time for (docs/results/2026-12-02-kernels.md). The other
+// warps run rows<false>, the checked body. Both compute
 // the same expressions on the same values, so the bits do not depend on the
 // path. MinBlocks is __launch_bounds__'s blocks per SM (registers capped so
 // that many fit).
@@ -64,8 +64,8 @@ struct RippleWarpRows {
   static_assert(R >= 1, "a warp covers at least one row");
   // Wider windows (R = 5, 6, 8) did not write the row kernel's bits on the
   // H200, and racecheck saw hazards in their staging area; the cause is not
-  // found (docs/benchmarks.md, "Kernels at the memory limit", has what was
-  // seen), so they are refused.
+  // found (docs/results/2026-12-02-kernels.md has what was seen), so they are
+  // refused.
   static_assert(R <= 4, "R > 4 is not bit-identical on the H200 (cause unknown)");
   static constexpr uint32_t kThreads = kTileThreads;
   static constexpr uint32_t kMinBlocks = MinBlocks;

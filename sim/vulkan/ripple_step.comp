@@ -8,10 +8,12 @@
 // (ripple_vertices.comp, which makes the vertices of a field already in
 // memory, serves the initial state.)
 //
-// The shape, for speed (not yet measured on the H200; branch vkstep): the
-// step is bound by memory, and a memory-bound kernel runs at the speed of the
-// bytes it keeps in flight, so every height the tile needs, current and
-// previous, is loaded before the first barrier, several an invocation. The
+// The shape, for speed (H200 run 22, texture off: 0.272 / 1.049 ms a step
+// at grids 4096 / 8192 against 0.335 / 1.307 for the 16 x 16 tile it
+// replaced; docs/results/2026-12-05-h200-run22.md): the step is bound by
+// memory, and a memory-bound kernel runs at the speed of the bytes it keeps
+// in flight, so every height the tile needs, current and previous, is
+// loaded before the first barrier, several an invocation. The
 // tile is 32 columns by 32 rows, each invocation one column of 4 rows, which
 // keeps the rings that neighbouring tiles load too small: the current
 // heights' two-cell ring is 272 cells of 1024 (144 of 256 in a 16 x 16 tile),

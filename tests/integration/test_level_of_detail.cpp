@@ -105,8 +105,9 @@ void expectTiled(const AppResult& run, uint64_t gridTriangles) {
 
 // The default camera at 1280x720 and a close-up one, on a grid large enough
 // that both choose coarser levels: each picture close to every triangle's,
-// by a bound per view. Measured on lavapipe (2026-12-03, docs/benchmarks.md,
-// "The picture"): 73.8 dB at the default camera and 56.1 dB at the close-up.
+// by a bound per view. Measured on lavapipe (2026-12-03,
+// docs/results/2026-12-03-lod.md, "The picture"; docs/benchmarks.md, "Level
+// of detail"): 73.8 dB at the default camera and 56.1 dB at the close-up.
 // With every tile drawn one level coarser than the rule gives (a bug planted
 // in levelAtDistance) they fell to 59.6 dB and 54.3 dB: the default view's
 // bound, 66 dB, lies 7 dB from each and is what fails a level chosen one too

@@ -1,5 +1,5 @@
-// What keeps the host's ripple step the same cost every step (docs/benchmarks.md,
-// "Steady frames"): the next automatic drop computed ahead in bands, and
+// What keeps the host's ripple step the same cost every step
+// (docs/results/2026-12-03-cpu-backend.md): the next automatic drop computed ahead in bands, and
 // subnormals flushed. Both are checked by what they leave in the fields, not
 // by timing.
 #include <gtest/gtest.h>
