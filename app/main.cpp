@@ -64,7 +64,7 @@ std::string summaryLine(const App& app, double seconds) {
       "triangles={} overlay_buffer_growths={} transfer_stages={} {} validation_warnings={} "
       "validation_errors={}\n",
       app.schedule.totalFrames, seconds, mean, backendName(app.devices),
-      transfer == TransferMode::copy ? "none" : toString(app.schedule.mode),  // as the capture and the bench say
+      shownSyncMode(transfer, app.schedule.mode),
       toString(simulation ? simulation->params().model : app.options.model.model),
       simulation ? simulation->params().grid : app.options.model.grid, app.schedule.switches, timeline,
       simulation ? simulation->stepCount() : 0, toString(transfer),

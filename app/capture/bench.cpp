@@ -219,7 +219,7 @@ const char* textureName(const BenchConfiguration& configuration, bool textureDra
 }
 
 const char* syncName(const BenchConfiguration& configuration) {
-  return configuration.transfer == TransferMode::copy ? "none" : toString(configuration.sync);
+  return shownSyncMode(configuration.transfer, configuration.sync);
 }
 
 const char* waitName(const BenchConfiguration& configuration) {

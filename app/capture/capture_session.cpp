@@ -81,7 +81,7 @@ FrameRecord csvRow(const CaptureSession& session, const FrameTiming& timing) {
   if (timing.renderGpu)
     row.msUntilRenderComplete =
         std::max(0.0, double(timing.renderGpu->endNs - timing.present.beginNs) * 1.0e-6);
-  row.syncMode = timing.copyPath ? "none" : toString(timing.syncMode);
+  row.syncMode = shownSyncMode(timing.copyPath ? TransferMode::copy : TransferMode::zeroCopy, timing.syncMode);
   row.model = toString(timing.model);
   row.grid = timing.grid;
   row.msCpuFrame = timing.hostFrame.milliseconds();

@@ -40,6 +40,10 @@ const BackendTraits* findBackend(std::string_view name) {
 
 const char* toString(BackendChoice backend) { return traitsOf(backend).name; }
 
+const char* shownSyncMode(TransferMode transfer, SyncMode mode) {
+  return transfer == TransferMode::copy ? "none" : toString(mode);
+}
+
 const char* toString(TransferMode transfer) {
   switch (transfer) {
     case TransferMode::zeroCopy:

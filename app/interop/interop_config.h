@@ -12,6 +12,7 @@
 #include "app/interop/wait_strategy.h"
 #include "base/result.h"
 #include "sim/fault_plan.h"
+#include "sim/sim_types.h"
 
 namespace vksim {
 
@@ -55,6 +56,10 @@ const BackendTraits* findBackend(std::string_view name);
 //             the frame's command buffer copies that into the vertex buffer.
 enum class TransferMode { zeroCopy, copy };
 const char* toString(TransferMode transfer);  // "zero-copy", "copy"
+// The sync mode that the summary line, the capture and the bench name: "none"
+// on the copy transfer, whose simulation takes no semaphore turns; else
+// toString(mode).
+const char* shownSyncMode(TransferMode transfer, SyncMode mode);
 
 // Who allocates the shared vertex memory (docs/interop-walkthrough.md):
 //   vulkan: the renderer allocates and exports it, CUDA imports it;
