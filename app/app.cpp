@@ -15,13 +15,6 @@
 namespace vksim {
 namespace {
 
-// VKSIM_VALIDATION, VKSIM_VALIDATION_CANARY and VKSIM_DISABLE_MAINTENANCE8: unset, empty or "0" is off,
-// "1" is on. Anything else was refused by checkEnvironmentSwitches (app/main.cpp).
-bool environmentSwitch(const char* name) {
-  const char* value = std::getenv(name);
-  return value && std::string(value) == "1";
-}
-
 // What the capture room records of the grid resources' life: the initial
 // write and the drain in the trace's schedule events, the tag each render
 // saw (--frame-tags) in its "render submit" event, and the last frames'

@@ -1,6 +1,5 @@
 #include "app/ui/present_check.h"
 
-#include <cstdlib>
 #include <exception>
 #include <sstream>
 
@@ -32,8 +31,7 @@ std::string displayLabel(const DisplayTraits& display) {
 
 DisplayTraits readRunDisplayTraits() {
   DisplayTraits display = readDisplayTraits();
-  const char* skip = std::getenv(kSkipDisplayCheckVariable);  // "0" or "1" (checkEnvironmentSwitches)
-  display.checkSkipped = skip != nullptr && std::string(skip) == "1";
+  display.checkSkipped = environmentSwitch(kSkipDisplayCheckVariable);
   return display;
 }
 
