@@ -15,13 +15,6 @@
 namespace vksim {
 namespace {
 
-// VKSIM_VALIDATION, VKSIM_VALIDATION_CANARY and VKSIM_DISABLE_MAINTENANCE8: unset, empty or "0" is off,
-// "1" is on. Anything else was refused by checkEnvironmentSwitches (app/main.cpp).
-bool environmentSwitch(const char* name) {
-  const char* value = std::getenv(name);
-  return value && std::string(value) == "1";
-}
-
 // What the capture room records of the grid resources' life: the initial
 // write and the drain in the trace's schedule events, the tag each render
 // saw (--frame-tags) in its "render submit" event, and the last frames'
@@ -77,9 +70,8 @@ CaptureEnvironment captureEnvironment(const App& app) {
   environment.displayTiming = describeDisplayTiming(app.headless, app.device, app.swapchain.presentMode);
   environment.backend = backendName(app.devices);
   environment.transfer = toString(app.options.transfer);
-  environment.memoryOwner = app.options.transfer == TransferMode::copy ? "none" : toString(app.options.memoryOwner);
-  environment.waitStrategy =
-      app.options.transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy);
+  environment.memoryOwner = shownMemoryOwner(app.options.transfer, app.options.memoryOwner);
+  environment.waitStrategy = shownWaitStrategy(app.options.transfer, app.options.waitStrategy);
   return environment;
 }
 
@@ -134,7 +126,7 @@ void createApp(App& app, const Options& options) {
     // Asked of the X server before any driver is asked about the window
     // (app/ui/present_check.h): NVIDIA's driver must not meet an X server it
     // cannot present to.
-    const DisplayTraits display = readDisplayTraits();
+    const DisplayTraits display = readRunDisplayTraits();
     app.devices =
         chooseDeviceForDisplay(app.devices, vulkanDevices, app.cudaDevices, interopConfig(options), display);
     std::printf("%s\n", app.devices.reason.c_str());

@@ -36,7 +36,8 @@ namespace {
 // while the summary still prints zero errors.
 Result<> checkEnvironmentSwitches() {
   for (const char* name :
-       {kValidationVariable, kValidationCanaryVariable, kDisableMaintenance8Variable, kDenyPresentVariable}) {
+       {kValidationVariable, kValidationCanaryVariable, kDisableMaintenance8Variable, kDenyPresentVariable,
+        kSkipDisplayCheckVariable}) {
     const char* value = std::getenv(name);
     if (value && value[0] != '\0' && std::string(value) != "0" && std::string(value) != "1")
       return fail(fmt::format("{} must be 0 or 1 (got '{}')", name, value));
@@ -68,8 +69,7 @@ std::string summaryLine(const App& app, double seconds) {
       toString(simulation ? simulation->params().model : app.options.model.model),
       simulation ? simulation->params().grid : app.options.model.grid, app.schedule.switches, timeline,
       simulation ? simulation->stepCount() : 0, toString(transfer),
-      transfer == TransferMode::copy ? "none" : toString(app.options.waitStrategy),
-      transfer == TransferMode::copy ? "none" : toString(app.options.memoryOwner),
+      shownWaitStrategy(transfer, app.options.waitStrategy), shownMemoryOwner(transfer, app.options.memoryOwner),
       app.options.levelOfDetail ? "on" : "off", app.meshDraw.minLevel, app.meshDraw.maxLevel,
       app.meshDraw.triangles, app.overlay.bufferGrowths, transferStagesName(app.device.maintenance8),
       describeValidation(app.instance), validationCounts().warnings.load(), validationCounts().errors.load());

@@ -4,6 +4,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 
 namespace vksim {
 
@@ -94,6 +96,21 @@ inline constexpr const char* kValidationCanaryVariable = "VKSIM_VALIDATION_CANAR
 // docs/testing.md).
 // Unset, empty or "0": on wherever offered; anything else is refused with exit 2.
 inline constexpr const char* kDisableMaintenance8Variable = "VKSIM_DISABLE_MAINTENANCE8";
+// "1" skips the X server check before a window on NVIDIA's device (app/ui/
+// present_check.h): the check refuses an X server that lists neither NV-GLX
+// nor XWAYLAND, and a set-up it has not seen (README, "Laptops with two
+// GPUs") may still serve NVIDIA's driver. Then the driver itself is asked,
+// which on a server it cannot present to ends the process inside the driver.
+// Unset, empty or "0": the check runs; anything else is refused with exit 2.
+inline constexpr const char* kSkipDisplayCheckVariable = "VKSIM_SKIP_DISPLAY_CHECK";
+// Whether the on/off switch `name` (those above, and the test facility
+// VKSIM_DENY_PRESENT, app/testing/present_denial.h) is on: "1". Unset,
+// empty or "0" is off; checkEnvironmentSwitches (app/main.cpp) refused
+// anything else before any of them is read.
+inline bool environmentSwitch(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && std::strcmp(value, "1") == 0;
+}
 // A directory of NAME.json scene files that replaces the search path.
 inline constexpr const char* kSceneDirEnvironment = "VKSIM_SCENE_DIR";
 

@@ -21,7 +21,7 @@
 #define LEARN_STEP 2
 #include "common/earlier.h"
 
-// An odd count: the buffer (4,000,012 bytes) is no multiple of any alignment,
+// An odd count: the buffer (4,000,012 bytes, 4 x a prime) is no multiple of 8,
 // so its allocation is larger where the driver rounds up: M1 at work below.
 constexpr uint32_t kValueCount = 1'000'003;
 
@@ -124,8 +124,11 @@ inline cudaExternalMemory_t importMemoryIntoCuda(int fd, VkDeviceSize allocation
   handle.flags = dedicated ? cudaExternalMemoryDedicated : 0;
   cudaExternalMemory_t memory = nullptr;
   const cudaError_t imported = cudaImportExternalMemory(&memory, &handle);
-  if (imported != cudaSuccess) close(fd);
-  CUDA_CHECK(imported);
+  if (imported != cudaSuccess) {
+    close(fd);  // M8: a failed import leaves the fd ours
+    exitWith(kExitCheckFailed, "%s:%d: cudaImportExternalMemory(...) failed: %s", __FILE__, __LINE__,
+             cudaGetErrorName(imported));
+  }
   return memory;
 }
 

@@ -82,8 +82,11 @@ inline cudaExternalSemaphore_t importSemaphoreIntoCuda(const Device& device, VkS
   handle.handle.fd = fd;
   cudaExternalSemaphore_t result = nullptr;
   const cudaError_t imported = cudaImportExternalSemaphore(&result, &handle);
-  if (imported != cudaSuccess) close(fd);
-  CUDA_CHECK(imported);
+  if (imported != cudaSuccess) {
+    close(fd);  // M8: a failed import leaves the fd ours
+    exitWith(kExitCheckFailed, "%s:%d: cudaImportExternalSemaphore(...) failed: %s", __FILE__, __LINE__,
+             cudaGetErrorName(imported));
+  }
   return result;
 }
 // <<<

@@ -19,11 +19,13 @@
 //     range and releases the allocation (E10).
 // Unchanged from step 5: the +2 timeline schedule, the acquire at
 // ALL_COMMANDS and the release after the copy (M21).
-// The Vulkan specification promises an opaque-fd import only of a payload
-// that a Vulkan device with the same driverUUID and deviceUUID exported; a
-// CUDA-made fd is not that. This direction works because NVIDIA's CUDA and
-// Vulkan drivers share one kernel driver, and NVIDIA documents and ships it
-// (E9; its CUDA sample simpleVulkanMMAP): a promise of one vendor, not of Vulkan.
+// VK_KHR_external_memory_fd imports fds from other APIs too, but an opaque
+// fd only from the same driver on the same device (equal driverUUID and
+// deviceUUID: D4), and CUDA reports no driver UUID, so the program cannot
+// check that a CUDA-made fd qualifies. This direction works because
+// NVIDIA's CUDA and Vulkan drivers share one kernel driver, and NVIDIA
+// documents and ships it (E9; its CUDA sample simpleVulkanMMAP): a promise
+// of one vendor, not of Vulkan.
 // Usage: learn_08_cuda_owns_memory [--break granularity | --break list]
 #include <cuda.h>
 #include <cudaTypedefs.h>

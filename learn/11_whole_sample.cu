@@ -152,7 +152,7 @@ Sync createSync(const Pair& pair, const Device& device) {
 }
 
 // CUDA's step k (k = -1: the initial state, no wait): waits for render k's
-// signal in `mode`, writes the vertices for time k/60 s, signals in `mode` (S2, S5, G4).
+// signal in `mode`, writes the vertices for time (k+1)/60 s, signals in `mode` (S2, S5, G4).
 void enqueueSimulation(Sync& sync, void* vertices, long frame, Mode mode) {
   const uint64_t renderValue = 2 * uint64_t(frame) + 1, simValue = renderValue + 1;
   if (frame >= 0) {

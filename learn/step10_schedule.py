@@ -67,7 +67,7 @@ def panel(axes, buffers, title):
         drawn = (k - 1) % buffers if k > 0 else None
         written = k % buffers
         race = buffers == 1 and k > 0
-        box(axes, "Vulkan queue", frame["hand_over"], HAND_OVER, drawn, f"hand-over {k}\nwait≥{2 * k}\nsignal {2 * k + 1}")
+        box(axes, "Vulkan queue", frame["hand_over"], HAND_OVER, drawn, f"hand-over {k}\n{f'wait≥{2 * k}' if k > 0 else 'no wait'}\nsignal {2 * k + 1}")
         if k > 0 and not race:
             box(axes, "Vulkan queue", frame["draw"], DRAW, drawn, f"draw {k}: reads buffer {'AB'[drawn]}\n(round {k - 1}), release")
         if race:

@@ -47,7 +47,7 @@ DisplayTraits readDisplayTraits() {
 
 std::string displayProblem(const PhysicalDeviceInfo& device, const DisplayTraits& display) {
   if (device.driverId != VK_DRIVER_ID_NVIDIA_PROPRIETARY || display.name.empty()) return {};
-  if (display.nvidiaGlx || display.xwayland) return {};
+  if (display.nvidiaGlx || display.xwayland || display.checkSkipped) return {};
   // Seen on driver 580.159.04 under an Xvfb: the first surface query calls a
   // null function pointer inside libnvidia-eglcore (SIGSEGV, exit 139).
   return "the X display " + display.name +

@@ -19,6 +19,11 @@ struct DisplayTraits {
   std::string name;        // as X11 names it (":0", "localhost:10.0"); empty when not X11
   bool nvidiaGlx = false;  // lists the "NV-GLX" extension: NVIDIA's X driver serves it
   bool xwayland = false;   // Xwayland ("XWAYLAND" extension, or WAYLAND_DISPLAY set)
+  // The user's word that NVIDIA's driver presents here although the server
+  // says neither of the above (app/ sets it from VKSIM_SKIP_DISPLAY_CHECK=1):
+  // the check is a guess from the server's extensions, and a set-up it has
+  // not seen may serve NVIDIA without them. The driver is then asked.
+  bool checkSkipped = false;
 };
 
 // The traits of the display GLFW opened (glfwGetX11Display). A GLFW without
@@ -28,7 +33,8 @@ DisplayTraits readDisplayTraits();
 // Empty when `device`'s driver may be asked about surfaces on `display`;
 // otherwise one clause saying why not, naming the display. Only NVIDIA's
 // proprietary driver (driverID) is ever refused, and only on an X server that
-// neither lists NV-GLX nor is Xwayland. Pure: no Vulkan or X11 call.
+// neither lists NV-GLX nor is Xwayland, unless display.checkSkipped. Pure:
+// no Vulkan or X11 call.
 std::string displayProblem(const PhysicalDeviceInfo& device, const DisplayTraits& display);
 
 // Whether `device` can present to `surface` (made for the window of

@@ -223,7 +223,7 @@ const char* syncName(const BenchConfiguration& configuration) {
 }
 
 const char* waitName(const BenchConfiguration& configuration) {
-  return configuration.transfer == TransferMode::copy ? "none" : toString(configuration.wait);
+  return shownWaitStrategy(configuration.transfer, configuration.wait);
 }
 
 BenchResult summarizeBench(const BenchConfiguration& configuration, const std::string& backend,

@@ -334,7 +334,9 @@ bool sharesWithAnotherApi(Backend backend) { return traitsOf(backend).sharesWith
 std::vector<PairingCheck> checkOpenClPairing(const PhysicalDeviceInfo& vulkan, const OpenClDeviceInfo& opencl) {
   std::vector<PairingCheck> checks;
   // cl_khr_device_uuid: the same UUID means the same physical device, the
-  // only one an opaque fd of this Vulkan device means anything to (rules O6, D4).
+  // only one an opaque fd of this Vulkan device means anything to (rules O6,
+  // D4). D4's other half, the same driver, is not compared here: no check
+  // reads CL_DRIVER_UUID_KHR.
   checks.push_back({"same UUID", opencl.hasUuid && opencl.uuid == vulkan.deviceUuid,
                     "Vulkan " + formatUuid(vulkan.deviceUuid) + ", OpenCL " +
                         (opencl.hasUuid ? formatUuid(opencl.uuid) : std::string("none (no cl_khr_device_uuid)"))});

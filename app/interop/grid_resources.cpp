@@ -239,8 +239,10 @@ ExportedHandles exportSharedHandles(const Device& device, const SharedVertexBuff
   }
 }
 
-// As the vertex memory's export: the allocation's size and dedicated flag
-// travel with the fd, for the importer to repeat (rules M1, M5).
+// As the vertex memory's export: the allocation's size travels with the
+// fd, and OpenCL's import spans it (rule M1, as CUDA's does). The dedicated
+// flag is recorded as in every ExternalBuffer, though OpenCL, the texels'
+// only importer, has no such flag: the fd alone says what it refers to.
 void exportTexelBuffer(const Device& device, const SharedVertexBuffer& texels, ExportedHandles& handles) {
   handles.texels.fd = exportMemoryFd(device, texels);
   handles.texels.allocationSize = texels.allocationSize;

@@ -44,6 +44,14 @@ const char* shownSyncMode(TransferMode transfer, SyncMode mode) {
   return transfer == TransferMode::copy ? "none" : toString(mode);
 }
 
+const char* shownWaitStrategy(TransferMode transfer, WaitStrategy wait) {
+  return transfer == TransferMode::copy ? "none" : toString(wait);
+}
+
+const char* shownMemoryOwner(TransferMode transfer, MemoryOwner owner) {
+  return transfer == TransferMode::copy ? "none" : toString(owner);
+}
+
 const char* toString(TransferMode transfer) {
   switch (transfer) {
     case TransferMode::zeroCopy:

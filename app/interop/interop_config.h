@@ -60,6 +60,9 @@ const char* toString(TransferMode transfer);  // "zero-copy", "copy"
 // on the copy transfer, whose simulation takes no semaphore turns; else
 // toString(mode).
 const char* shownSyncMode(TransferMode transfer, SyncMode mode);
+// Likewise the wait strategy: "none" on the copy transfer, which hands no
+// semaphore wait over.
+const char* shownWaitStrategy(TransferMode transfer, WaitStrategy wait);
 
 // Who allocates the shared vertex memory (docs/interop-walkthrough.md):
 //   vulkan: the renderer allocates and exports it, CUDA imports it;
@@ -68,6 +71,9 @@ const char* shownSyncMode(TransferMode transfer, SyncMode mode);
 //           CUDA backend and the zero-copy transfer.
 enum class MemoryOwner { vulkan, cuda };
 const char* toString(MemoryOwner owner);  // "vulkan", "cuda"
+// The owner that the summary line and the capture name: "none" on the copy
+// transfer, whose vertex buffer is the renderer's own and shared with no one.
+const char* shownMemoryOwner(TransferMode transfer, MemoryOwner owner);
 
 struct InteropConfig {
   BackendChoice backend = BackendChoice::automatic;

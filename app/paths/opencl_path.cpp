@@ -103,30 +103,19 @@ void recordTexelCopy(const GridResources& grid, const OpenClState& own, uint32_t
 
 bool copiesTexels(const GridResources& grid) { return grid.texture.writer == TextureWriter::externalBufferCopy; }
 
-// Render k's command buffer: the zero-copy render's, with the texels' copy
-// between the acquire and the mesh pass.
-void recordOpenClRender(FrameContext& frame, const OpenClState& own, bool acquires) {
-  GridResources& grid = frame.grid;
-  const uint32_t queueFamily = frame.device.queueFamily;
-  const bool maintenance8 = frame.device.maintenance8;  // narrow stages (rule M22)
-  VkCommandBuffer commandBuffer = beginFrameCommands(frame);
-  if (acquires)
-    recordAcquireFromExternal(grid, queueFamily, commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
-                              VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT, maintenance8);
-  if (copiesTexels(grid)) recordTexelCopy(grid, own, queueFamily, commandBuffer, maintenance8);
-  recordScenePass(frame, commandBuffer);
-  recordReleaseToExternal(grid, queueFamily, commandBuffer, maintenance8);
-  endFrameCommands(frame, commandBuffer);
-}
-
 }  // namespace
 
 void runOpenClFrame(FrameContext& frame, OpenClState& own) {
   GridResources& grid = frame.grid;
-  const bool maintenance8 = frame.device.maintenance8;
-  // Render k. Recording happens while sim k-1 still runs.
+  const bool maintenance8 = frame.device.maintenance8;  // narrow stages (rule M22)
+  // Render k: the zero-copy render's command buffer, with the texels' copy
+  // between the acquire and the mesh pass. Recording happens while sim k-1
+  // still runs.
   const bool acquires = grid.vertexOwner == VertexOwner::external;
-  recordOpenClRender(frame, own, acquires);
+  VkCommandBuffer commandBuffer = beginZeroCopyRender(frame, acquires);
+  if (copiesTexels(grid)) recordTexelCopy(grid, own, frame.device.queueFamily, commandBuffer, maintenance8);
+  recordScenePass(frame, commandBuffer);
+  endZeroCopyRender(frame, commandBuffer);
   RenderSync render = nextRenderSync(frame.schedule);  // waits simDone (render 0: the initial write's), signals renderDone
   // The wait orders both acquires (rules M21, M22: externalAcquireWaitStage
   // for the vertices, the texels' own for the copy) and, without an

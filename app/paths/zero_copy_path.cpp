@@ -44,32 +44,33 @@ void createZeroCopyGrid(GridResources& grid, const GridSetup& setup, const Model
   writeInitialState(*grid.simulation, schedule, setup.hooks);
 }
 
-namespace {
-
-// Render k's command buffer: acquire (the buffer is EXTERNAL's after CUDA
-// wrote it; not after a drain gave it back to Vulkan), the mesh pass,
-// release (CUDA writes next).
-void recordZeroCopyRender(FrameContext& frame, bool acquires) {
-  GridResources& grid = frame.grid;
-  const uint32_t queueFamily = frame.device.queueFamily;
+// Render k's command buffer begins with the acquire (the buffer is
+// EXTERNAL's after CUDA wrote it; not after a drain gave it back to Vulkan).
+VkCommandBuffer beginZeroCopyRender(FrameContext& frame, bool acquires) {
   const bool maintenance8 = frame.device.maintenance8;  // narrow stages (rule M22)
   VkCommandBuffer commandBuffer = beginFrameCommands(frame);
   if (acquires)
-    recordAcquireFromExternal(grid, queueFamily, commandBuffer, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT,
-                              VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT, maintenance8);
-  recordScenePass(frame, commandBuffer);
-  recordReleaseToExternal(grid, queueFamily, commandBuffer, maintenance8);
-  endFrameCommands(frame, commandBuffer);
+    recordAcquireFromExternal(frame.grid, frame.device.queueFamily, commandBuffer,
+                              VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT, maintenance8);
+  return commandBuffer;
 }
 
-}  // namespace
+// ... and ends with the release (CUDA writes next).
+void endZeroCopyRender(FrameContext& frame, VkCommandBuffer commandBuffer) {
+  const bool maintenance8 = frame.device.maintenance8;  // narrow stages (rule M22)
+  recordReleaseToExternal(frame.grid, frame.device.queueFamily, commandBuffer, maintenance8);
+  endFrameCommands(frame, commandBuffer);
+}
 
 // 4. One frame.
 void runZeroCopyFrame(FrameContext& frame) {
   GridResources& grid = frame.grid;
-  // Render k. Recording happens while sim k-1 still runs.
+  // Render k: acquire, the mesh pass, release. Recording happens while sim
+  // k-1 still runs.
   const bool acquires = grid.vertexOwner == VertexOwner::external;
-  recordZeroCopyRender(frame, acquires);
+  VkCommandBuffer commandBuffer = beginZeroCopyRender(frame, acquires);
+  recordScenePass(frame, commandBuffer);
+  endZeroCopyRender(frame, commandBuffer);
   RenderSync render = nextRenderSync(frame.schedule);  // waits 2k (or simDone), signals 2k+1 (or renderDone)
   // With an acquire behind the wait: externalAcquireWaitStage (ALL_COMMANDS,
   // or with VK_KHR_maintenance8 the acquire's own stages: rules M21, M22).

@@ -3,8 +3,12 @@
 // every frame, the two take turns through the value schedule, and at the end
 // the schedule is drained and the grid torn down, CUDA first. The path's
 // whole life, create, frame, drain and destroy, is in this file's four
-// functions (docs/interop-walkthrough.md reads it top to bottom).
+// functions; the frame's command buffer begins and ends in two more, which
+// the OpenCL path shares (docs/interop-walkthrough.md reads it top to
+// bottom).
 #pragma once
+#include <volk.h>
+
 #include "app/interop/grid_resources.h"
 #include "app/interop/teardown.h"
 #include "app/paths/frame_context.h"
@@ -28,6 +32,19 @@ void createZeroCopyGrid(GridResources& grid, const GridSetup& setup, const Model
 //   sim k waits for 2k+1 (or renderDone), runs its kernels, signals 2k+2 (or
 //   simDone). Throws RuntimeFailure (throwWaitTimeout) when a wait runs out.
 void runZeroCopyFrame(FrameContext& frame);
+
+// Begins render k's command buffer for runZeroCopyFrame (beginFrameCommands)
+// and, when `acquires`, records the acquire of the vertex buffer (and of
+// CUDA's texture) from EXTERNAL for the vertex input (rules M21, M22).
+// Returns the command buffer; the caller records the mesh pass into it (the
+// OpenCL path its texel copy first, app/paths/opencl_path.cpp), then calls
+// endZeroCopyRender.
+VkCommandBuffer beginZeroCopyRender(FrameContext& frame, bool acquires);
+
+// Records the release of the vertex buffer (and of CUDA's texture) to
+// EXTERNAL after the mesh pass (rules M21, M22), then ends the command buffer
+// that beginZeroCopyRender began (endFrameCommands).
+void endZeroCopyRender(FrameContext& frame, VkCommandBuffer commandBuffer);
 
 // Ends the schedule after the last frame, once per grid (the app calls it on
 // every exit route: the run's end, a rebuild, a failure, the bench):

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "app/testing/present_denial.h"
+#include "base/config.h"
 #include "base/result.h"
 #include "renderer/window.h"
 
@@ -27,6 +28,12 @@ std::string displayLabel(const DisplayTraits& display) {
 }
 
 }  // namespace
+
+DisplayTraits readRunDisplayTraits() {
+  DisplayTraits display = readDisplayTraits();
+  display.checkSkipped = environmentSwitch(kSkipDisplayCheckVariable);
+  return display;
+}
 
 DeviceChoice chooseDeviceForDisplay(DeviceChoice chosen, const std::vector<PhysicalDeviceInfo>& vulkan,
                                     const CudaDeviceList& cuda, const InteropConfig& config,
@@ -53,7 +60,8 @@ DeviceChoice chooseDeviceForDisplay(DeviceChoice chosen, const std::vector<Physi
     }
   }
   throw EnvironmentError(labelWithPair(chosen) + " cannot show a window on " + displayLabel(display) + ": " +
-                         problem + "; " + kPresentRemedy);
+                         problem + "; " + kPresentRemedy + "; if NVIDIA's driver does present here, " +
+                         kSkipDisplayCheckVariable + "=1 skips this check");
 }
 
 void requirePresentSupport(const DeviceChoice& chosen, VkSurfaceKHR surface, const DisplayTraits& display) {
@@ -66,10 +74,12 @@ void requirePresentSupport(const DeviceChoice& chosen, VkSurfaceKHR surface, con
 std::string describePresentSupport(const Instance& instance, const std::vector<PhysicalDeviceInfo>& vulkan,
                                    bool windowing, const std::string& reason) {
   if (!windowing) return "Presenting to a window: not checked (" + reason + ")\n";
-  const DisplayTraits display = readDisplayTraits();
+  const DisplayTraits display = readRunDisplayTraits();
   std::ostringstream out;
   out << "Presenting to a window on " << displayLabel(display) << " (NV-GLX "
-      << (display.nvidiaGlx ? "yes" : "no") << ", Xwayland " << (display.xwayland ? "yes" : "no") << "):\n";
+      << (display.nvidiaGlx ? "yes" : "no") << ", Xwayland " << (display.xwayland ? "yes" : "no")
+      << (display.checkSkipped ? std::string(", check skipped: ") + kSkipDisplayCheckVariable + "=1" : "")
+      << "):\n";
   // A listing, not a run: a window or surface that cannot be made is
   // reported in the section, and the rest of the listing still prints.
   Window window;

@@ -20,12 +20,17 @@ inline constexpr const char* kPresentRemedy =
     "run with --headless, in an X session on NVIDIA's own X driver, or, on a laptop with two GPUs, with "
     "__NV_PRIME_RENDER_OFFLOAD=1 __VK_LAYER_NV_optimus=NVIDIA_only (README, \"Laptops with two GPUs\")";
 
+// readDisplayTraits, with checkSkipped set by VKSIM_SKIP_DISPLAY_CHECK=1
+// (base/config.h): what a run and --list-devices judge the display by.
+DisplayTraits readRunDisplayTraits();
+
 // `chosen` when its device may be asked about `display`'s surfaces. Otherwise,
 // for --backend auto with no --device and no --memory-owner cuda, the best
 // other device that may be (chooseDevices over the rest, CPU backend), with a
 // reason that says what was refused and what runs instead; else throws
 // EnvironmentError (exit 3): one line naming the device, the display, why,
-// and kPresentRemedy. Call before the window's surface is created.
+// kPresentRemedy, and the switch that skips the check. Call before the
+// window's surface is created.
 DeviceChoice chooseDeviceForDisplay(DeviceChoice chosen, const std::vector<PhysicalDeviceInfo>& vulkan,
                                     const CudaDeviceList& cuda, const InteropConfig& config,
                                     const DisplayTraits& display);

@@ -84,7 +84,8 @@ struct Instance {
 inline Instance createInstance(std::vector<const char*> extensions = {}, bool validation = validationRequested()) {
   const char* layer = "VK_LAYER_KHRONOS_validation";
   if (validation && !instanceLayerPresent(layer))
-    exitWith(kExitMissing, "VKSIM_VALIDATION=1 but the layer %s is not installed", layer);
+    exitWith(kExitMissing, "%s, but the layer %s is not installed",
+             validationRequested() ? "VKSIM_VALIDATION=1" : "this step runs with validation", layer);
   if (validation) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
 
   VkDebugUtilsMessengerCreateInfoEXT messengerInfo{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
@@ -462,8 +463,11 @@ inline cudaExternalMemory_t importMemoryIntoCuda(int fd, VkDeviceSize allocation
   handle.flags = dedicated ? cudaExternalMemoryDedicated : 0;
   cudaExternalMemory_t memory = nullptr;
   const cudaError_t imported = cudaImportExternalMemory(&memory, &handle);
-  if (imported != cudaSuccess) close(fd);
-  CUDA_CHECK(imported);
+  if (imported != cudaSuccess) {
+    close(fd);  // M8: a failed import leaves the fd ours
+    exitWith(kExitCheckFailed, "%s:%d: cudaImportExternalMemory(...) failed: %s", __FILE__, __LINE__,
+             cudaGetErrorName(imported));
+  }
   return memory;
 }
 
@@ -546,8 +550,11 @@ inline cudaExternalSemaphore_t importSemaphoreIntoCuda(const Device& device, VkS
   handle.handle.fd = fd;
   cudaExternalSemaphore_t result = nullptr;
   const cudaError_t imported = cudaImportExternalSemaphore(&result, &handle);
-  if (imported != cudaSuccess) close(fd);
-  CUDA_CHECK(imported);
+  if (imported != cudaSuccess) {
+    close(fd);  // M8: a failed import leaves the fd ours
+    exitWith(kExitCheckFailed, "%s:%d: cudaImportExternalSemaphore(...) failed: %s", __FILE__, __LINE__,
+             cudaGetErrorName(imported));
+  }
   return result;
 }
 

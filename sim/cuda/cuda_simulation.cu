@@ -159,6 +159,8 @@ std::string CudaSimulation::importTexture(ExternalTexture& texture) {
   arrayDesc.flags = cudaArraySurfaceLoadStore;
   // - numLevels: VkImageCreateInfo::mipLevels, the whole chain.
   arrayDesc.numLevels = texture.levels;
+  // The mapping itself, with exactly those fields (rule P5); freed by
+  // cudaFreeMipmappedArray in the destructor (rule P7).
   if (cudaError_t result =
           CUDA_CHECK(cudaExternalMemoryGetMappedMipmappedArray(&textureArray_, textureMemory_, &arrayDesc)))
     return cudaFailure("map the surface texture as a mipmapped array", result);

@@ -5,7 +5,7 @@
 // device's sin, cos and exp (docs/interop-walkthrough.md derives the bounds).
 // Contraction into fused multiply-adds is off, as the CPU reference and the
 // CUDA kernels (--fmad=false) have it; division and square root are correctly
-// rounded (-cl-fp32-correctly-rounded-divide-sqrt, sim/opencl/opencl_simulation.cpp).
+// rounded (-cl-fp32-correctly-rounded-divide-sqrt: buildOpenClProgram, sim/opencl/opencl_texture.cpp).
 #pragma OPENCL FP_CONTRACT OFF
 
 // shaders/shared_layout.h: a vertex is position (x, y, z, 1) then normal (x, y, z, 0).

@@ -386,7 +386,8 @@ class OpenClSimulation final : public Simulation {
   // must wait for them, not for the last turn's event: a marker with no wait
   // list completes after every command enqueued before it and becomes that
   // event. Without a marker nothing tells when they end: finish() then says
-  // no, and the destructor leaves the objects in place.
+  // no, and the destructor leaves the objects in place. Either way no
+  // semaphore is released while a command may still depend on it (rule O3).
   StepResult abandon(StepResult result) {
     failed_ = true;
     cl_event marker = nullptr;

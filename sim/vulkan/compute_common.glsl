@@ -10,7 +10,6 @@
 #include "compute_layout.h"
 #include "shared_layout.h"
 
-
 layout(std430, set = 0, binding = kComputeVertexBinding) writeonly buffer Vertices { Vertex vertices[]; };
 layout(std430, set = 0, binding = kComputeHeightBinding) buffer Heights { float heights[]; };
 layout(std430, set = 0, binding = kComputeTableBinding) readonly buffer Table { float table[]; };

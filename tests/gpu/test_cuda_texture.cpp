@@ -220,13 +220,11 @@ TEST(CudaTexture, CudaOwnedMemoryWritesTheSameTextureAsTheDefaultRoute) {
   EXPECT_EQ(watch.newErrors(), 0u);
 }
 
-// With the texture off, nothing is exported for it and the CUDA run is as
-// before: the placeholder is bound.
-TEST(CudaTexture, OffExportsNoTexture) {
-  VKSIM_REQUIRE_CUDA_DEVICE();
-  Options options = textureOptions(BackendChoice::cuda, ModelKind::ripple, SyncMode::timeline);
+// With the texture off on `owner`'s vertex memory: the placeholder is bound
+// and 20 frames render with validation silent.
+void expectOffBindsThePlaceholder(MemoryOwner owner) {
+  Options options = textureOptions(BackendChoice::cuda, ModelKind::ripple, SyncMode::timeline, 128, owner);
   options.texture = false;
-  options.model.grid = 128;
   const ValidationWatch watch;
   App app;
   app.headless = true;
@@ -238,20 +236,17 @@ TEST(CudaTexture, OffExportsNoTexture) {
   EXPECT_EQ(watch.newErrors(), 0u);
 }
 
+// With the texture off, nothing is exported for it and the CUDA run is as
+// before: the placeholder is bound.
+TEST(CudaTexture, OffExportsNoTexture) {
+  VKSIM_REQUIRE_CUDA_DEVICE();
+  expectOffBindsThePlaceholder(MemoryOwner::vulkan);
+}
+
 // The same on --memory-owner cuda: off binds the placeholder there too.
 TEST(CudaTexture, OffOnCudaOwnedMemoryBindsThePlaceholder) {
   VKSIM_REQUIRE_CUDA_DEVICE();
-  Options options = textureOptions(BackendChoice::cuda, ModelKind::ripple, SyncMode::timeline, 128, MemoryOwner::cuda);
-  options.texture = false;
-  const ValidationWatch watch;
-  App app;
-  app.headless = true;
-  createApp(app, options);
-  EXPECT_EQ(app.grid.texture.writer, TextureWriter::placeholder);
-  for (int frame = 0; frame < 20; ++frame) ASSERT_EQ(runFrame(app), FrameStatus::rendered);
-  destroyApp(app);
-  EXPECT_EQ(watch.newWarnings(), 0u);
-  EXPECT_EQ(watch.newErrors(), 0u);
+  expectOffBindsThePlaceholder(MemoryOwner::cuda);
 }
 
 }  // namespace

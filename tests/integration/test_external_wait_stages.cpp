@@ -107,10 +107,10 @@ TEST_P(ExternalAcquireWait, ZeroCopyFrameIsAtAllCommandsWithoutMaintenance8) {
 }
 
 // The ownership transfers that render k's command buffer records on the same
-// seam, on the zero-copy frame (recordZeroCopyRender) and on the OpenCL frame
-// (recordOpenClRender), whose render records the same acquire and release
-// and, with the texture off, nothing between them but the mesh pass (with it
-// on, the texel copy; not reached here): one acquire of the vertex buffer from
+// seam, on the zero-copy frame and on the OpenCL frame, which begins and ends
+// its render with the same two functions (beginZeroCopyRender: the acquire;
+// endZeroCopyRender: the release) and, with the texture off, records nothing
+// between them but the mesh pass: one acquire of the vertex buffer from
 // EXTERNAL and one release back per render, in that order. Binary sync and
 // no switch, as OpenCL runs.
 class ExternalWriterRender : public ::testing::TestWithParam<InteropPath> {};

@@ -64,6 +64,18 @@ TEST(PresentSupport, ListDevicesSaysWhichDevicesCanPresentToTheDisplay) {
   ASSERT_EQ(denied.exitCode, 0) << denied.err;
   EXPECT_NE(denied.out.find(": no (VKSIM_DENY_PRESENT=1"), std::string::npos) << denied.out;
   EXPECT_EQ(denied.out.find(": yes (queue family"), std::string::npos) << denied.out;
+
+  // The user's skip of the X server check is said where the check is, and
+  // changes nothing on a device the check never refuses.
+  const AppResult skipped =
+      runApp({"--list-devices"}, {"DISPLAY=" + display, "WAYLAND_DISPLAY=", "VKSIM_SKIP_DISPLAY_CHECK=1"});
+  ASSERT_EQ(skipped.exitCode, 0) << skipped.err;
+  EXPECT_NE(skipped.out.find("(NV-GLX no, Xwayland no, check skipped: VKSIM_SKIP_DISPLAY_CHECK=1):"),
+            std::string::npos)
+      << skipped.out;
+  EXPECT_NE(skipped.out.find(": yes (queue family 0)", skipped.out.find("Presenting to a window")),
+            std::string::npos)
+      << skipped.out;
 }
 
 TEST(PresentSupport, ListDevicesWithoutADisplaySaysNothingWasChecked) {
@@ -74,9 +86,11 @@ TEST(PresentSupport, ListDevicesWithoutADisplaySaysNothingWasChecked) {
 }
 
 TEST(PresentSupport, AMisspeltDenySwitchIsAUsageError) {
-  const AppResult result = runApp({"--headless", "--frames", "1"}, {"VKSIM_DENY_PRESENT=yes"});
-  EXPECT_EQ(result.exitCode, 2) << result.err;
-  EXPECT_NE(result.err.find("VKSIM_DENY_PRESENT"), std::string::npos) << result.err;
+  for (const char* name : {"VKSIM_DENY_PRESENT", "VKSIM_SKIP_DISPLAY_CHECK"}) {
+    const AppResult result = runApp({"--headless", "--frames", "1"}, {std::string(name) + "=yes"});
+    EXPECT_EQ(result.exitCode, 2) << name << ": " << result.err;
+    EXPECT_NE(result.err.find(name), std::string::npos) << result.err;
+  }
 }
 
 }  // namespace

@@ -67,6 +67,18 @@ TEST(DisplayCheck, NvidiasXDriverXwaylandAndOtherDriversAreNeverRefused) {
   EXPECT_EQ(displayProblem(kDisplayLlvmpipe, foreignDisplay()), "");
 }
 
+TEST(DisplayCheck, TheUsersSkipLetsNvidiasDriverBeAskedOnAnyXServer) {
+  DisplayTraits skipped = foreignDisplay();
+  skipped.checkSkipped = true;  // VKSIM_SKIP_DISPLAY_CHECK=1
+  EXPECT_EQ(displayProblem(kDisplayNvidia, skipped), "");
+  const std::vector<PhysicalDeviceInfo> devices{kDisplayNvidia, kDisplayLlvmpipe};
+  const DeviceChoice paired = chooseDevices(devices, cudaPairedWithNvidia(), BackendChoice::cuda, "");
+  const DeviceChoice kept =
+      chooseDeviceForDisplay(paired, devices, cudaPairedWithNvidia(), configFor(BackendChoice::cuda), skipped);
+  EXPECT_EQ(kept.vulkan.index, 0u);
+  EXPECT_EQ(kept.backend, Backend::cuda);
+}
+
 TEST(DisplayCheck, CudaBackendOnAForeignXServerIsOneLineWithWhatToDo) {
   const std::vector<PhysicalDeviceInfo> devices{kDisplayNvidia, kDisplayLlvmpipe};
   const DeviceChoice paired = chooseDevices(devices, cudaPairedWithNvidia(), BackendChoice::cuda, "");
@@ -79,7 +91,7 @@ TEST(DisplayCheck, CudaBackendOnAForeignXServerIsOneLineWithWhatToDo) {
     EXPECT_EQ(line.find('\n'), std::string::npos) << line;
     for (const char* part :
          {"Vulkan device 0 'NVIDIA H200'", "CUDA device 0", "display :77", "NV-GLX", "--headless",
-          "__NV_PRIME_RENDER_OFFLOAD=1", "__VK_LAYER_NV_optimus=NVIDIA_only"})
+          "__NV_PRIME_RENDER_OFFLOAD=1", "__VK_LAYER_NV_optimus=NVIDIA_only", "VKSIM_SKIP_DISPLAY_CHECK=1"})
       EXPECT_NE(line.find(part), std::string::npos) << part << " missing from: " << line;
   }
 }
