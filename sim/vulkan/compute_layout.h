@@ -38,7 +38,7 @@ VKSIM_CONSTANT kRippleStepColumns = 32;
 VKSIM_CONSTANT kRippleStepThreadRows = 8;
 VKSIM_CONSTANT kRippleStepRowsPerThread = 4;
 
-// LAB VARIANT (ripple_step_rows.comp, VKSIM_LAB_VULKAN_SUBGROUP_ROWS): a
+// ripple_step_rows.comp's workgroup (the default step, subgroup_rows.h): a
 // workgroup of kRippleRowsInvocations invocations, each subgroup of it a
 // strip of subgroup-size columns by kRippleRowsPerSubgroup rows (the CUDA
 // kernel's R, BackendRippleConfig in sim/cuda/cuda_kernels.cuh).

@@ -18,7 +18,7 @@ inline constexpr uint32_t kRippleStepCompSpirv[] =
 inline constexpr uint32_t kRippleStepTexelsCompSpirv[] =
 #include "ripple_step_texels.comp.inc"
     ;
-// LAB VARIANT: ripple_step_rows.comp (subgroup_rows.h), plain and with VKSIM_STEP_TEXELS.
+// ripple_step_rows.comp (subgroup_rows.h), plain and with VKSIM_STEP_TEXELS.
 inline constexpr uint32_t kRippleStepRowsCompSpirv[] =
 #include "ripple_step_rows.comp.inc"
     ;

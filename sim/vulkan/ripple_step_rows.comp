@@ -1,17 +1,18 @@
 #version 450
-// LAB VARIANT (VKSIM_LAB_VULKAN_SUBGROUP_ROWS=1, vulkan_compute_simulation.cpp):
-// ripple_step.comp's work with the CUDA kernel's warp-rows shape
-// (sim/cuda/cuda_ripple_warp_rows.cuh), to measure whether the tile's shared
-// memory and barriers are what keeps the Vulkan step slower than CUDA's.
+// The Vulkan backend's ripple step where the device's subgroups allow
+// (subgroup_rows.h; ripple_step.comp's tile otherwise): the tile's work in
+// the CUDA kernel's warp-rows shape (sim/cuda/cuda_ripple_warp_rows.cuh).
 //
-// The tile shares its loads across the workgroup through shared memory, so
-// every invocation waits at a barrier for the slowest load of the workgroup.
-// Here each subgroup shares only within itself, by subgroupShuffleUp/Down,
-// so it runs at the pace of its own loads: no shared memory, no barrier.
-// (It differs from the tile in more than that: 32 x 24 cells a workgroup
-// where W = 32, against 32 x 32; 3 rows a lane against 4; the vertex words moved by
+// Why this shape: the tile shares its loads across the workgroup through
+// shared memory, so every invocation waits at a barrier for the slowest load
+// of the workgroup. Here each subgroup shares only within itself, by
+// subgroupShuffleUp/Down, so it runs at the pace of its own loads: no shared
+// memory, no barrier. On the H200 it takes the CUDA kernel's time where the
+// tile took 1.37 times it (docs/queue-backends.md has the runs). It differs
+// from the tile in more than that: 32 x 24 cells a workgroup where W = 32,
+// against 32 x 32; 3 rows a lane against 4; the vertex words moved by
 // shuffles rather than read from shared memory; and unlike the CUDA kernel
-// its vertex stores carry no evict-first hint, which GLSL cannot express.)
+// its vertex stores carry no evict-first hint, which GLSL cannot express.
 // Subgroup s of a workgroup covers the kStripWidth columns i0 .. i0+W-1 of
 // R = kRippleRowsPerSubgroup consecutive rows j0 .. j0+R-1 (the workgroup's
 // subgroups are stacked: W columns x (kRippleRowsInvocations / W) R rows).
@@ -27,8 +28,12 @@
 //
 // Every value goes through ripple_step.comp's expressions with the same
 // operands in the same order (rippleNext below is its next height; the
-// slopes and normal are compute_common.glsl's), 0 outside the interior, so
-// the bits are the tile's for any subgroup size of at least 2.
+// slopes and normal are compute_common.glsl's), 0 outside the interior. So
+// far that has given the tile's bits (lavapipe with 8 and 16 lanes:
+// tests/integration/test_vulkan_step_shapes.cpp; the H200: docs/
+// queue-backends.md), but Vulkan does not promise it: a division or a sqrt
+// may round differently in another shader, within compute_common.glsl's
+// bounds.
 //
 // Subgroup size: kStripWidth is the host's VkPhysicalDeviceSubgroupProperties
 // ::subgroupSize (a specialization constant, so the host's dispatch and the
@@ -38,9 +43,9 @@
 // whose subgroups are not whole runs cellsAlone, the same cells without
 // sharing (main says how it knows).
 //
-// Every shuffle runs with every lane of the subgroup active: lanes past the
-// grid's last column compute on a copy of column n-1 and skip only their
-// stores; whole subgroups past the last row leave together, before any
+// Every shuffle runs with every lane of the subgroup active: a workgroup
+// whose strips would reach past the grid's last column runs cellsAlone
+// (main), and whole subgroups past the last row leave together, before any
 // shuffle. Strips that touch no edge of the grid run rows(true, ...), where
 // the bounds tests are constants and fold away after inlining.
 #extension GL_EXT_control_flow_attributes : require  // [[unroll]]
@@ -50,8 +55,9 @@
 #include "compute_common.glsl"
 
 layout(constant_id = 0) const uint kStripWidth = 32u;
-// False under VKSIM_LAB_VULKAN_SUBGROUP_ROWS=strict: partial subgroups write
-// nothing, so a dump identical to the tile step's shows the strips ran.
+// False under VKSIM_STRICT_SUBGROUP_ROWS=1 (a test facility): partial
+// subgroups write nothing, so a dump identical to the tile step's shows the
+// strips ran.
 layout(constant_id = 1) const bool kCellsAlone = true;
 layout(local_size_x = kRippleRowsInvocations) in;
 
@@ -91,7 +97,7 @@ float previousAt(bool interior, int ci, int cj, uint field) {
 
 // The subgroup's strip (columns i0 .. i0+kStripWidth-1, rows j0 ..
 // j0+kRows-1) and this lane's place in it: placeStrip.
-int i0, j0, i;  // i: the lane's column (lanes past the edge: a copy of n-1)
+int i0, j0, i;  // i: the lane's column
 uint lane;
 bool firstLane, lastLane, edgeLane;
 int haloColumn, outerColumn;
@@ -113,7 +119,7 @@ void placeStrip(bool interior, int stripI0, int stripJ0) {
   i0 = stripI0;
   j0 = stripJ0;
   lane = gl_SubgroupInvocationID;
-  i = interior ? i0 + int(lane) : min(i0 + int(lane), int(pc.grid) - 1);
+  i = i0 + int(lane);
   firstLane = lane == 0u;
   lastLane = lane == kStripWidth - 1u;
   edgeLane = firstLane || lastLane;
@@ -136,14 +142,13 @@ void loadWindow(bool interior) {
     rowZ[m] = coordinate(uint(min(j0 + int(m), n - 1)));
   }
   [[unroll]] for (uint h = 0u; h < 2u; ++h)
-    wordX[h] = coordinate(uint(min(i0 + int((lane + h * kStripWidth) / 2u), n - 1)));
+    wordX[h] = coordinate(uint(i0) + (lane + h * kStripWidth) / 2u);
 }
 
 // The lane's column's next heights, rows j0-1 .. j0+kRows, the left and
 // right current heights from the neighbouring lanes; the edge lanes' halo
-// column's, rows j0 .. j0+kRows-1. When the halo is interior, the lane's own
-// column is in the grid (the last lane is then no copy), so its current
-// height is the halo's inner neighbour.
+// column's, rows j0 .. j0+kRows-1 (the lane's own current height is the
+// halo's inner neighbour).
 void nextHeights(bool interior) {
   [[unroll]] for (uint m = 0u; m < kRows + 2u; ++m) {
     const float centre = columnCurrent[m + 1u];
@@ -168,17 +173,16 @@ void nextHeights(bool interior) {
 // Row m's vertices as consecutive vec4 words, as ripple_step.comp stores
 // them: word w = lane + h W comes from lane w / 2 (a transpose by shuffle
 // where the CUDA kernel stages through shared memory), so each store of the
-// subgroup covers W consecutive words. `count` words are in the grid.
-void storeVertexWords(uint m, uint count, float height, vec4 normal) {
+// subgroup covers W consecutive words.
+void storeVertexWords(uint m, float height, vec4 normal) {
   const uint j = uint(j0) + m;
   [[unroll]] for (uint h = 0u; h < 2u; ++h) {
     const uint w = lane + h * kStripWidth, source = w / 2u;
     const float wordHeight = subgroupShuffle(height, source);
     const vec3 wordNormal = vec3(subgroupShuffle(normal.x, source), subgroupShuffle(normal.y, source),
                                  subgroupShuffle(normal.z, source));
-    if (w < count)
-      vertexWords[2u * (j * pc.grid + uint(i0)) + w] =
-          (w & 1u) == 0u ? vec4(wordX[h], wordHeight, rowZ[m], 1.0) : vec4(wordNormal, 0.0);
+    vertexWords[2u * (j * pc.grid + uint(i0)) + w] =
+        (w & 1u) == 0u ? vec4(wordX[h], wordHeight, rowZ[m], 1.0) : vec4(wordNormal, 0.0);
   }
 }
 
@@ -189,13 +193,11 @@ void storeRows(bool interior) {
   const uint column = uint(i);
   // In the interior every slope is central: the pair slopeNeighbours gives.
   const uvec2 alongX = interior ? uvec2(column - 1u, column + 1u) : slopeNeighbours(column);
-  const bool inGrid = interior || i0 + int(lane) < int(pc.grid);
-  const uint count = 2u * (interior ? kStripWidth : min(kStripWidth, pc.grid - uint(i0)));
   [[unroll]] for (uint m = 0u; m < kRows; ++m) {
     const uint j = uint(j0) + m;
     if (!interior && j >= pc.grid) break;  // the same row for every lane of the subgroup
     const float height = columnNext[m + 1u];
-    if (inGrid) heights[next + j * pc.grid + column] = height;
+    heights[next + j * pc.grid + column] = height;
     const float fromLeft = subgroupShuffleUp(height, 1u);
     const float fromRight = subgroupShuffleDown(height, 1u);
     const uvec2 alongZ = interior ? uvec2(j - 1u, j + 1u) : slopeNeighbours(j);
@@ -209,9 +211,9 @@ void storeRows(bool interior) {
     precise float slopeZ = finiteDifferenceSlope(lowerZ, upperZ, alongZ);
     const vec4 normal = surfaceNormal(slopeX, slopeZ);
 #ifdef VKSIM_STEP_TEXELS
-    if (inGrid) imageStore(level0, ivec2(column, j), uvec4(surfaceTexelWord(height, normal.y), 0u, 0u, 0u));
+    imageStore(level0, ivec2(column, j), uvec4(surfaceTexelWord(height, normal.y), 0u, 0u, 0u));
 #endif
-    storeVertexWords(m, count, height, normal);
+    storeVertexWords(m, height, normal);
   }
 }
 
@@ -273,6 +275,16 @@ void main() {
   const int i0 = int(gl_WorkGroupID.x * kStripWidth);
   const int j0 = int((gl_WorkGroupID.y * subgroups + gl_SubgroupID) * kRows);
   const int n = int(pc.grid);
+  // A strip that would reach past the grid's last column: its workgroup's
+  // cells one by one, with no shuffle (the same for every invocation of the
+  // workgroup, so decided before any of them leaves). Its lanes past the
+  // edge would store nothing, and a store that only some lanes make is
+  // control flow after which Vulkan does not promise the lanes run together
+  // again for the next shuffle (that takes VK_KHR_shader_maximal_reconvergence).
+  if (i0 + int(kStripWidth) > n) {
+    cellsAlone();
+    return;
+  }
   if (j0 >= n) return;  // the whole subgroup leaves together, before any shuffle
   // Every cell whose next height the strip computes (columns i0-1 .. i0+W,
   // rows j0-1 .. j0+kRows) interior, every load in the grid: the same for

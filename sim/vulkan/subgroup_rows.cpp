@@ -1,18 +1,10 @@
 #include "sim/vulkan/subgroup_rows.h"
 
-#include <cstdlib>
-#include <cstring>
-
+#include "base/config.h"
 #include "sim/vulkan/compute_layout.h"
 
 namespace vksim {
-
-SubgroupRows subgroupRowsRequested() {
-  const char* value = std::getenv(kSubgroupRowsVariable);
-  if (value && std::strcmp(value, "1") == 0) return SubgroupRows::on;
-  if (value && std::strcmp(value, "strict") == 0) return SubgroupRows::strict;
-  return SubgroupRows::off;
-}
+namespace {
 
 uint32_t subgroupRowsWidth(VkPhysicalDevice physical, std::string* why) {
   // Core in Vulkan 1.1; the renderer requires 1.2.
@@ -32,6 +24,19 @@ uint32_t subgroupRowsWidth(VkPhysicalDevice physical, std::string* why) {
     return subgroup.subgroupSize;
   }
   return 0;
+}
+
+}  // namespace
+
+SubgroupRowsConstants chooseSubgroupRows(VkPhysicalDevice physical, std::string* why) {
+  SubgroupRowsConstants rows;
+  if (environmentSwitch(kVulkanTileStepVariable)) {
+    *why = std::string(kVulkanTileStepVariable) + "=1";
+    return rows;
+  }
+  rows.width = subgroupRowsWidth(physical, why);
+  rows.cellsAlone = environmentSwitch(kStrictSubgroupRowsVariable) ? VK_FALSE : VK_TRUE;
+  return rows;
 }
 
 }  // namespace vksim

@@ -1,8 +1,8 @@
 // The Vulkan compute backend: the models as GLSL compute shaders (sinewave.comp,
 // ripple_drops.comp, ripple_step.comp, ripple_vertices.comp), recorded into
-// the step's command buffer (QueueSimulationBase); with
-// VKSIM_LAB_VULKAN_SUBGROUP_ROWS=1, ripple_step_rows.comp for the step (a lab
-// variant, subgroup_rows.h).
+// the step's command buffer (QueueSimulationBase); the ripple step is
+// ripple_step_rows.comp where the device's subgroups allow, else
+// ripple_step.comp (subgroup_rows.h).
 #include <array>
 #include <cstddef>
 #include <cstdio>
@@ -209,26 +209,23 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     if (params_.model == ModelKind::ripple && textureLevel0()) createTexelStep();
   }
 
-  // LAB VARIANT: the subgroup-rows step when VKSIM_LAB_VULKAN_SUBGROUP_ROWS (1 or strict)
-  // asks for it and the device has what it needs (subgroup_rows.h); one line
-  // on stdout says which step runs (stdout, beside the backend's own line:
-  // stderr is for failures, which the fault tests count in lines).
+  // The ripple step's shape (subgroup_rows.h), said in one line on stdout
+  // beside the backend's own (stderr is for failures, which the fault tests
+  // count in lines).
   void chooseRippleStep() {
-    const SubgroupRows requested = subgroupRowsRequested();
-    if (params_.model != ModelKind::ripple || requested == SubgroupRows::off) return;
+    if (params_.model != ModelKind::ripple) return;
     std::string why;
-    rows_.width = subgroupRowsWidth(context_.physical, &why);
-    rows_.cellsAlone = requested == SubgroupRows::strict ? VK_FALSE : VK_TRUE;
+    rows_ = chooseSubgroupRows(context_.physical, &why);
     if (rows_.width)
-      std::printf("vkcuda-sim: %s: the vulkan ripple step runs as subgroup rows (%u lanes, %u rows%s)\n",
-                  kSubgroupRowsVariable, rows_.width, kRippleRowsPerSubgroup,
-                  rows_.cellsAlone ? "" : "; strict: partial subgroups write nothing");
+      std::printf("vulkan ripple step: subgroup rows, %u lanes x %u rows a subgroup%s\n", rows_.width,
+                  kRippleRowsPerSubgroup,
+                  rows_.cellsAlone ? "" : " (VKSIM_STRICT_SUBGROUP_ROWS=1: a workgroup of partial subgroups writes nothing)");
     else
-      std::printf("vkcuda-sim: %s: %s; the vulkan ripple step runs as tiles\n", kSubgroupRowsVariable, why.c_str());
+      std::printf("vulkan ripple step: tiles (%s)\n", why.c_str());
   }
 
-  // `rippleStep`: the ripple step's pipeline, which takes the subgroup width
-  // as constant 0 when the variant runs.
+  // `rippleStep`: the ripple step's pipeline, which takes the rows step's
+  // constants when that step runs.
   bool createPipeline(std::span<const uint32_t> code, VkPipelineLayout layout, VkPipeline* pipeline,
                       bool rippleStep = false) {
     const std::array<VkSpecializationMapEntry, 2> entries{
@@ -308,8 +305,8 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   VkPipeline texelStep_ = VK_NULL_HANDLE;
   QueueBuffer table_, drops_;
   uint32_t dropCapacity_ = 0;
-  // LAB VARIANT: ripple_step_rows.comp's constants (chooseRippleStep); width
-  // 0 when ripple_step.comp runs.
+  // ripple_step_rows.comp's constants (chooseRippleStep); width 0 when
+  // ripple_step.comp runs.
   SubgroupRowsConstants rows_;
 };
 
