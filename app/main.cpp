@@ -37,7 +37,7 @@ namespace {
 Result<> checkEnvironmentSwitches() {
   for (const char* name :
        {kValidationVariable, kValidationCanaryVariable, kDisableMaintenance8Variable, kDenyPresentVariable,
-        kSkipDisplayCheckVariable}) {
+        kSkipDisplayCheckVariable, kVulkanTileStepVariable, kStrictSubgroupRowsVariable}) {
     const char* value = std::getenv(name);
     if (value && value[0] != '\0' && std::string(value) != "0" && std::string(value) != "1")
       return fail(fmt::format("{} must be 0 or 1 (got '{}')", name, value));

@@ -103,6 +103,17 @@ inline constexpr const char* kDisableMaintenance8Variable = "VKSIM_DISABLE_MAINT
 // which on a server it cannot present to ends the process inside the driver.
 // Unset, empty or "0": the check runs; anything else is refused with exit 2.
 inline constexpr const char* kSkipDisplayCheckVariable = "VKSIM_SKIP_DISPLAY_CHECK";
+// "1" runs the Vulkan backend's ripple step as tiles (sim/vulkan/
+// ripple_step.comp) on a device where it would run as subgroup rows
+// (ripple_step_rows.comp, sim/vulkan/subgroup_rows.h): the A/B of the two
+// shapes with one binary, and the tile step's tests on a device that has
+// subgroups. Unset, empty or "0": rows wherever the device offers them.
+inline constexpr const char* kVulkanTileStepVariable = "VKSIM_VULKAN_TILE_STEP";
+// "1" (a test facility): a workgroup of the rows step whose subgroups are not
+// whole writes nothing, instead of computing its cells one by one, so that
+// vertices identical to the tile step's show that the strips wrote every
+// cell (tests/integration/test_vulkan_step_shapes.cpp).
+inline constexpr const char* kStrictSubgroupRowsVariable = "VKSIM_STRICT_SUBGROUP_ROWS";
 // Whether the on/off switch `name` (those above, and the test facility
 // VKSIM_DENY_PRESENT, app/testing/present_denial.h) is on: "1". Unset,
 // empty or "0" is off; checkEnvironmentSwitches (app/main.cpp) refused

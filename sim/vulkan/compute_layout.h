@@ -38,6 +38,13 @@ VKSIM_CONSTANT kRippleStepColumns = 32;
 VKSIM_CONSTANT kRippleStepThreadRows = 8;
 VKSIM_CONSTANT kRippleStepRowsPerThread = 4;
 
+// ripple_step_rows.comp's workgroup (the default step, subgroup_rows.h): a
+// workgroup of kRippleRowsInvocations invocations, each subgroup of it a
+// strip of subgroup-size columns by kRippleRowsPerSubgroup rows (the CUDA
+// kernel's R, BackendRippleConfig in sim/cuda/cuda_kernels.cuh).
+VKSIM_CONSTANT kRippleRowsInvocations = 256;
+VKSIM_CONSTANT kRippleRowsPerSubgroup = 3;
+
 // Every dispatch's push constants (one block for all four shaders). Field
 // indices name which of the three height fields plays which role this step.
 struct ComputePushConstants {

@@ -3,7 +3,7 @@
 namespace vksim {
 
 VkResult createComputePipeline(VkDevice device, VkPipelineLayout layout, std::span<const uint32_t> code,
-                               VkPipeline* pipeline) {
+                               VkPipeline* pipeline, const VkSpecializationInfo* specialization) {
   VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   moduleInfo.codeSize = code.size_bytes();
   moduleInfo.pCode = code.data();
@@ -14,6 +14,7 @@ VkResult createComputePipeline(VkDevice device, VkPipelineLayout layout, std::sp
   pipelineInfo.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   pipelineInfo.stage.module = module;
   pipelineInfo.stage.pName = "main";
+  pipelineInfo.stage.pSpecializationInfo = specialization;
   pipelineInfo.layout = layout;
   const VkResult made = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pipelineInfo, nullptr, pipeline);
   vkDestroyShaderModule(device, module, nullptr);  // the pipeline keeps what it needs

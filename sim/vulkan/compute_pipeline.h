@@ -10,11 +10,12 @@
 
 namespace vksim {
 
-// A compute pipeline of `code` (SPIR-V, entry point "main") with `layout`;
-// the shader module is gone again when it returns. The Vulkan result of the
-// first call that failed, else VK_SUCCESS.
+// A compute pipeline of `code` (SPIR-V, entry point "main") with `layout`
+// and, when given, `specialization`'s constants; the shader module is gone
+// again when it returns. The Vulkan result of the first call that failed,
+// else VK_SUCCESS.
 VkResult createComputePipeline(VkDevice device, VkPipelineLayout layout, std::span<const uint32_t> code,
-                               VkPipeline* pipeline);
+                               VkPipeline* pipeline, const VkSpecializationInfo* specialization = nullptr);
 
 // A descriptor set layout of `bindings` (compute bindings). The Vulkan result.
 VkResult createComputeSetLayout(VkDevice device, std::span<const VkDescriptorSetLayoutBinding> bindings,

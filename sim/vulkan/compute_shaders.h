@@ -18,6 +18,13 @@ inline constexpr uint32_t kRippleStepCompSpirv[] =
 inline constexpr uint32_t kRippleStepTexelsCompSpirv[] =
 #include "ripple_step_texels.comp.inc"
     ;
+// ripple_step_rows.comp (subgroup_rows.h), plain and with VKSIM_STEP_TEXELS.
+inline constexpr uint32_t kRippleStepRowsCompSpirv[] =
+#include "ripple_step_rows.comp.inc"
+    ;
+inline constexpr uint32_t kRippleStepRowsTexelsCompSpirv[] =
+#include "ripple_step_rows_texels.comp.inc"
+    ;
 inline constexpr uint32_t kRippleVerticesCompSpirv[] =
 #include "ripple_vertices.comp.inc"
     ;

@@ -1,7 +1,11 @@
 // The Vulkan compute backend: the models as GLSL compute shaders (sinewave.comp,
 // ripple_drops.comp, ripple_step.comp, ripple_vertices.comp), recorded into
-// the step's command buffer (QueueSimulationBase).
+// the step's command buffer (QueueSimulationBase); the ripple step is
+// ripple_step_rows.comp where the device's subgroups allow, else
+// ripple_step.comp (subgroup_rows.h).
 #include <array>
+#include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <span>
 
@@ -9,6 +13,7 @@
 #include "sim/vulkan/compute_pipeline.h"
 #include "sim/vulkan/compute_shaders.h"
 #include "sim/vulkan/queue_simulation_base.h"
+#include "sim/vulkan/subgroup_rows.h"
 
 namespace vksim {
 namespace {
@@ -145,10 +150,15 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     vkCmdPushConstants(commandBuffer, bound.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     const uint32_t x = width ? width : params_.grid, y = height ? height : params_.grid;
     // ripple_step.comp's workgroup covers a tile of its own shape
-    // (compute_layout.h); the others one cell an invocation, 16 x 16.
+    // (compute_layout.h), ripple_step_rows.comp's a strip of rows_.width
+    // columns a subgroup; the others one cell an invocation, 16 x 16.
     const bool step = bound.shader == kRippleStep;
-    const uint32_t tileWidth = step ? kRippleStepColumns : kComputeGroupSize;
-    const uint32_t tileHeight = step ? kRippleStepThreadRows * kRippleStepRowsPerThread : kComputeGroupSize;
+    uint32_t tileWidth = step ? kRippleStepColumns : kComputeGroupSize;
+    uint32_t tileHeight = step ? kRippleStepThreadRows * kRippleStepRowsPerThread : kComputeGroupSize;
+    if (step && rows_.width) {
+      tileWidth = rows_.width;
+      tileHeight = (kRippleRowsInvocations / rows_.width) * kRippleRowsPerSubgroup;
+    }
     vkCmdDispatch(commandBuffer, (x + tileWidth - 1) / tileWidth, (y + tileHeight - 1) / tileHeight, 1);
   }
 
@@ -188,16 +198,42 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4};
     if (!check(createOneSet(device, poolSize, setLayout_, &descriptorPool_, &set_), "descriptor set")) return;
 
-    const std::array<std::span<const uint32_t>, kShaderCount> code{kSinewaveCompSpirv, kRippleDropsCompSpirv,
-                                                                   kRippleStepCompSpirv, kRippleVerticesCompSpirv};
+    chooseRippleStep();
+    const std::span<const uint32_t> step =
+        rows_.width ? std::span<const uint32_t>(kRippleStepRowsCompSpirv) : kRippleStepCompSpirv;
+    const std::array<std::span<const uint32_t>, kShaderCount> code{kSinewaveCompSpirv, kRippleDropsCompSpirv, step,
+                                                                   kRippleVerticesCompSpirv};
     for (uint32_t s = 0; s < kShaderCount; ++s)
-      if (!createPipeline(code[s], layout_, &pipelines_[s])) return;
+      if (!createPipeline(code[s], layout_, &pipelines_[s], s == kRippleStep)) return;
     growDrops(kInitialDropCapacity);
     if (params_.model == ModelKind::ripple && textureLevel0()) createTexelStep();
   }
 
-  bool createPipeline(std::span<const uint32_t> code, VkPipelineLayout layout, VkPipeline* pipeline) {
-    return check(createComputePipeline(context_.device, layout, code, pipeline), "compute pipeline");
+  // The ripple step's shape (subgroup_rows.h), said in one line on stdout
+  // beside the backend's own (stderr is for failures, which the fault tests
+  // count in lines).
+  void chooseRippleStep() {
+    if (params_.model != ModelKind::ripple) return;
+    std::string why;
+    rows_ = chooseSubgroupRows(context_.physical, &why);
+    if (rows_.width)
+      std::printf("vulkan ripple step: subgroup rows, %u lanes x %u rows a subgroup%s\n", rows_.width,
+                  kRippleRowsPerSubgroup,
+                  rows_.cellsAlone ? "" : " (VKSIM_STRICT_SUBGROUP_ROWS=1: a workgroup of partial subgroups writes nothing)");
+    else
+      std::printf("vulkan ripple step: tiles (%s)\n", why.c_str());
+  }
+
+  // `rippleStep`: the ripple step's pipeline, which takes the rows step's
+  // constants when that step runs.
+  bool createPipeline(std::span<const uint32_t> code, VkPipelineLayout layout, VkPipeline* pipeline,
+                      bool rippleStep = false) {
+    const std::array<VkSpecializationMapEntry, 2> entries{
+        VkSpecializationMapEntry{0, offsetof(SubgroupRowsConstants, width), sizeof(uint32_t)},
+        VkSpecializationMapEntry{1, offsetof(SubgroupRowsConstants, cellsAlone), sizeof(VkBool32)}};
+    const VkSpecializationInfo constants{uint32_t(entries.size()), entries.data(), sizeof(rows_), &rows_};
+    const VkSpecializationInfo* specialization = rippleStep && rows_.width ? &constants : nullptr;
+    return check(createComputePipeline(context_.device, layout, code, pipeline, specialization), "compute pipeline");
   }
 
   // The ripple step that writes level 0 too (the texture on): set 1 holds
@@ -222,7 +258,9 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
     write.pImageInfo = &level0;
     vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
-    createPipeline(kRippleStepTexelsCompSpirv, texelLayout_, &texelStep_);
+    const std::span<const uint32_t> code =
+        rows_.width ? std::span<const uint32_t>(kRippleStepRowsTexelsCompSpirv) : kRippleStepTexelsCompSpirv;
+    createPipeline(code, texelLayout_, &texelStep_, true);
   }
 
   // A drop buffer for `count` drops, and the set pointing at every buffer.
@@ -267,6 +305,9 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   VkPipeline texelStep_ = VK_NULL_HANDLE;
   QueueBuffer table_, drops_;
   uint32_t dropCapacity_ = 0;
+  // ripple_step_rows.comp's constants (chooseRippleStep); width 0 when
+  // ripple_step.comp runs.
+  SubgroupRowsConstants rows_;
 };
 
 }  // namespace
