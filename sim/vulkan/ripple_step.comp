@@ -1,8 +1,10 @@
 #version 450
-// The whole ripple step in one pass, as the CUDA kernel does it: the next
-// heights (rippleNextHeight, sim/model_math.h) of the workgroup's tile and of
-// a one-cell ring around it, then each cell's vertex (heightFieldVertex) from
-// those next heights. The ring's next heights are also computed by the
+// The Vulkan backend's ripple step as tiles, where the device's subgroups do
+// not allow ripple_step_rows.comp or VKSIM_VULKAN_TILE_STEP=1 asks for it
+// (subgroup_rows.h). The whole ripple step in one pass, as the CUDA kernel
+// does it: the next heights (rippleNextHeight, sim/model_math.h) of the
+// workgroup's tile and of a one-cell ring around it, then each cell's vertex
+// (heightFieldVertex) from those next heights. The ring's next heights are also computed by the
 // neighbouring workgroups, from the same values with the same expression, so
 // every copy has the same bits; only the workgroup's own cells are stored.
 // (ripple_vertices.comp, which makes the vertices of a field already in
