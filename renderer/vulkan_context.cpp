@@ -140,6 +140,7 @@ void readFeatures(VkPhysicalDevice physical, const std::vector<VkExtensionProper
   info.hostQueryReset = vulkan12 && features12.hostQueryReset == VK_TRUE;
   info.bufferDeviceAddress = vulkan12 && features12.bufferDeviceAddress == VK_TRUE;
   info.nvxBinaryImport = contains(extensions, VK_NVX_BINARY_IMPORT_EXTENSION_NAME);
+  info.nvxImageViewHandle = contains(extensions, VK_NVX_IMAGE_VIEW_HANDLE_EXTENSION_NAME);
   info.externalComputeQueue = contains(extensions, VK_NV_EXTERNAL_COMPUTE_QUEUE_EXTENSION_NAME);
   info.calibratedTimestamps =
       contains(extensions, VK_EXT_CALIBRATED_TIMESTAMPS_EXTENSION_NAME) && offersHostCalibration(physical);
@@ -205,6 +206,7 @@ std::vector<const char*> enabledDeviceExtensions(const std::string& who, const P
   if (options.cudaKernelLaunch) {
     if (!info.bufferDeviceAddress) throw EnvironmentError(who + " lacks the bufferDeviceAddress feature.");
     extensions.push_back(VK_NVX_BINARY_IMPORT_EXTENSION_NAME);
+    extensions.push_back(VK_NVX_IMAGE_VIEW_HANDLE_EXTENSION_NAME);
   }
   std::vector<const char*> missing;
   for (const char* name : extensions)

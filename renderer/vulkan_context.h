@@ -87,6 +87,9 @@ struct PhysicalDeviceInfo {
   // CLOCK_MONOTONIC (std::chrono::steady_clock's clock on Linux):
   bool calibratedTimestamps = false;
   bool nvxBinaryImport = false;      // VK_NVX_binary_import (CUDA kernels from a command buffer)
+  // VK_NVX_image_view_handle: an image view's handle, which such a kernel
+  // takes as a cudaSurfaceObject_t.
+  bool nvxImageViewHandle = false;
   // VK_NV_external_compute_queue: the Vulkan half of CUDA in Graphics (CIG),
   // which would run CUDA's work in the Vulkan device's own context.
   bool externalComputeQueue = false;
@@ -122,8 +125,9 @@ struct DeviceOptions {
   bool exportMemory = false;        // VK_KHR_external_memory_fd
   bool exportSemaphores = false;    // VK_KHR_external_semaphore_fd
   VkSurfaceKHR surface = VK_NULL_HANDLE;  // when set, the queue family must present to it
-  // VK_NVX_binary_import and the bufferDeviceAddress feature (the cuda-nvx
-  // backend only: nothing else turns them on).
+  // VK_NVX_binary_import, VK_NVX_image_view_handle and the
+  // bufferDeviceAddress feature (the cuda-nvx backend only: nothing else
+  // turns them on).
   bool cudaKernelLaunch = false;
   // VK_KHR_maintenance8 with its feature, when the device offers both (the
   // app turns it off with VKSIM_DISABLE_MAINTENANCE8=1, for an A/B of its cost).

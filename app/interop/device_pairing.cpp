@@ -197,11 +197,13 @@ DeviceChoice chooseRenderingDevice(const std::vector<PhysicalDeviceInfo>& vulkan
   } else if (backend == BackendChoice::cudaNvx) {
     // The only way in: the driver must offer the extension (NVIDIA's does;
     // lavapipe does not). Exit 3 with one line otherwise.
-    if (!best->nvxBinaryImport || !best->bufferDeviceAddress)
+    if (!best->nvxBinaryImport || !best->nvxImageViewHandle || !best->bufferDeviceAddress)
       throw EnvironmentError("--backend cuda-nvx: " + deviceLabel(*best) + " does not offer " +
-                             (best->nvxBinaryImport ? "the bufferDeviceAddress feature"
-                                                    : "VK_NVX_binary_import") +
-                             " (needed to launch CUDA kernels from a Vulkan command buffer)");
+                             (!best->nvxBinaryImport      ? "VK_NVX_binary_import"
+                              : !best->nvxImageViewHandle ? "VK_NVX_image_view_handle"
+                                                          : "the bufferDeviceAddress feature") +
+                             " (needed to launch CUDA kernels from a Vulkan command buffer and let them write"
+                             " its images)");
     choice.backend = Backend::cudaNvx;
     choice.reason = "backend cuda-nvx (asked for): CUDA kernels through VK_NVX_binary_import in the render queue of " +
                     deviceLabel(*best);
@@ -281,8 +283,10 @@ std::string describeDevices(const std::vector<PhysicalDeviceInfo>& vulkan, const
         << ", timeline semaphore fd " << yesNo(device.externalSemaphoreFd && device.timelineExportable)
         << ", binary semaphore fd " << yesNo(device.externalSemaphoreFd && device.binaryExportable) << "\n"
         << "      backends in the render queue: vulkan " << yesNo(canRender(device)) << ", cuda-nvx "
-        << yesNo(canRender(device) && device.nvxBinaryImport && device.bufferDeviceAddress)
-        << (device.nvxBinaryImport ? "" : " (no VK_NVX_binary_import)") << "\n"
+        << yesNo(canRender(device) && device.nvxBinaryImport && device.nvxImageViewHandle &&
+                 device.bufferDeviceAddress)
+        << (device.nvxBinaryImport ? "" : " (no VK_NVX_binary_import)")
+        << (device.nvxBinaryImport && !device.nvxImageViewHandle ? " (no VK_NVX_image_view_handle)" : "") << "\n"
         << "      VK_NV_external_compute_queue (CUDA in Graphics): " << yesNo(device.externalComputeQueue) << "\n"
         << "      VK_KHR_maintenance8 (ownership transfers in narrow stages): " << yesNo(device.maintenance8)
         << "\n";

@@ -329,7 +329,7 @@ class CudaKernelBench final : public KernelBench {
 
   // The launches of CudaSimulation::enqueueRippleStep and enqueueTextureMips
   // (sim/cuda/cuda_model_launches.cu) with the texture on: the step writes
-  // the first kStepTexelLevels levels, one downsample launch each level below.
+  // the first kStepTexelLevels levels, downsampleLevelsKernel the levels below.
   double timeRippleTexturedStepMs(int repetitions) override {
     const RippleCoefficients coefficients = rippleCoefficients(params_);
     TexelLevels texels{};
@@ -338,12 +338,9 @@ class CudaKernelBench final : public KernelBench {
     return timeRippleMs(repetitions, [&] {
       BackendRippleStep::launchWithTexels({field(1), field(0), field(2), grid_, coefficients, vertices_}, texels,
                                           stream_);
-      for (uint32_t level = texels.count; level < levelSurfaces_.size(); ++level) {
-        const uint32_t aboveWidth = std::max(grid_ >> (level - 1), 1u);
-        const uint32_t width = std::max(grid_ >> level, 1u);
-        downsampleTexelsKernel<<<texelBlocks(width, width), dim3(kBlockX, kBlockY), 0, stream_>>>(
-            levelSurfaces_[level - 1], aboveWidth, aboveWidth, levelSurfaces_[level], width, width);
-      }
+      for (const DownsampleLaunch& launch :
+           downsampleLaunches(levelSurfaces_, uint32_t(levelSurfaces_.size()), grid_, texels.count))
+        downsampleLevelsKernel<<<launch.blocks, kDownsampleThreads, 0, stream_>>>(launch.levels);
     });
   }
 

@@ -108,7 +108,7 @@ class CudaSimulation final : public Simulation {
   cudaExternalMemory_t textureMemory_ = nullptr;    // the surface texture's imported memory
   cudaMipmappedArray_t textureArray_ = nullptr;     // from cudaExternalMemoryGetMappedMipmappedArray
   std::vector<cudaSurfaceObject_t> levelSurfaces_;  // one per level, level 0 first
-  uint32_t textureWidth_ = 0, textureHeight_ = 0;
+  uint32_t textureSide_ = 0;  // grid: importTexture refuses any other extent
   cudaExternalSemaphore_t timeline_ = nullptr, renderDone_ = nullptr, simDone_ = nullptr;
   // The model's state on the device (ripple: one allocation, three fields).
   float* heights_ = nullptr;

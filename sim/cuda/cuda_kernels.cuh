@@ -201,12 +201,12 @@ VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendRippleConfig::kThreads,
 // backend with the texture on): rippleStepKernel's work and, from each vertex
 // while it is still in registers, its texel on level 0, then levels 1 ..
 // texels.count-1 from the block's texels (RippleWarpRows::stepWithTexels).
-// Not a cuda-nvx entry point: that backend's texture is written by Vulkan
-// compute shaders after its step (sim/vulkan/surface_texels.comp).
+// The cuda-nvx backend launches it too, with the handles of Vulkan image
+// views for surfaces (sim/cuda_nvx/cuda_nvx_simulation.cu).
 // Four blocks an SM rather than the plain step's five: capped for five, the
 // texels' registers spill (ptxas for sm_90: 20 bytes).
 inline constexpr uint32_t kRippleTexelsMinBlocks = 4;
-__global__ void __launch_bounds__(BackendRippleConfig::kThreads,
+VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendRippleConfig::kThreads,
                                   fittedMinBlocks(BackendRippleConfig::kThreads, kRippleTexelsMinBlocks))
     rippleStepTexelsKernel(const float* __restrict__ current, const float* __restrict__ previous,
                            float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,

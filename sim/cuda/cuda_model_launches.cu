@@ -52,7 +52,7 @@ std::string CudaSimulation::createOwnState() {
                  {BackendRippleStep::texelsKernel(), "rippleStepTexelsKernel"},
                  {reinterpret_cast<const void*>(&heightFieldVerticesKernel), "heightFieldVerticesKernel"},
                  {reinterpret_cast<const void*>(&surfaceTexelsKernel), "surfaceTexelsKernel"},
-                 {reinterpret_cast<const void*>(&downsampleTexelsKernel), "downsampleTexelsKernel"}};
+                 {reinterpret_cast<const void*>(&downsampleLevelsKernel), "downsampleLevelsKernel"}};
   for (const auto& kernel : kernels) {
     cudaFuncAttributes attributes{};
     if (cudaError_t result = CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel.function)))
@@ -147,17 +147,13 @@ void CudaSimulation::enqueueTexture() {
   enqueueTextureMips(1);
 }
 
-// Each level from `firstLevel` down from the one above, in stream order
-// after the levels above it.
+// Levels `firstLevel` .. the last, each from the one above, in stream
+// order after the level above firstLevel: downsampleLevelsKernel, up to
+// kDownsampleLevelsALaunch levels a launch (downsampleLaunches).
 void CudaSimulation::enqueueTextureMips(uint32_t firstLevel) {
-  for (uint32_t level = firstLevel; level < levelSurfaces_.size(); ++level) {
-    const uint32_t aboveWidth = std::max(textureWidth_ >> (level - 1), 1u);
-    const uint32_t aboveHeight = std::max(textureHeight_ >> (level - 1), 1u);
-    const uint32_t width = std::max(textureWidth_ >> level, 1u),
-                   height = std::max(textureHeight_ >> level, 1u);
-    downsampleTexelsKernel<<<texelBlocks(width, height), dim3(kBlockX, kBlockY), 0, stream_>>>(
-        levelSurfaces_[level - 1], aboveWidth, aboveHeight, levelSurfaces_[level], width, height);
-  }
+  for (const DownsampleLaunch& launch :
+       downsampleLaunches(levelSurfaces_, uint32_t(levelSurfaces_.size()), textureSide_, firstLevel))
+    downsampleLevelsKernel<<<launch.blocks, kDownsampleThreads, 0, stream_>>>(launch.levels);
 }
 
 }  // namespace vksim

@@ -164,8 +164,7 @@ std::string CudaSimulation::importTexture(ExternalTexture& texture) {
   if (cudaError_t result =
           CUDA_CHECK(cudaExternalMemoryGetMappedMipmappedArray(&textureArray_, textureMemory_, &arrayDesc)))
     return cudaFailure("map the surface texture as a mipmapped array", result);
-  textureWidth_ = texture.width;
-  textureHeight_ = texture.height;
+  textureSide_ = texture.width;
   for (uint32_t level = 0; level < texture.levels; ++level) {
     // The level's array belongs to the mipmapped array (freed with it).
     cudaArray_t levelArray = nullptr;

@@ -6,11 +6,13 @@
 // and the parameter types, so that they are the CUDA backend's.
 #include <vulkan/vk_enum_string_helper.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <vector>
 
 #include "sim/cuda/cuda_kernels.cuh"
+#include "sim/cuda/cuda_texture_kernels.cuh"
 #include "sim/cuda_nvx/nvx_fatbin.h"
 #include "sim/vulkan/queue_simulation_base.h"
 
@@ -20,9 +22,17 @@ namespace {
 // The entry points of cuda_kernels.cuh that the CUDA backend runs too; the
 // step kernels' configuration is chosen there (BackendRippleConfig,
 // BackendSinewaveConfig), with their launch geometry.
-constexpr const char* kKernelNames[] = {"addDropsKernel", "heightFieldVerticesKernel", "sinewaveStepKernel",
-                                        "rippleStepKernel"};
-enum Kernel { kAddDrops, kHeightFieldVertices, kSinewaveStep, kRippleStep, kKernelCount };
+constexpr const char* kKernelNames[] = {"addDropsKernel",     "heightFieldVerticesKernel", "sinewaveStepKernel",
+                                        "rippleStepKernel",   "rippleStepTexelsKernel",    "downsampleLevelsKernel"};
+enum Kernel {
+  kAddDrops,
+  kHeightFieldVertices,
+  kSinewaveStep,
+  kRippleStep,
+  kRippleStepTexels,
+  kDownsampleLevels,
+  kKernelCount
+};
 
 class CudaNvxSimulation final : public QueueSimulationBase {
  public:
@@ -69,13 +79,40 @@ class CudaNvxSimulation final : public QueueSimulationBase {
 
   void recordRippleStep(VkCommandBuffer commandBuffer, uint32_t current, uint32_t previous, uint32_t next,
                         const RippleCoefficients& coefficients) override {
-    // One pass: the next field and its vertices (rippleStepKernel).
+    // One pass: the next field and its vertices (rippleStepKernel), and with
+    // the texture on its first levels too (rippleStepTexelsKernel), as the
+    // CUDA backend's step.
     const VkDeviceAddress currentField = field(current), previousField = field(previous), nextField = field(next);
     const VkDeviceAddress vertices = vertexAddress_;
     const uint32_t grid = params_.grid;
-    const std::array<const void*, 6> arguments{&currentField, &previousField, &nextField,
-                                               &grid,         &coefficients,  &vertices};
-    launch(commandBuffer, kRippleStep, rippleStepBlocks(grid), rippleStepThreads(), arguments);
+    if (levelSurfaces_.empty()) {
+      const std::array<const void*, 6> arguments{&currentField, &previousField, &nextField,
+                                                 &grid,         &coefficients,  &vertices};
+      launch(commandBuffer, kRippleStep, rippleStepBlocks(grid), rippleStepThreads(), arguments);
+      return;
+    }
+    TexelLevels texels{};
+    texels.count = rippleStepTexelLevels();
+    for (uint32_t level = 0; level < texels.count; ++level) texels.level[level] = levelSurfaces_[level];
+    const std::array<const void*, 7> arguments{&currentField, &previousField, &nextField, &grid,
+                                               &coefficients, &vertices,      &texels};
+    launch(commandBuffer, kRippleStepTexels, rippleStepBlocks(grid), rippleStepThreads(), arguments);
+  }
+
+  uint32_t rippleStepTexelLevels() const override {
+    return uint32_t(std::min<size_t>(levelSurfaces_.size(), kStepTexelLevels));
+  }
+
+  // The levels below the step's, as the CUDA backend makes them
+  // (downsampleLevelsKernel, downsampleLaunches), each launch after a
+  // barrier on the levels above it.
+  void recordLevelsBelowStep(VkCommandBuffer commandBuffer, uint32_t firstLevel) override {
+    for (const DownsampleLaunch& step :
+         downsampleLaunches(levelSurfaces_, uint32_t(levelSurfaces_.size()), params_.grid, firstLevel)) {
+      computeBarrier(commandBuffer);
+      const std::array<const void*, 1> arguments{&step.levels};
+      launch(commandBuffer, kDownsampleLevels, step.blocks, dim3(kDownsampleThreads), arguments);
+    }
   }
 
   void recordRippleVertices(VkCommandBuffer commandBuffer, uint32_t fieldIndex) override {
@@ -111,7 +148,24 @@ class CudaNvxSimulation final : public QueueSimulationBase {
     vkCmdCuLaunchKernelNVX(commandBuffer, &launchInfo);
   }
 
+  // A surface on each level of the texture for the kernels: the handle of
+  // the level's R32_UINT storage view (VK_NVX_image_view_handle), which a
+  // kernel launched with vkCmdCuLaunchKernelNVX takes as its
+  // cudaSurfaceObject_t (the Vulkan specification's "Resource Sharing from
+  // Vulkan to the CUDA Kernel"). The kernels store 32 bits a texel, the
+  // view's texel size, so the bytes land as on the CUDA backend's RGBA8 array.
+  void createLevelSurfaces() {
+    for (uint32_t level = 0; level < textureLevelCount(); ++level) {
+      VkImageViewHandleInfoNVX handleInfo{};
+      handleInfo.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_HANDLE_INFO_NVX;
+      handleInfo.imageView = textureLevelView(level);
+      handleInfo.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+      levelSurfaces_.push_back(cudaSurfaceObject_t(vkGetImageViewHandleNVX(context_.device, &handleInfo)));
+    }
+  }
+
   void create() {
+    createLevelSurfaces();
     VkBufferDeviceAddressInfo addressInfo{};
     addressInfo.sType = VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO;
     addressInfo.buffer = context_.vertexBuffer;
@@ -147,6 +201,7 @@ class CudaNvxSimulation final : public QueueSimulationBase {
   VkCuModuleNVX module_ = VK_NULL_HANDLE;
   std::array<VkCuFunctionNVX, kKernelCount> functions_{};
   VkDeviceAddress vertexAddress_ = 0;
+  std::vector<cudaSurfaceObject_t> levelSurfaces_;  // one a level, level 0 first; empty with the texture off
 };
 
 }  // namespace

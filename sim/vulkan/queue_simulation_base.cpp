@@ -1,5 +1,6 @@
 #include "sim/vulkan/queue_simulation_base.h"
 
+#include <algorithm>
 
 #include "base/config.h"
 
@@ -206,6 +207,10 @@ void QueueSimulationBase::recordTexture(VkCommandBuffer commandBuffer) {
   if (texture_.target.image) recordSurfaceTextureWrite(commandBuffer, texture_);
 }
 
+void QueueSimulationBase::recordLevelsBelowStep(VkCommandBuffer commandBuffer, uint32_t firstLevel) {
+  recordSurfaceTextureLevels(commandBuffer, texture_, firstLevel);
+}
+
 RecordedStep QueueSimulationBase::recordStep(const StepSync& sync, bool advance) {
   RecordedStep recorded;
   VkCommandBufferBeginInfo beginInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -235,15 +240,19 @@ RecordedStep QueueSimulationBase::recordStep(const StepSync& sync, bool advance)
                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
   // As the CUDA backend: a paused step (advance = false) writes nothing.
   if (advance) {
-    // A ripple step that writes level 0 itself needs the image writable
-    // before it runs; the writer then makes the levels below.
-    const bool stepTexels = texture_.target.image && params_.model == ModelKind::ripple && rippleStepWritesLevel0();
-    if (stepTexels) recordSurfaceTextureBegin(commandBuffer, texture_);
+    // A ripple step that writes the first levels itself needs the image
+    // writable before it runs; the levels below follow it.
+    const uint32_t stepLevels = texture_.target.image && params_.model == ModelKind::ripple
+                                    ? std::min(rippleStepTexelLevels(), texture_.target.levels)
+                                    : 0;
+    if (stepLevels > 0) recordSurfaceTextureBegin(commandBuffer, texture_);
     recordModelStep(commandBuffer);
-    if (stepTexels)
-      recordSurfaceTextureLevels(commandBuffer, texture_, 1);
-    else
+    if (stepLevels > 0) {
+      recordLevelsBelowStep(commandBuffer, stepLevels);
+      recordSurfaceTextureEnd(commandBuffer, texture_);
+    } else {
       recordTexture(commandBuffer);
+    }
   }
   // Read after write: the next render's vertex input reads what the shaders
   // or kernels wrote.

@@ -77,11 +77,20 @@ class QueueSimulationBase : public RenderQueueSimulation {
                                 const RippleCoefficients& coefficients) = 0;
   // The vertices of field `field`.
   virtual void recordRippleVertices(VkCommandBuffer commandBuffer, uint32_t field) = 0;
-  // True when recordRippleStep also writes level 0 of the texture (through
-  // textureLevel0()), so that the writer makes only the levels below.
-  virtual bool rippleStepWritesLevel0() const { return false; }
-  // Level 0 of the texture as an R32_UINT storage view; null when the texture is off.
-  VkImageView textureLevel0() const { return texture_.levelViews.empty() ? VK_NULL_HANDLE : texture_.levelViews[0]; }
+  // How many levels of the texture, from level 0, recordRippleStep writes
+  // itself (0: none, the writer makes every level from the vertices).
+  virtual uint32_t rippleStepTexelLevels() const { return 0; }
+  // After such a step: levels firstLevel .. the last, each from the one
+  // above, the image in GENERAL. By default the writer's downsample
+  // dispatches (recordSurfaceTextureLevels).
+  virtual void recordLevelsBelowStep(VkCommandBuffer commandBuffer, uint32_t firstLevel);
+  // Level `level` of the texture as an R32_UINT storage view; null when the
+  // texture is off.
+  VkImageView textureLevelView(uint32_t level) const {
+    return level < texture_.levelViews.size() ? texture_.levelViews[level] : VK_NULL_HANDLE;
+  }
+  VkImageView textureLevel0() const { return textureLevelView(0); }
+  uint32_t textureLevelCount() const { return texture_.target.levels; }
 
   // Every shader or kernel write before it is visible to every shader or
   // kernel read and write after it (COMPUTE_SHADER -> COMPUTE_SHADER).

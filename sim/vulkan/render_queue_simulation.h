@@ -94,8 +94,9 @@ Result<std::unique_ptr<RenderQueueSimulation>> createVulkanComputeSimulation(con
 
 // The CUDA kernels of sim/cuda/cuda_kernels.cuh launched with
 // vkCmdCuLaunchKernelNVX (--backend cuda-nvx): needs a device created with
-// VK_NVX_binary_import and the bufferDeviceAddress feature. Loads the
-// embedded fatbin (vkCreateCuModuleNVX) and its four kernels
+// VK_NVX_binary_import, VK_NVX_image_view_handle (the kernels write the
+// texture through its views' handles) and the bufferDeviceAddress feature.
+// Loads the embedded fatbin (vkCreateCuModuleNVX) and its kernels
 // (vkCreateCuFunctionNVX); Error (exit 3) when the driver refuses them.
 Result<std::unique_ptr<RenderQueueSimulation>> createCudaNvxSimulation(const ModelParams& params,
                                                                        const RenderQueueContext& context);

@@ -34,20 +34,25 @@ VkResult createSetLayout(VkDevice device, SurfaceTextureWriter& writer) {
   std::array<VkDescriptorSetLayoutBinding, 3> bindings{};
   bindings[0] = {kTextureVertexBinding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
   bindings[1] = {kTextureSourceBinding, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-  bindings[2] = {kTextureTargetBinding, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  bindings[2] = {kTextureTargetBinding, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kTextureLevelsADispatch,
+                 VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
   if (VkResult made = createComputeSetLayout(device, bindings, &writer.setLayout); made != VK_SUCCESS) return made;
-  // No push constants: the shaders take each level's extent from its view (imageSize).
-  return createComputeLayout(device, std::span<const VkDescriptorSetLayout>(&writer.setLayout, 1), 0, &writer.layout);
+  // One push constant, the downsample's level count; the shaders take each
+  // level's extent from its view (imageSize).
+  return createComputeLayout(device, std::span<const VkDescriptorSetLayout>(&writer.setLayout, 1), sizeof(uint32_t),
+                             &writer.layout);
 }
 
-// One set a level: set L writes level L from level L-1 (level 0 from the
-// vertices; its source slot names level 0 itself, never read). Every slot
-// is filled, so each set is complete whichever shader binds it.
+// One set a level: set L writes levels L .. L+4 from level L-1 (level 0
+// from the vertices; its source slot names level 0 itself, never read).
+// Every slot is filled, so each set is complete whichever shader binds it:
+// the target slots past the last level repeat it, and the shaders write
+// only the levels they are told to.
 VkResult createSets(VkDevice device, VkBuffer vertexBuffer, VkDeviceSize vertexBytes, SurfaceTextureWriter& writer) {
   const uint32_t levels = writer.target.levels;
   const std::array<VkDescriptorPoolSize, 2> poolSizes{
       VkDescriptorPoolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, levels},
-      VkDescriptorPoolSize{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2 * levels}};
+      VkDescriptorPoolSize{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, (1 + kTextureLevelsADispatch) * levels}};
   VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   poolInfo.maxSets = levels;
   poolInfo.poolSizeCount = uint32_t(poolSizes.size());
@@ -66,7 +71,9 @@ VkResult createSets(VkDevice device, VkBuffer vertexBuffer, VkDeviceSize vertexB
   for (uint32_t level = 0; level < levels; ++level) {
     const VkDescriptorImageInfo source{VK_NULL_HANDLE, writer.levelViews[level == 0 ? 0 : level - 1],
                                        VK_IMAGE_LAYOUT_GENERAL};
-    const VkDescriptorImageInfo target{VK_NULL_HANDLE, writer.levelViews[level], VK_IMAGE_LAYOUT_GENERAL};
+    std::array<VkDescriptorImageInfo, kTextureLevelsADispatch> targets{};
+    for (uint32_t k = 0; k < kTextureLevelsADispatch; ++k)
+      targets[k] = {VK_NULL_HANDLE, writer.levelViews[std::min(level + k, levels - 1)], VK_IMAGE_LAYOUT_GENERAL};
     std::array<VkWriteDescriptorSet, 3> writes{};
     for (VkWriteDescriptorSet& write : writes) {
       write = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
@@ -80,7 +87,8 @@ VkResult createSets(VkDevice device, VkBuffer vertexBuffer, VkDeviceSize vertexB
     writes[1].dstBinding = kTextureSourceBinding;
     writes[1].pImageInfo = &source;
     writes[2].dstBinding = kTextureTargetBinding;
-    writes[2].pImageInfo = &target;
+    writes[2].descriptorCount = kTextureLevelsADispatch;
+    writes[2].pImageInfo = targets.data();
     vkUpdateDescriptorSets(device, uint32_t(writes.size()), writes.data(), 0, nullptr);
   }
   return VK_SUCCESS;
@@ -135,6 +143,7 @@ void destroySurfaceTextureWriter(VkDevice device, SurfaceTextureWriter& writer) 
 void recordSurfaceTextureWrite(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer) {
   recordSurfaceTextureBegin(commandBuffer, writer);
   recordSurfaceTextureLevels(commandBuffer, writer, 0);
+  recordSurfaceTextureEnd(commandBuffer, writer);
 }
 
 void recordSurfaceTextureBegin(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer) {
@@ -157,9 +166,12 @@ void recordSurfaceTextureBegin(VkCommandBuffer commandBuffer, const SurfaceTextu
 void recordSurfaceTextureLevels(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer,
                                 uint32_t firstLevel) {
   const QueueTextureTarget& target = writer.target;
-  for (uint32_t level = firstLevel; level < target.levels; ++level) {
+  // Level 0 from the vertices, one texel an invocation; then the levels
+  // below, up to kTextureLevelsADispatch a dispatch (downsample_texels.comp).
+  for (uint32_t level = firstLevel; level < target.levels;) {
+    const uint32_t count = level == 0 ? 1 : std::min(kTextureLevelsADispatch, target.levels - level);
     if (level > 0) {
-      // Level L reads what level L-1's dispatch wrote.
+      // Level L reads what the dispatch that wrote level L-1 wrote.
       VkMemoryBarrier above{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
       above.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
       above.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
@@ -170,9 +182,16 @@ void recordSurfaceTextureLevels(VkCommandBuffer commandBuffer, const SurfaceText
                       level == 0 ? writer.texelsPipeline : writer.downsamplePipeline);
     vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, writer.layout, 0, 1, &writer.sets[level],
                             0, nullptr);
+    vkCmdPushConstants(commandBuffer, writer.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(count), &count);
+    // A workgroup a tile of kTextureGroupSize texels a side of the first level written.
     const uint32_t groups = (levelExtent(target, level) + kTextureGroupSize - 1) / kTextureGroupSize;
     vkCmdDispatch(commandBuffer, groups, groups, 1);
+    level += count;
   }
+}
+
+void recordSurfaceTextureEnd(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer) {
+  const QueueTextureTarget& target = writer.target;
   // Read after write: the next renders' fragment shaders sample every level.
   VkImageMemoryBarrier toSampled =
       layoutBarrier(target, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);

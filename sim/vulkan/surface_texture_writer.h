@@ -2,10 +2,11 @@
 // (sim/surface_texture.h) written with Vulkan compute in the render's queue,
 // after the step that wrote the vertices, for both render-queue backends.
 // Level 0 from the vertices (surface_texels.comp), unless the step wrote it
-// (the Vulkan backend's ripple step: recordSurfaceTextureBegin and
-// recordSurfaceTextureLevels below), each level below from the
-// one above (downsample_texels.comp), every byte equal to the CPU
-// reference's (writeSurfaceTexture) for the same vertices.
+// (the ripple steps: recordSurfaceTextureBegin, recordSurfaceTextureLevels
+// and recordSurfaceTextureEnd below), each level below from the one above
+// (downsample_texels.comp; cuda-nvx's ripple step uses its own kernels),
+// every byte equal to the CPU reference's (writeSurfaceTexture) for the
+// same vertices.
 #pragma once
 #include <volk.h>
 
@@ -55,12 +56,15 @@ void destroySurfaceTextureWriter(VkDevice device, SurfaceTextureWriter& writer);
 // its writes visible to later fragment shaders on the same queue.
 void recordSurfaceTextureWrite(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer);
 
-// The same in two parts, for a step that writes level 0 itself (the Vulkan
-// backend's ripple step): the opening barrier before the step's commands,
-// then levels firstLevel .. levels-1 (each after a barrier on the level
-// above, level 0 included) and the move back to SHADER_READ_ONLY_OPTIMAL.
+// The same in three parts, for a step that writes the first levels itself
+// (the Vulkan backend's ripple step writes level 0, cuda-nvx's levels 0-3):
+// the opening barrier before the step's commands; levels firstLevel ..
+// levels-1 (each after a barrier on the level above, level 0 included), or
+// the backend's own commands for them; then the move back to
+// SHADER_READ_ONLY_OPTIMAL, after every write of the levels.
 void recordSurfaceTextureBegin(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer);
 void recordSurfaceTextureLevels(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer,
                                 uint32_t firstLevel);
+void recordSurfaceTextureEnd(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer);
 
 }  // namespace vksim

@@ -1,8 +1,8 @@
 // The one header shared by the surface texture's compute shaders
 // (surface_texels.comp, downsample_texels.comp) and their C++ side
 // (surface_texture_writer.cpp): descriptor bindings and the workgroup size.
-// The shaders take every extent from imageSize of the level they write, so
-// there are no push constants.
+// The shaders take every extent from imageSize of the levels they read and
+// write; the one push constant is how many levels a downsample writes.
 #ifndef VKSIM_TEXTURE_LAYOUT_H
 #define VKSIM_TEXTURE_LAYOUT_H
 
@@ -16,14 +16,19 @@ namespace vksim {
 
 // Set 0 of both shaders: the vertex buffer the step wrote (read by level 0),
 // the level above as an R32_UINT storage image (read by the levels below 0)
-// and the level written, as an R32_UINT storage image: one packed RGBA8 texel
-// a 32-bit word (r in the low byte), stored bit for bit.
+// and the levels written (kTextureLevelsADispatch slots; level 0's shader
+// writes the first), as R32_UINT storage images: one packed RGBA8 texel a
+// 32-bit word (r in the low byte), stored bit for bit.
 VKSIM_CONSTANT kTextureVertexBinding = 0;
 VKSIM_CONSTANT kTextureSourceBinding = 1;
 VKSIM_CONSTANT kTextureTargetBinding = 2;
 
 // 16 x 16 invocations a workgroup, one per texel written.
 VKSIM_CONSTANT kTextureGroupSize = 16;
+// Levels one downsample_texels.comp dispatch writes at most: its tile of 16
+// texels a side halves on each, to 1 (binding kTextureTargetBinding holds
+// that many level views).
+VKSIM_CONSTANT kTextureLevelsADispatch = 5;
 
 #ifndef GL_core_profile
 }  // namespace vksim

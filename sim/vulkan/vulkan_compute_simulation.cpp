@@ -108,7 +108,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     dispatch(commandBuffer, kRippleStep, push);  // the next heights and their vertices, one pass
   }
 
-  bool rippleStepWritesLevel0() const override { return texelStep_ != VK_NULL_HANDLE; }
+  uint32_t rippleStepTexelLevels() const override { return texelStep_ != VK_NULL_HANDLE ? 1 : 0; }
 
   void recordRippleVertices(VkCommandBuffer commandBuffer, uint32_t field) override {
     ComputePushConstants push = basePush();
