@@ -1,9 +1,11 @@
 // The surface texture on the render-queue path on the NVIDIA machine
 // (skipped without a CUDA device, with the reason): --backend vulkan and
-// --backend cuda-nvx both write it with Vulkan compute shaders in the step's
-// own command buffer (sim/vulkan/surface_texture_writer.h): vulkan's ripple
-// step writes level 0 itself, cuda-nvx's level 0 is read from the vertices
-// after its step, and the levels below are the same downsample dispatches. Every level, read back by Vulkan after the drain, equals the CPU
+// --backend cuda-nvx both write it in the step's own command buffer:
+// vulkan's ripple step writes level 0 itself and Vulkan compute shaders the
+// levels below (sim/vulkan/surface_texture_writer.h); cuda-nvx's step is the
+// CUDA backend's rippleStepTexelsKernel, which writes levels 0-3, and
+// downsampleLevelsKernel the levels below, through the handles of the
+// image's level views (sim/cuda_nvx/cuda_nvx_simulation.cu). Every level, read back by Vulkan after the drain, equals the CPU
 // reference's texture (writeSurfaceTexture) of the vertices read back with
 // it, byte for byte: the colour function is +, -, *, a clamp and a
 // truncation, each rounded on its own (`precise`), and the box filter is
