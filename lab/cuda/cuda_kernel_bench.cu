@@ -330,14 +330,20 @@ class CudaKernelBench final : public KernelBench {
   // The launches of CudaSimulation::enqueueRippleStep and enqueueTextureMips
   // (sim/cuda/cuda_model_launches.cu) with the texture on: the step writes
   // the first kStepTexelLevels levels, downsampleLevelsKernel the levels below.
-  double timeRippleTexturedStepMs(int repetitions) override {
+  double timeRippleTexturedStepMs(int repetitions) override { return timeTexturedStepMs(repetitions, false); }
+  double timeRippleTexturedStepFiveBlocksMs(int repetitions) override { return timeTexturedStepMs(repetitions, true); }
+  double timeTexturedStepMs(int repetitions, bool fiveBlocks) {
     const RippleCoefficients coefficients = rippleCoefficients(params_);
     TexelLevels texels{};
     texels.count = uint32_t(std::min<size_t>(levelSurfaces_.size(), kStepTexelLevels));
     for (uint32_t level = 0; level < texels.count; ++level) texels.level[level] = levelSurfaces_[level];
+    const RippleStepArgs step{field(1), field(0), field(2), grid_, coefficients, vertices_};
     return timeRippleMs(repetitions, [&] {
-      BackendRippleStep::launchWithTexels({field(1), field(0), field(2), grid_, coefficients, vertices_}, texels,
-                                          stream_);
+      if (fiveBlocks)
+        rippleStepTexelsFiveBlocksKernel<<<rippleStepBlocks(grid_), rippleStepThreads(), 0, stream_>>>(
+            step.current, step.previous, step.next, step.grid, step.coefficients, step.vertices, texels);
+      else
+        BackendRippleStep::launchWithTexels(step, texels, stream_);
       for (const DownsampleLaunch& launch :
            downsampleLaunches(levelSurfaces_, uint32_t(levelSurfaces_.size()), grid_, texels.count))
         downsampleLevelsKernel<<<launch.blocks, kDownsampleThreads, 0, stream_>>>(launch.levels);

@@ -61,6 +61,9 @@ class KernelBench {
   // levels, surface load/store), as the backend's array mapped from the
   // renderer's image; -1 when a launch failed.
   virtual double timeRippleTexturedStepMs(int repetitions) = 0;
+  // The same launches with the step capped for five blocks an SM
+  // (rippleStepTexelsFiveBlocksKernel, lab/cuda/kernel_candidates.cuh).
+  virtual double timeRippleTexturedStepFiveBlocksMs(int repetitions) = 0;
   virtual double timeSinewaveStepMs(int repetitions) = 0;  // the backends' sinewave step (sinewaveStepKernel)
   // Baselines, to show what the row kernels gain: the ripple as two passes
   // (leapfrog, then vertices from the new heights; 48 bytes a vertex moved)

@@ -460,5 +460,16 @@ struct SinewaveStep {
   }
 };
 
+// The backends' textured ripple step (rippleStepTexelsKernel) with its
+// registers capped for five blocks an SM, as the plain step's, where the
+// backend's is capped for four (kRippleTexelsMinBlocks): kernel_bench's
+// rippleTexturedStepFiveBlocks, to weigh the spill against the occupancy.
+__global__ void __launch_bounds__(BackendRippleConfig::kThreads, fittedMinBlocks(BackendRippleConfig::kThreads, 5))
+    rippleStepTexelsFiveBlocksKernel(const float* __restrict__ current, const float* __restrict__ previous,
+                                     float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
+                                     float4* __restrict__ vertices, TexelLevels texels) {
+  BackendRippleConfig::stepWithTexels(current, previous, next, grid, coefficients, vertices, texels);
+}
+
 }  // namespace
 }  // namespace vksim

@@ -35,4 +35,7 @@ inline constexpr uint32_t kSurfaceTexelsCompSpirv[] =
 inline constexpr uint32_t kDownsampleTexelsCompSpirv[] =
 #include "downsample_texels.comp.inc"
     ;
+inline constexpr uint32_t kDownsampleLevelsCompSpirv[] =
+#include "downsample_levels.comp.inc"
+    ;
 }  // namespace vksim

@@ -121,6 +121,8 @@ Result<SurfaceTextureWriter> createSurfaceTextureWriter(VkDevice device, VkBuffe
   if (made == VK_SUCCESS) made = createComputePipeline(device, writer.layout, kSurfaceTexelsCompSpirv, &writer.texelsPipeline);
   if (made == VK_SUCCESS)
     made = createComputePipeline(device, writer.layout, kDownsampleTexelsCompSpirv, &writer.downsamplePipeline);
+  if (made == VK_SUCCESS)
+    made = createComputePipeline(device, writer.layout, kDownsampleLevelsCompSpirv, &writer.levelsPipeline);
   if (made != VK_SUCCESS) {
     destroySurfaceTextureWriter(device, writer);
     return fail("could not create the surface texture's compute shaders (VkResult " + std::to_string(made) + ")",
@@ -132,6 +134,7 @@ Result<SurfaceTextureWriter> createSurfaceTextureWriter(VkDevice device, VkBuffe
 void destroySurfaceTextureWriter(VkDevice device, SurfaceTextureWriter& writer) {
   if (writer.texelsPipeline) vkDestroyPipeline(device, writer.texelsPipeline, nullptr);
   if (writer.downsamplePipeline) vkDestroyPipeline(device, writer.downsamplePipeline, nullptr);
+  if (writer.levelsPipeline) vkDestroyPipeline(device, writer.levelsPipeline, nullptr);
   if (writer.pool) vkDestroyDescriptorPool(device, writer.pool, nullptr);  // frees the sets
   if (writer.layout) vkDestroyPipelineLayout(device, writer.layout, nullptr);
   if (writer.setLayout) vkDestroyDescriptorSetLayout(device, writer.setLayout, nullptr);
@@ -166,10 +169,10 @@ void recordSurfaceTextureBegin(VkCommandBuffer commandBuffer, const SurfaceTextu
 void recordSurfaceTextureLevels(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer,
                                 uint32_t firstLevel) {
   const QueueTextureTarget& target = writer.target;
-  // Level 0 from the vertices, one texel an invocation; then the levels
-  // below, up to kTextureLevelsADispatch a dispatch (downsample_texels.comp).
+  // Levels 0 (from the vertices) and 1, one texel an invocation; then the
+  // levels below, up to kTextureLevelsADispatch a dispatch.
   for (uint32_t level = firstLevel; level < target.levels;) {
-    const uint32_t count = level == 0 ? 1 : std::min(kTextureLevelsADispatch, target.levels - level);
+    const uint32_t count = level < 2 ? 1 : std::min(kTextureLevelsADispatch, target.levels - level);
     if (level > 0) {
       // Level L reads what the dispatch that wrote level L-1 wrote.
       VkMemoryBarrier above{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -179,7 +182,9 @@ void recordSurfaceTextureLevels(VkCommandBuffer commandBuffer, const SurfaceText
                            0, 1, &above, 0, nullptr, 0, nullptr);
     }
     vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE,
-                      level == 0 ? writer.texelsPipeline : writer.downsamplePipeline);
+                      level == 0   ? writer.texelsPipeline
+                      : level == 1 ? writer.downsamplePipeline
+                                   : writer.levelsPipeline);
     vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, writer.layout, 0, 1, &writer.sets[level],
                             0, nullptr);
     vkCmdPushConstants(commandBuffer, writer.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(count), &count);

@@ -1,5 +1,5 @@
 // The one header shared by the surface texture's compute shaders
-// (surface_texels.comp, downsample_texels.comp) and their C++ side
+// (surface_texels.comp, downsample_texels.comp, downsample_levels.comp) and their C++ side
 // (surface_texture_writer.cpp): descriptor bindings and the workgroup size.
 // The shaders take every extent from imageSize of the levels they read and
 // write; the one push constant is how many levels a downsample writes.
@@ -25,7 +25,7 @@ VKSIM_CONSTANT kTextureTargetBinding = 2;
 
 // 16 x 16 invocations a workgroup, one per texel written.
 VKSIM_CONSTANT kTextureGroupSize = 16;
-// Levels one downsample_texels.comp dispatch writes at most: its tile of 16
+// Levels one downsample_levels.comp dispatch writes at most: its tile of 16
 // texels a side halves on each, to 1 (binding kTextureTargetBinding holds
 // that many level views).
 VKSIM_CONSTANT kTextureLevelsADispatch = 5;

@@ -65,6 +65,14 @@ void rippleTexturedStep(benchmark::State& state) {
     reportBandwidth(state, bench->timeRippleTexturedStepMs(kRepetitions), minimumTexturedStepBytes(grid));
 }
 
+void rippleTexturedStepFiveBlocks(benchmark::State& state) {
+  const uint32_t grid = uint32_t(state.range(0));
+  KernelBench* bench = benchFor(grid);
+  if (!bench) return state.SkipWithError("no CUDA device");
+  for (auto _ : state)
+    reportBandwidth(state, bench->timeRippleTexturedStepFiveBlocksMs(kRepetitions), minimumTexturedStepBytes(grid));
+}
+
 void sinewaveStep(benchmark::State& state) {
   const uint32_t grid = uint32_t(state.range(0));
   KernelBench* bench = benchFor(grid);
@@ -92,6 +100,7 @@ void sinewaveTiled(benchmark::State& state) {
 BENCHMARK(deviceCopy)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(rippleStep)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(rippleTexturedStep)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
+BENCHMARK(rippleTexturedStepFiveBlocks)->Arg(4096)->Arg(8192)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(sinewaveStep)->Arg(1024)->Arg(2048)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(rippleTwoPass)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(sinewaveTiled)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
