@@ -1,5 +1,6 @@
 #version 450
-// Mip levels of the surface texture below level 1, up to
+// Mip levels of the surface texture from the first at most
+// kTextureLevelsFusedExtent wide, up to
 // kTextureLevelsADispatch of them in one dispatch, each from the level
 // above: texel (x, y) is downsampleTexel (sim/model_math.h) of texels
 // (2x, 2y), (2x+1, 2y), (2x, 2y+1), (2x+1, 2y+1), each coordinate clamped to
@@ -12,9 +13,8 @@
 // writes and the tiles below it (half as wide on each level), keeping each
 // level's tile in shared memory for the next: only the level above the
 // first is read from its image, and no workgroup waits for another. One
-// dispatch and one barrier for five levels instead of five of each. Level 1
-// is downsample_texels.comp's, one texel an invocation: as the first level of
-// this shader it made the step longer on an H100 (docs/queue-backends.md).
+// dispatch and one barrier for five levels instead of five of each. The
+// wider levels are downsample_texels.comp's, one texel an invocation.
 #extension GL_GOOGLE_include_directive : require
 #include "texture_layout.h"
 

@@ -169,10 +169,12 @@ void recordSurfaceTextureBegin(VkCommandBuffer commandBuffer, const SurfaceTextu
 void recordSurfaceTextureLevels(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer,
                                 uint32_t firstLevel) {
   const QueueTextureTarget& target = writer.target;
-  // Levels 0 (from the vertices) and 1, one texel an invocation; then the
-  // levels below, up to kTextureLevelsADispatch a dispatch.
+  // Level 0 (from the vertices) and each level wider than
+  // kTextureLevelsFusedExtent, one texel an invocation; then the levels
+  // below, up to kTextureLevelsADispatch a dispatch.
   for (uint32_t level = firstLevel; level < target.levels;) {
-    const uint32_t count = level < 2 ? 1 : std::min(kTextureLevelsADispatch, target.levels - level);
+    const bool fused = level > 0 && levelExtent(target, level) <= kTextureLevelsFusedExtent;
+    const uint32_t count = fused ? std::min(kTextureLevelsADispatch, target.levels - level) : 1;
     if (level > 0) {
       // Level L reads what the dispatch that wrote level L-1 wrote.
       VkMemoryBarrier above{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -182,9 +184,9 @@ void recordSurfaceTextureLevels(VkCommandBuffer commandBuffer, const SurfaceText
                            0, 1, &above, 0, nullptr, 0, nullptr);
     }
     vkCmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE,
-                      level == 0   ? writer.texelsPipeline
-                      : level == 1 ? writer.downsamplePipeline
-                                   : writer.levelsPipeline);
+                      level == 0 ? writer.texelsPipeline
+                      : fused    ? writer.levelsPipeline
+                                 : writer.downsamplePipeline);
     vkCmdBindDescriptorSets(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, writer.layout, 0, 1, &writer.sets[level],
                             0, nullptr);
     vkCmdPushConstants(commandBuffer, writer.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(count), &count);

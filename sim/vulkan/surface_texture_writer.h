@@ -4,8 +4,9 @@
 // Level 0 from the vertices (surface_texels.comp), unless the step wrote it
 // (the ripple steps: recordSurfaceTextureBegin, recordSurfaceTextureLevels
 // and recordSurfaceTextureEnd below), each level below from the one above
-// (downsample_texels.comp for level 1, downsample_levels.comp up to five
-// levels a dispatch below it; cuda-nvx's ripple step uses its own kernels),
+// (downsample_texels.comp for the wide levels, downsample_levels.comp up to
+// five levels a dispatch below them; cuda-nvx's ripple step uses its own
+// kernels),
 // every byte equal to the CPU reference's (writeSurfaceTexture) for the
 // same vertices.
 #pragma once
@@ -38,8 +39,8 @@ struct SurfaceTextureWriter {
   VkDescriptorPool pool = VK_NULL_HANDLE;
   std::vector<VkDescriptorSet> sets;  // sets[L] writes level L
   VkPipeline texelsPipeline = VK_NULL_HANDLE;      // surface_texels.comp
-  VkPipeline downsamplePipeline = VK_NULL_HANDLE;  // downsample_texels.comp: level 1
-  VkPipeline levelsPipeline = VK_NULL_HANDLE;      // downsample_levels.comp: the levels below 1
+  VkPipeline downsamplePipeline = VK_NULL_HANDLE;  // downsample_texels.comp: a wide level
+  VkPipeline levelsPipeline = VK_NULL_HANDLE;      // downsample_levels.comp: the narrow levels
 };
 
 // The views, descriptor sets and pipelines that write `target` from

@@ -29,6 +29,11 @@ VKSIM_CONSTANT kTextureGroupSize = 16;
 // texels a side halves on each, to 1 (binding kTextureTargetBinding holds
 // that many level views).
 VKSIM_CONSTANT kTextureLevelsADispatch = 5;
+// The widest level a downsample_levels.comp dispatch starts at; wider levels
+// get a downsample_texels.comp dispatch each. A workgroup of the fused shader
+// keeps fewer invocations busy on each level it goes down, which cost more
+// than the dispatches it saves on the wide levels (docs/queue-backends.md).
+VKSIM_CONSTANT kTextureLevelsFusedExtent = 512;
 
 #ifndef GL_core_profile
 }  // namespace vksim

@@ -99,6 +99,9 @@ INSTANTIATE_TEST_SUITE_P(
                       QueueTextureCase{SyncMode::binary, ModelKind::ripple, 333},
                       QueueTextureCase{SyncMode::timeline, ModelKind::ripple, 512},
                       QueueTextureCase{SyncMode::binary, ModelKind::ripple, 512},
+                      // Level 1 (550) wider than kTextureLevelsFusedExtent: one
+                      // downsample_texels.comp dispatch, then downsample_levels.comp.
+                      QueueTextureCase{SyncMode::timeline, ModelKind::ripple, 1100},
                       QueueTextureCase{SyncMode::timeline, ModelKind::sinewave, 37},
                       QueueTextureCase{SyncMode::binary, ModelKind::sinewave, 333}),
     [](const auto& testInfo) {
