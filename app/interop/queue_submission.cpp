@@ -1,5 +1,7 @@
 #include "app/interop/queue_submission.h"
 
+#include <cstdio>
+
 #include "base/config.h"
 #include "base/host_clock.h"
 #include "renderer/gpu_timer.h"
@@ -74,6 +76,7 @@ std::unique_ptr<RenderQueueSimulation> createRenderQueueSimulation(const Device&
       backend == Backend::cudaNvx ? createCudaNvxSimulation(params, context)
                                        : createVulkanComputeSimulation(params, context);
   if (!simulation) throw EnvironmentError(simulation.error().message);
+  if (const std::string line = (*simulation)->startLine(); !line.empty()) std::printf("%s\n", line.c_str());
   return std::move(*simulation);
 }
 

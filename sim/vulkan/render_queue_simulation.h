@@ -82,6 +82,10 @@ class RenderQueueSimulation : public SimulationBackend {
 
   // "vulkan compute shaders in the render queue" or the like: for reports.
   virtual std::string pathDescription() const = 0;
+  // One line that app/ prints on stdout once the simulation is made (the
+  // shape the Vulkan backend's ripple step takes), or empty: sim/ prints
+  // nothing itself but failures.
+  virtual std::string startLine() const { return ""; }
 };
 
 // The Vulkan compute backend (--backend vulkan): GLSL compute shaders

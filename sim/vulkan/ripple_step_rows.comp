@@ -115,7 +115,7 @@ float wordX[2];
 float columnNext[kRows + 2];  // next(i, j0 - 1 + m)
 float haloNext[kRows];        // edge lanes: next(haloColumn, j0 + m)
 
-void placeStrip(bool interior, int stripI0, int stripJ0) {
+void placeStrip(int stripI0, int stripJ0) {
   i0 = stripI0;
   j0 = stripJ0;
   lane = gl_SubgroupInvocationID;
@@ -220,7 +220,7 @@ void storeRows(bool interior) {
 // The strip from (stripI0, stripJ0), through the interior body when the whole
 // strip is interior.
 void rows(const bool interior, int stripI0, int stripJ0) {
-  placeStrip(interior, stripI0, stripJ0);
+  placeStrip(stripI0, stripJ0);
   loadWindow(interior);
   nextHeights(interior);
   storeRows(interior);

@@ -5,9 +5,9 @@
 // ripple_step.comp (subgroup_rows.h).
 #include <array>
 #include <cstddef>
-#include <cstdio>
 #include <cstring>
 #include <span>
+#include <string>
 
 #include "sim/vulkan/compute_layout.h"
 #include "sim/vulkan/compute_pipeline.h"
@@ -48,6 +48,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   std::string pathDescription() const override {
     return "GLSL compute shaders, second batch of the render's vkQueueSubmit";
   }
+  std::string startLine() const override { return startLine_; }
 
  protected:
   void recordSinewave(VkCommandBuffer commandBuffer, const SinewaveFrame& frame) override {
@@ -149,17 +150,11 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
                             uint32_t(bound.sets.size()), bound.sets.data(), 0, nullptr);
     vkCmdPushConstants(commandBuffer, bound.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     const uint32_t x = width ? width : params_.grid, y = height ? height : params_.grid;
-    // ripple_step.comp's workgroup covers a tile of its own shape
-    // (compute_layout.h), ripple_step_rows.comp's a strip of rows_.width
-    // columns a subgroup; the others one cell an invocation, 16 x 16.
-    const bool step = bound.shader == kRippleStep;
-    uint32_t tileWidth = step ? kRippleStepColumns : kComputeGroupSize;
-    uint32_t tileHeight = step ? kRippleStepThreadRows * kRippleStepRowsPerThread : kComputeGroupSize;
-    if (step && rows_.width) {
-      tileWidth = rows_.width;
-      tileHeight = (kRippleRowsInvocations / rows_.width) * kRippleRowsPerSubgroup;
-    }
-    vkCmdDispatch(commandBuffer, (x + tileWidth - 1) / tileWidth, (y + tileHeight - 1) / tileHeight, 1);
+    // The ripple step's workgroup covers stepTile_; the others one cell an
+    // invocation, 16 x 16.
+    const VkExtent2D tile =
+        bound.shader == kRippleStep ? stepTile_ : VkExtent2D{kComputeGroupSize, kComputeGroupSize};
+    vkCmdDispatch(commandBuffer, (x + tile.width - 1) / tile.width, (y + tile.height - 1) / tile.height, 1);
   }
 
   bool check(VkResult result, const char* what) {
@@ -209,31 +204,37 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     if (params_.model == ModelKind::ripple && textureLevel0()) createTexelStep();
   }
 
-  // The ripple step's shape (subgroup_rows.h), said in one line on stdout
-  // beside the backend's own (stderr is for failures, which the fault tests
-  // count in lines).
+  // The ripple step's shape (subgroup_rows.h) and the cells its workgroup
+  // covers; startLine says which, for app/ to print on stdout beside the
+  // backend's own line (stderr is for failures, which the fault tests count
+  // in lines).
   void chooseRippleStep() {
     if (params_.model != ModelKind::ripple) return;
     std::string why;
     rows_ = chooseSubgroupRows(context_.physical, &why);
-    if (rows_.width)
-      std::printf("vulkan ripple step: subgroup rows, %u lanes x %u rows a subgroup%s\n", rows_.width,
-                  kRippleRowsPerSubgroup,
-                  rows_.cellsAlone ? "" : " (VKSIM_STRICT_SUBGROUP_ROWS=1: a workgroup of partial subgroups writes nothing)");
-    else
-      std::printf("vulkan ripple step: tiles (%s)\n", why.c_str());
+    if (rows_.width) {
+      // ripple_step_rows.comp: a strip of rows_.width columns a subgroup.
+      stepTile_ = {rows_.width, (kRippleRowsInvocations / rows_.width) * kRippleRowsPerSubgroup};
+      startLine_ = "vulkan ripple step: subgroup rows, " + std::to_string(rows_.width) + " lanes x " +
+                   std::to_string(kRippleRowsPerSubgroup) + " rows a subgroup" +
+                   (rows_.cellsAlone ? ""
+                                     : " (VKSIM_STRICT_SUBGROUP_ROWS=1: a workgroup of partial subgroups writes nothing)");
+    } else {
+      startLine_ = "vulkan ripple step: tiles (" + why + ")";
+    }
   }
 
   // `rippleStep`: the ripple step's pipeline, which takes the rows step's
   // constants when that step runs.
   bool createPipeline(std::span<const uint32_t> code, VkPipelineLayout layout, VkPipeline* pipeline,
                       bool rippleStep = false) {
-    const std::array<VkSpecializationMapEntry, 2> entries{
+    if (!rippleStep || !rows_.width)
+      return check(createComputePipeline(context_.device, layout, code, pipeline), "compute pipeline");
+    static constexpr std::array<VkSpecializationMapEntry, 2> kEntries{
         VkSpecializationMapEntry{0, offsetof(SubgroupRowsConstants, width), sizeof(uint32_t)},
         VkSpecializationMapEntry{1, offsetof(SubgroupRowsConstants, cellsAlone), sizeof(VkBool32)}};
-    const VkSpecializationInfo constants{uint32_t(entries.size()), entries.data(), sizeof(rows_), &rows_};
-    const VkSpecializationInfo* specialization = rippleStep && rows_.width ? &constants : nullptr;
-    return check(createComputePipeline(context_.device, layout, code, pipeline, specialization), "compute pipeline");
+    const VkSpecializationInfo constants{uint32_t(kEntries.size()), kEntries.data(), sizeof(rows_), &rows_};
+    return check(createComputePipeline(context_.device, layout, code, pipeline, &constants), "compute pipeline");
   }
 
   // The ripple step that writes level 0 too (the texture on): set 1 holds
@@ -308,6 +309,10 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   // ripple_step_rows.comp's constants (chooseRippleStep); width 0 when
   // ripple_step.comp runs.
   SubgroupRowsConstants rows_;
+  // The cells a ripple step workgroup covers: ripple_step.comp's tile
+  // (compute_layout.h) unless chooseRippleStep picks the rows.
+  VkExtent2D stepTile_{kRippleStepColumns, kRippleStepThreadRows * kRippleStepRowsPerThread};
+  std::string startLine_;  // chooseRippleStep's line; empty for the sinewave
 };
 
 }  // namespace
