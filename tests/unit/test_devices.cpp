@@ -96,6 +96,34 @@ TEST(DeviceChoice, CpuBackendPrefersDiscreteAndHonoursDevice) {
             "llvmpipe");
 }
 
+// cuda-nvx launches CUDA kernels from a command buffer (VK_NVX_binary_import,
+// bufferDeviceAddress) that write the texture through image view handles
+// (VK_NVX_image_view_handle): a device without one of them is refused in one
+// sentence that names what is missing.
+TEST(DeviceChoice, CudaNvxNeedsBothNvxExtensionsAndNamesTheMissingOne) {
+  PhysicalDeviceInfo full = kNvidia;
+  full.nvxBinaryImport = full.nvxImageViewHandle = full.bufferDeviceAddress = true;
+  EXPECT_EQ(chooseDevices({full}, noCuda(), BackendChoice::cudaNvx, "").backend, Backend::cudaNvx);
+  const auto refusal = [](const PhysicalDeviceInfo& device) {
+    try {
+      chooseDevices({device}, noCuda(), BackendChoice::cudaNvx, "");
+    } catch (const EnvironmentError& error) {
+      return std::string(error.what());
+    }
+    return std::string("(chosen)");
+  };
+  PhysicalDeviceInfo noHandles = full;
+  noHandles.nvxImageViewHandle = false;
+  EXPECT_NE(refusal(noHandles).find("does not offer VK_NVX_image_view_handle"), std::string::npos)
+      << refusal(noHandles);
+  PhysicalDeviceInfo noImport = full;
+  noImport.nvxBinaryImport = false;
+  EXPECT_NE(refusal(noImport).find("does not offer VK_NVX_binary_import"), std::string::npos) << refusal(noImport);
+  PhysicalDeviceInfo noAddress = full;
+  noAddress.bufferDeviceAddress = false;
+  EXPECT_NE(refusal(noAddress).find("bufferDeviceAddress"), std::string::npos) << refusal(noAddress);
+}
+
 TEST(DeviceChoice, UnknownDeviceIndexOrUuidIsAnEnvironmentError) {
   EXPECT_THROW(chooseDevices({kLavapipe}, noCuda(), BackendChoice::cpu, "5"), EnvironmentError);
   EXPECT_THROW(chooseDevices({kLavapipe}, noCuda(), BackendChoice::cpu, "deadbeef"), EnvironmentError);
