@@ -332,6 +332,16 @@ class CudaKernelBench final : public KernelBench {
   // the first kStepTexelLevels levels, downsampleLevelsKernel the levels below.
   double timeRippleTexturedStepMs(int repetitions) override { return timeTexturedStepMs(repetitions, false); }
   double timeRippleTexturedStepFiveBlocksMs(int repetitions) override { return timeTexturedStepMs(repetitions, true); }
+  double timeRippleStepTexelsKernelMs(int repetitions, uint32_t levels) override {
+    const RippleCoefficients coefficients = rippleCoefficients(params_);
+    TexelLevels texels{};
+    texels.count = std::min({levels, uint32_t(levelSurfaces_.size()), kStepTexelLevels});
+    for (uint32_t level = 0; level < texels.count; ++level) texels.level[level] = levelSurfaces_[level];
+    return timeRippleMs(repetitions, [&] {
+      BackendRippleStep::launchWithTexels({field(1), field(0), field(2), grid_, coefficients, vertices_}, texels,
+                                          stream_);
+    });
+  }
   double timeTexturedStepMs(int repetitions, bool fiveBlocks) {
     const RippleCoefficients coefficients = rippleCoefficients(params_);
     TexelLevels texels{};

@@ -64,6 +64,10 @@ class KernelBench {
   // The same launches with the step capped for five blocks an SM
   // (rippleStepTexelsFiveBlocksKernel, lab/cuda/kernel_candidates.cuh).
   virtual double timeRippleTexturedStepFiveBlocksMs(int repetitions) = 0;
+  // rippleStepTexelsKernel alone, writing levels 0 .. levels-1 (1 to
+  // kStepTexelLevels) and no level below: with 1, the level-0 texels without
+  // the block's mip phases, to split what each costs the step.
+  virtual double timeRippleStepTexelsKernelMs(int repetitions, uint32_t levels) = 0;
   virtual double timeSinewaveStepMs(int repetitions) = 0;  // the backends' sinewave step (sinewaveStepKernel)
   // Baselines, to show what the row kernels gain: the ripple as two passes
   // (leapfrog, then vertices from the new heights; 48 bytes a vertex moved)

@@ -13,6 +13,7 @@
 
 #include "lab/cuda/cuda_kernel_bench.h"
 #include "sim/cuda/cuda_simulation.h"
+#include "sim/surface_texture.h"
 
 namespace vksim {
 namespace {
@@ -73,6 +74,16 @@ void rippleTexturedStepFiveBlocks(benchmark::State& state) {
     reportBandwidth(state, bench->timeRippleTexturedStepFiveBlocksMs(kRepetitions), minimumTexturedStepBytes(grid));
 }
 
+// The textured step kernel alone (no launch below it), writing levels
+// 0 .. range(1)-1: its bytes are the ripple's and those levels' texels.
+void rippleTexelsStepAlone(benchmark::State& state) {
+  const uint32_t grid = uint32_t(state.range(0)), levels = uint32_t(state.range(1));
+  KernelBench* bench = benchFor(grid);
+  if (!bench) return state.SkipWithError("no CUDA device");
+  const uint64_t bytes = minimumStepBytes(ModelKind::ripple, grid) + surfaceTextureLevel(grid, levels).offset;
+  for (auto _ : state) reportBandwidth(state, bench->timeRippleStepTexelsKernelMs(kRepetitions, levels), bytes);
+}
+
 void sinewaveStep(benchmark::State& state) {
   const uint32_t grid = uint32_t(state.range(0));
   KernelBench* bench = benchFor(grid);
@@ -101,6 +112,7 @@ BENCHMARK(deviceCopy)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseManualTime
 BENCHMARK(rippleStep)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(rippleTexturedStep)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(rippleTexturedStepFiveBlocks)->Arg(4096)->Arg(8192)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
+BENCHMARK(rippleTexelsStepAlone)->Args({4096, 1})->Args({4096, 4})->Args({8192, 1})->Args({8192, 4})->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(sinewaveStep)->Arg(1024)->Arg(2048)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(rippleTwoPass)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(sinewaveTiled)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
