@@ -334,9 +334,7 @@ class CudaKernelBench final : public KernelBench {
   double timeRippleTexturedStepFiveBlocksMs(int repetitions) override { return timeTexturedStepMs(repetitions, true); }
   double timeRippleStepTexelsKernelMs(int repetitions, uint32_t levels) override {
     const RippleCoefficients coefficients = rippleCoefficients(params_);
-    TexelLevels texels{};
-    texels.count = std::min({levels, uint32_t(levelSurfaces_.size()), kStepTexelLevels});
-    for (uint32_t level = 0; level < texels.count; ++level) texels.level[level] = levelSurfaces_[level];
+    const TexelLevels texels = firstTexelLevels(levelSurfaces_, levels);
     return timeRippleMs(repetitions, [&] {
       BackendRippleStep::launchWithTexels({field(1), field(0), field(2), grid_, coefficients, vertices_}, texels,
                                           stream_);
@@ -344,18 +342,18 @@ class CudaKernelBench final : public KernelBench {
   }
   double timeTexturedStepMs(int repetitions, bool fiveBlocks) {
     const RippleCoefficients coefficients = rippleCoefficients(params_);
-    TexelLevels texels{};
-    texels.count = uint32_t(std::min<size_t>(levelSurfaces_.size(), kStepTexelLevels));
-    for (uint32_t level = 0; level < texels.count; ++level) texels.level[level] = levelSurfaces_[level];
+    const TexelLevels texels = firstTexelLevels(levelSurfaces_);
     const RippleStepArgs step{field(1), field(0), field(2), grid_, coefficients, vertices_};
+    // Planned outside the timed launches.
+    const std::vector<DownsampleLaunch> below =
+        downsampleLaunches(levelSurfaces_, uint32_t(levelSurfaces_.size()), grid_, texels.count);
     return timeRippleMs(repetitions, [&] {
       if (fiveBlocks)
         rippleStepTexelsFiveBlocksKernel<<<rippleStepBlocks(grid_), rippleStepThreads(), 0, stream_>>>(
             step.current, step.previous, step.next, step.grid, step.coefficients, step.vertices, texels);
       else
         BackendRippleStep::launchWithTexels(step, texels, stream_);
-      for (const DownsampleLaunch& launch :
-           downsampleLaunches(levelSurfaces_, uint32_t(levelSurfaces_.size()), grid_, texels.count))
+      for (const DownsampleLaunch& launch : below)
         downsampleLevelsKernel<<<launch.blocks, kDownsampleThreads, 0, stream_>>>(launch.levels);
     });
   }

@@ -8,6 +8,8 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "sim/model_math.h"
 #include "sim/models.h"
 
@@ -89,6 +91,15 @@ struct TexelLevels {
   cudaSurfaceObject_t level[kStepTexelLevels];
   uint32_t count;
 };
+// The step's levels from `surfaces` (one a level, level 0 first): the first
+// `levels` of them, at most kStepTexelLevels.
+template <typename Surfaces>
+inline TexelLevels firstTexelLevels(const Surfaces& surfaces, uint32_t levels = kStepTexelLevels) {
+  TexelLevels texels{};
+  texels.count = std::min({levels, uint32_t(surfaces.size()), kStepTexelLevels});
+  for (uint32_t level = 0; level < texels.count; ++level) texels.level[level] = surfaces[level];
+  return texels;
+}
 
 // How a kernel loads the two height fields it reads.
 //   plain:  ordinary loads (current and previous are const __restrict__, so

@@ -88,7 +88,7 @@ bool CudaSimulation::enqueueModelStep() {
   if (params_.model == ModelKind::ripple) {
     launched = enqueueRippleStep();  // writes the texture's first levels as well
     if (launched && !levelSurfaces_.empty())
-      enqueueTextureMips(uint32_t(std::min<size_t>(levelSurfaces_.size(), kStepTexelLevels)));
+      enqueueTextureMips(firstTexelLevels(levelSurfaces_).count);
   } else {
     enqueueSinewave();
     enqueueTexture();
@@ -107,10 +107,7 @@ bool CudaSimulation::enqueueRippleStep() {
   if (levelSurfaces_.empty()) {
     BackendRippleStep::launch(args, stream_);
   } else {
-    TexelLevels texels{};
-    texels.count = uint32_t(std::min<size_t>(levelSurfaces_.size(), kStepTexelLevels));
-    for (uint32_t level = 0; level < texels.count; ++level) texels.level[level] = levelSurfaces_[level];
-    BackendRippleStep::launchWithTexels(args, texels, stream_);
+    BackendRippleStep::launchWithTexels(args, firstTexelLevels(levelSurfaces_), stream_);
   }
   // previous <- current <- next: host bookkeeping only, ordered with the
   // kernels by the stream that every launch uses.

@@ -2,9 +2,10 @@
 // vertices just written, then each lower level from the one above, all
 // through surface objects on the levels of the mipmapped array mapped from
 // the renderer's image. The arithmetic is sim/model_math.h's, the CPU
-// reference's. Internal to sim/cuda/ (cuda_model_launches.cu) and to the
-// lab's kernel bench (lab/cuda/cuda_kernel_bench.cu), which times them as the
-// backend launches them.
+// reference's. Internal to sim/cuda/ (cuda_model_launches.cu), sim/cuda_nvx/
+// (whose module holds downsampleLevelsKernel) and the lab's kernel bench
+// (lab/cuda/cuda_kernel_bench.cu), which times them as the backend launches
+// them.
 #pragma once
 #include <cuda_runtime.h>
 

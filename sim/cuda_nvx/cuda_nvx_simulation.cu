@@ -91,24 +91,20 @@ class CudaNvxSimulation final : public QueueSimulationBase {
       launch(commandBuffer, kRippleStep, rippleStepBlocks(grid), rippleStepThreads(), arguments);
       return;
     }
-    TexelLevels texels{};
-    texels.count = rippleStepTexelLevels();
-    for (uint32_t level = 0; level < texels.count; ++level) texels.level[level] = levelSurfaces_[level];
+    const TexelLevels texels = firstTexelLevels(levelSurfaces_);
     const std::array<const void*, 7> arguments{&currentField, &previousField, &nextField, &grid,
                                                &coefficients, &vertices,      &texels};
     launch(commandBuffer, kRippleStepTexels, rippleStepBlocks(grid), rippleStepThreads(), arguments);
   }
 
-  uint32_t rippleStepTexelLevels() const override {
-    return uint32_t(std::min<size_t>(levelSurfaces_.size(), kStepTexelLevels));
-  }
+  uint32_t rippleStepTexelLevels() const override { return firstTexelLevels(levelSurfaces_).count; }
 
   // The levels below the step's, as the CUDA backend makes them
-  // (downsampleLevelsKernel, downsampleLaunches), each launch after a
-  // barrier on the levels above it.
-  void recordLevelsBelowStep(VkCommandBuffer commandBuffer, uint32_t firstLevel) override {
-    for (const DownsampleLaunch& step :
-         downsampleLaunches(levelSurfaces_, uint32_t(levelSurfaces_.size()), params_.grid, firstLevel)) {
+  // (downsampleLevelsKernel, planned once in createLevelSurfaces), each
+  // launch after a barrier on the levels above it. firstLevel is always
+  // rippleStepTexelLevels(), the plan's first level.
+  void recordLevelsBelowStep(VkCommandBuffer commandBuffer, uint32_t /*firstLevel*/) override {
+    for (const DownsampleLaunch& step : levelsBelowStep_) {
       computeBarrier(commandBuffer);
       const std::array<const void*, 1> arguments{&step.levels};
       launch(commandBuffer, kDownsampleLevels, step.blocks, dim3(kDownsampleThreads), arguments);
@@ -162,6 +158,8 @@ class CudaNvxSimulation final : public QueueSimulationBase {
       handleInfo.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
       levelSurfaces_.push_back(cudaSurfaceObject_t(vkGetImageViewHandleNVX(context_.device, &handleInfo)));
     }
+    levelsBelowStep_ = downsampleLaunches(levelSurfaces_, uint32_t(levelSurfaces_.size()), params_.grid,
+                                          rippleStepTexelLevels());
   }
 
   void create() {
@@ -202,6 +200,7 @@ class CudaNvxSimulation final : public QueueSimulationBase {
   std::array<VkCuFunctionNVX, kKernelCount> functions_{};
   VkDeviceAddress vertexAddress_ = 0;
   std::vector<cudaSurfaceObject_t> levelSurfaces_;  // one a level, level 0 first; empty with the texture off
+  std::vector<DownsampleLaunch> levelsBelowStep_;    // the launches below the step's levels
 };
 
 }  // namespace
