@@ -30,9 +30,9 @@ VKSIM_CONSTANT kTextureGroupSize = 16;
 // that many level views).
 VKSIM_CONSTANT kTextureLevelsADispatch = 5;
 // The widest level a downsample_levels.comp dispatch starts at; wider levels
-// get a downsample_texels.comp dispatch each. A workgroup of the fused shader
-// keeps fewer invocations busy on each level it goes down, which cost more
-// than the dispatches it saves on the wide levels (docs/queue-backends.md).
+// get a downsample_texels.comp dispatch each. Chosen by measurement: started
+// at 512 the step was shorter than started at level 1 or 2, or than a
+// dispatch a level (run 25, docs/queue-backends.md); why was not measured.
 VKSIM_CONSTANT kTextureLevelsFusedExtent = 512;
 
 #ifndef GL_core_profile
