@@ -17,6 +17,7 @@
 // wider levels are downsample_texels.comp's, one texel an invocation.
 #extension GL_GOOGLE_include_directive : require
 #include "texture_layout.h"
+#include "downsample_common.glsl"
 
 layout(local_size_x = kTextureGroupSize, local_size_y = kTextureGroupSize) in;
 
@@ -30,12 +31,6 @@ layout(push_constant) uniform Levels {
 
 const uint kTileTexels = kTextureGroupSize * kTextureGroupSize;
 shared uint tiles[2][kTileTexels];  // level k's tile in tiles[k % 2], read by level k + 1
-
-// meanOfFour of the byte at `shift` of four packed texels, in place.
-uint meanOfFour(uvec4 texels, uint shift) {
-  const uvec4 bytes = (texels >> shift) & 0xffu;
-  return ((bytes.x + bytes.y + bytes.z + bytes.w + 2u) / 4u) << shift;
-}
 
 // Texel `xy` of level first + k, from `source` (k = 0) or from level
 // first + k - 1's tile, whose corner is 2 * corner and pitch 2 * pitch.
@@ -77,8 +72,7 @@ void main() {
                                  aboveTexel(k, 2 * xy + ivec2(1, 0), aboveLast, corner, pitch),
                                  aboveTexel(k, 2 * xy + ivec2(0, 1), aboveLast, corner, pitch),
                                  aboveTexel(k, 2 * xy + ivec2(1, 1), aboveLast, corner, pitch));
-      const uint packed = meanOfFour(texels, 0u) | meanOfFour(texels, 8u) | meanOfFour(texels, 16u) |
-                          meanOfFour(texels, 24u);
+      const uint packed = downsampleWord(texels);
       tiles[k % 2u][t] = packed;
       storeTarget(k, xy, packed);
     }

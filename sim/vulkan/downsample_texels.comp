@@ -7,17 +7,12 @@
 // exact, so the bytes equal the CPU reference's.
 #extension GL_GOOGLE_include_directive : require
 #include "texture_layout.h"
+#include "downsample_common.glsl"
 
 layout(local_size_x = kTextureGroupSize, local_size_y = kTextureGroupSize) in;
 
 layout(set = 0, binding = kTextureSourceBinding, r32ui) uniform readonly uimage2D source;
 layout(set = 0, binding = kTextureTargetBinding, r32ui) uniform writeonly uimage2D target;
-
-// meanOfFour of the byte at `shift` of four packed texels, in place.
-uint meanOfFour(uvec4 texels, uint shift) {
-  const uvec4 bytes = (texels >> shift) & 0xffu;
-  return ((bytes.x + bytes.y + bytes.z + bytes.w + 2u) / 4u) << shift;
-}
 
 void main() {
   const ivec2 extent = imageSize(target);
@@ -28,7 +23,5 @@ void main() {
                              imageLoad(source, min(2 * xy + ivec2(1, 0), last)).x,
                              imageLoad(source, min(2 * xy + ivec2(0, 1), last)).x,
                              imageLoad(source, min(2 * xy + ivec2(1, 1), last)).x);
-  const uint packed = meanOfFour(texels, 0u) | meanOfFour(texels, 8u) | meanOfFour(texels, 16u) |
-                      meanOfFour(texels, 24u);
-  imageStore(target, xy, uvec4(packed, 0u, 0u, 0u));
+  imageStore(target, xy, uvec4(downsampleWord(texels), 0u, 0u, 0u));
 }
