@@ -330,8 +330,15 @@ class CudaKernelBench final : public KernelBench {
   // The launches of CudaSimulation::enqueueRippleStep and enqueueTextureMips
   // (sim/cuda/cuda_model_launches.cu) with the texture on: the step writes
   // the first kStepTexelLevels levels, downsampleLevelsKernel the levels below.
-  double timeRippleTexturedStepMs(int repetitions) override { return timeTexturedStepMs(repetitions, false); }
-  double timeRippleTexturedStepFiveBlocksMs(int repetitions) override { return timeTexturedStepMs(repetitions, true); }
+  double timeRippleTexturedStepMs(int repetitions) override {
+    return timeTexturedStepMs(repetitions, false, kStepTexelLevels);
+  }
+  double timeRippleTexturedStepFiveBlocksMs(int repetitions) override {
+    return timeTexturedStepMs(repetitions, true, kStepTexelLevels);
+  }
+  double timeRippleTexturedStepLevelsMs(int repetitions, uint32_t stepLevels) override {
+    return timeTexturedStepMs(repetitions, false, stepLevels);
+  }
   double timeRippleStepTexelsKernelMs(int repetitions, uint32_t levels) override {
     const RippleCoefficients coefficients = rippleCoefficients(params_);
     const TexelLevels texels = firstTexelLevels(levelSurfaces_, levels);
@@ -340,9 +347,9 @@ class CudaKernelBench final : public KernelBench {
                                           stream_);
     });
   }
-  double timeTexturedStepMs(int repetitions, bool fiveBlocks) {
+  double timeTexturedStepMs(int repetitions, bool fiveBlocks, uint32_t stepLevels) {
     const RippleCoefficients coefficients = rippleCoefficients(params_);
-    const TexelLevels texels = firstTexelLevels(levelSurfaces_);
+    const TexelLevels texels = firstTexelLevels(levelSurfaces_, stepLevels);
     const RippleStepArgs step{field(1), field(0), field(2), grid_, coefficients, vertices_};
     // Planned outside the timed launches.
     const std::vector<DownsampleLaunch> below =

@@ -68,6 +68,11 @@ class KernelBench {
   // kStepTexelLevels) and no level below: with 1, the level-0 texels without
   // the block's mip phases, to split what each costs the step.
   virtual double timeRippleStepTexelsKernelMs(int repetitions, uint32_t levels) = 0;
+  // Every level, as timeRippleTexturedStepMs, but the step writes only
+  // levels 0 .. stepLevels-1 and downsampleLevelsKernel the rest, from level
+  // stepLevels-1: with 1, the block's mip phases move out of the step into
+  // launches that read level 0 back.
+  virtual double timeRippleTexturedStepLevelsMs(int repetitions, uint32_t stepLevels) = 0;
   virtual double timeSinewaveStepMs(int repetitions) = 0;  // the backends' sinewave step (sinewaveStepKernel)
   // Baselines, to show what the row kernels gain: the ripple as two passes
   // (leapfrog, then vertices from the new heights; 48 bytes a vertex moved)

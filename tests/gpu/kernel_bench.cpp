@@ -84,6 +84,17 @@ void rippleTexelsStepAlone(benchmark::State& state) {
   for (auto _ : state) reportBandwidth(state, bench->timeRippleStepTexelsKernelMs(kRepetitions, levels), bytes);
 }
 
+// Every level, the step writing levels 0 .. range(1)-1 and the tile kernel
+// the rest: the same bytes as rippleTexturedStep, which it is at range(1) = 4.
+void rippleTexturedStepLevels(benchmark::State& state) {
+  const uint32_t grid = uint32_t(state.range(0)), stepLevels = uint32_t(state.range(1));
+  KernelBench* bench = benchFor(grid);
+  if (!bench) return state.SkipWithError("no CUDA device");
+  for (auto _ : state)
+    reportBandwidth(state, bench->timeRippleTexturedStepLevelsMs(kRepetitions, stepLevels),
+                    minimumTexturedStepBytes(grid));
+}
+
 void sinewaveStep(benchmark::State& state) {
   const uint32_t grid = uint32_t(state.range(0));
   KernelBench* bench = benchFor(grid);
@@ -113,6 +124,7 @@ BENCHMARK(rippleStep)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseManualTime
 BENCHMARK(rippleTexturedStep)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(rippleTexturedStepFiveBlocks)->Arg(4096)->Arg(8192)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(rippleTexelsStepAlone)->Args({4096, 1})->Args({4096, 4})->Args({8192, 1})->Args({8192, 4})->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
+BENCHMARK(rippleTexturedStepLevels)->Args({4096, 1})->Args({4096, 4})->Args({8192, 1})->Args({8192, 4})->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(sinewaveStep)->Arg(1024)->Arg(2048)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(rippleTwoPass)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(sinewaveTiled)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
