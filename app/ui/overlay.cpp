@@ -10,9 +10,7 @@
 
 #include <algorithm>
 #include <cfloat>
-#include <cstring>
 
-#include "app/ui/overlay_memory.h"
 #include "base/config.h"
 #include "renderer/debug_names.h"
 #include "renderer/frame_sync.h"
@@ -31,24 +29,8 @@ void checkImGuiVulkanResult(VkResult result) {
 // it calls comes from here, through volk's vkGetInstanceProcAddr. Device
 // functions fetched from the instance are the loader's trampolines, which
 // dispatch to the device they are called with.
-PFN_vkVoidFunction loadVulkanFunction(const char* name, void* instance);
-
-// What the backend's buffers may be allocated in (overlay_memory.h says why):
-// set by createOverlay before the backend loads its functions. A function
-// pointer carries no user data, hence the file's own state.
-VkPhysicalDeviceMemoryProperties overlayMemory{};
-PFN_vkGetBufferMemoryRequirements loaderBufferRequirements = nullptr;
-
-void VKAPI_PTR overlayBufferRequirements(VkDevice device, VkBuffer buffer, VkMemoryRequirements* requirements) {
-  loaderBufferRequirements(device, buffer, requirements);
-  requirements->memoryTypeBits = overlayBufferMemoryTypes(overlayMemory, requirements->memoryTypeBits);
-}
-
 PFN_vkVoidFunction loadVulkanFunction(const char* name, void* instance) {
-  const PFN_vkVoidFunction function = vkGetInstanceProcAddr(static_cast<VkInstance>(instance), name);
-  if (std::strcmp(name, "vkGetBufferMemoryRequirements") != 0 || function == nullptr) return function;
-  loaderBufferRequirements = reinterpret_cast<PFN_vkGetBufferMemoryRequirements>(function);
-  return reinterpret_cast<PFN_vkVoidFunction>(&overlayBufferRequirements);
+  return vkGetInstanceProcAddr(static_cast<VkInstance>(instance), name);
 }
 
 // What ImGui's GLFW backend does in its init, for the headless overlay,
@@ -149,15 +131,6 @@ void newHeadlessFrame(InputState& input, VkExtent2D displaySize, double lastFram
 
 }  // namespace
 
-uint32_t overlayBufferMemoryTypes(const VkPhysicalDeviceMemoryProperties& memory, uint32_t typeBits) {
-  constexpr VkMemoryPropertyFlags wanted = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT | VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
-  uint32_t narrowed = 0;
-  for (uint32_t t = 0; t < memory.memoryTypeCount; ++t)
-    if ((memory.memoryTypes[t].propertyFlags & wanted) == wanted) narrowed |= 1u << t;
-  narrowed &= typeBits;
-  return narrowed != 0 ? narrowed : typeBits;
-}
-
 void createOverlay(Overlay& overlay, const Instance& instance, const Device& device, const OverlayTarget& target,
                    const CudaDeviceList& cuda, const std::string& startScene) {
   GLFWwindow* const window = target.window;
@@ -188,7 +161,6 @@ void createOverlay(Overlay& overlay, const Instance& instance, const Device& dev
   // Design notes: ImGui 1.86's loader also fetches the surface and swapchain
   // functions and fails when the instance lacks VK_KHR_surface, which
   // createInstance therefore always enables.
-  overlayMemory = device.memoryProperties;
   if (!ImGui_ImplVulkan_LoadFunctions(loadVulkanFunction, instance.instance))
     throw RuntimeFailure("ImGui's Vulkan backend could not load its Vulkan functions");
   overlay.descriptorPool = createFontDescriptorPool(device);
