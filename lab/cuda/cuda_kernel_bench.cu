@@ -86,12 +86,18 @@ __global__ void rippleHeightsKernel(const float* __restrict__ current, const flo
 // timeRippleTrafficMs's kernel: the ripple step's reads and writes in the
 // tiles' store pattern, and nothing else. Lane t of a warp stores float4
 // number t and 32 + t of the warp's 64 (two store instructions, each 512
-// contiguous bytes), filled from its own cell's loads.
-template <bool Streaming>
+// contiguous bytes), filled from its own cell's loads. With Texels, each
+// cell also writes 4 bytes of level 0: through the texture's surface (as
+// the step does) or, with linear, to a row-major buffer by a plain store
+// (timeRippleTrafficTexelsMs).
+enum class TrafficTexels { none, surface, linear, wideSurface };
+template <bool Streaming, TrafficTexels Texels = TrafficTexels::none>
 __global__ void __launch_bounds__(256) rippleTrafficKernel(const float* __restrict__ current,
                                                            const float* __restrict__ previous,
                                                            float* __restrict__ next, uint64_t cells,
-                                                           float4* __restrict__ vertices) {
+                                                           float4* __restrict__ vertices, uint32_t grid = 0,
+                                                           cudaSurfaceObject_t level0 = 0,
+                                                           uchar4* __restrict__ linear = nullptr) {
   const uint64_t warpFirst = (uint64_t(blockIdx.x) * blockDim.x + threadIdx.x) & ~uint64_t(31);
   const uint32_t lane = threadIdx.x & 31u;
   const uint64_t cell = warpFirst + lane;
@@ -106,6 +112,23 @@ __global__ void __launch_bounds__(256) rippleTrafficKernel(const float* __restri
   } else {
     out[lane] = first;
     out[32 + lane] = second;
+  }
+  const uchar4 texel = make_uchar4(uint8_t(__float_as_uint(c)), uint8_t(__float_as_uint(p)), 0, 255);
+  if constexpr (Texels == TrafficTexels::surface)
+    surf2Dwrite(texel, level0, int(uint32_t(cell % grid) * sizeof(uchar4)), int(cell / grid));
+  if constexpr (Texels == TrafficTexels::linear) linear[cell] = texel;
+  // wideSurface: lane 4k gathers lanes 4k..4k+3's texels (consecutive
+  // columns of one row) and stores the 16 bytes with one unformatted
+  // surface store; 8 stores a warp instead of 32.
+  if constexpr (Texels == TrafficTexels::wideSurface) {
+    constexpr unsigned kAllLanes = 0xffffffffu;
+    uint32_t word;
+    memcpy(&word, &texel, sizeof word);
+    const uint32_t w1 = __shfl_down_sync(kAllLanes, word, 1), w2 = __shfl_down_sync(kAllLanes, word, 2),
+                   w3 = __shfl_down_sync(kAllLanes, word, 3);
+    if (lane % 4 == 0)
+      surf2Dwrite(make_uint4(word, w1, w2, w3), level0, int(uint32_t(cell % grid) * sizeof(uchar4)),
+                  int(cell / grid));
   }
 }
 
@@ -408,6 +431,51 @@ class CudaKernelBench final : public KernelBench {
       else
         rippleTrafficKernel<false><<<blocks, 256, 0, stream_>>>(field(1), field(0), field(2), cells, vertices_);
     });
+  }
+
+  // The same traffic with level 0's 4 bytes a cell: 0 none, 1 through the
+  // texture's surface, 2 by plain stores into the copy's destination buffer
+  // (scratch here, and at least 4 bytes a cell).
+  double timeRippleTrafficTexelsMs(int texels, int repetitions) override {
+    const uint64_t cells = uint64_t(grid_) * grid_;
+    const dim3 blocks(unsigned((cells + 255) / 256));
+    auto* linear = static_cast<uchar4*>(copyDestination_);
+    return timeRippleMs(repetitions, [&] {
+      if (texels == 1)
+        rippleTrafficKernel<true, TrafficTexels::surface><<<blocks, 256, 0, stream_>>>(
+            field(1), field(0), field(2), cells, vertices_, grid_, levelSurfaces_[0], nullptr);
+      else if (texels == 2)
+        rippleTrafficKernel<true, TrafficTexels::linear><<<blocks, 256, 0, stream_>>>(
+            field(1), field(0), field(2), cells, vertices_, grid_, 0, linear);
+      else if (texels == 3)
+        rippleTrafficKernel<true, TrafficTexels::wideSurface><<<blocks, 256, 0, stream_>>>(
+            field(1), field(0), field(2), cells, vertices_, grid_, levelSurfaces_[0], nullptr);
+      else
+        rippleTrafficKernel<true><<<blocks, 256, 0, stream_>>>(field(1), field(0), field(2), cells, vertices_);
+    });
+  }
+
+  // Texels of level 0 that the wide surface stores (3) leave different from
+  // the plain stores (2) of the same launch's inputs; -1 when a call failed.
+  int64_t trafficTexelsWideMismatches() override {
+    const uint64_t cells = uint64_t(grid_) * grid_;
+    const dim3 blocks(unsigned((cells + 255) / 256));
+    auto* linear = static_cast<uchar4*>(copyDestination_);
+    rippleTrafficKernel<true, TrafficTexels::linear><<<blocks, 256, 0, stream_>>>(
+        field(1), field(0), field(2), cells, vertices_, grid_, 0, linear);
+    rippleTrafficKernel<true, TrafficTexels::wideSurface><<<blocks, 256, 0, stream_>>>(
+        field(1), field(0), field(2), cells, vertices_, grid_, levelSurfaces_[0], nullptr);
+    std::vector<uint32_t> plain(cells), wide(cells);
+    cudaArray_t level0 = nullptr;
+    if (CUDA_CHECK(cudaGetMipmappedArrayLevel(&level0, textureArray_, 0)) ||
+        CUDA_CHECK(cudaMemcpyAsync(plain.data(), linear, cells * 4, cudaMemcpyDeviceToHost, stream_)) ||
+        CUDA_CHECK(cudaMemcpy2DFromArrayAsync(wide.data(), size_t(grid_) * 4, level0, 0, 0, size_t(grid_) * 4, grid_,
+                                              cudaMemcpyDeviceToHost, stream_)) ||
+        CUDA_CHECK(cudaStreamSynchronize(stream_)))
+      return -1;
+    int64_t mismatches = 0;
+    for (uint64_t c = 0; c < cells; ++c) mismatches += plain[c] != wide[c];
+    return mismatches;
   }
 
   std::string deviceName() const override { return name_; }

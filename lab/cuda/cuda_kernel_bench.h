@@ -87,6 +87,13 @@ class KernelBench {
   // the memory system gives this mix (8 bytes read, 36 written a cell): the
   // ceiling for any ripple kernel. What it writes means nothing.
   virtual double timeRippleTrafficMs(bool streaming, int repetitions) = 0;
+  // The streaming traffic with 4 bytes of level 0 a cell: texels 0 none, 1
+  // through the texture's surface (as the step writes it), 2 by plain stores
+  // into a row-major buffer: what the surface path costs beside the bytes.
+  // 3: through the surface, 16 bytes (four texels) a store.
+  virtual double timeRippleTrafficTexelsMs(int texels, int repetitions) = 0;
+  // Texels that 3 leaves different from 2's (same inputs); -1 on failure.
+  virtual int64_t trafficTexelsWideMismatches() = 0;
 
   // The candidate step kernels of `model` by name (kernel_candidates.cuh):
   // "backend" first (the entry point both backends run), then "row" (the row
