@@ -345,36 +345,35 @@ class CudaKernelBench final : public KernelBench {
 
   // The same traffic with level 0's 4 bytes a cell: 0 none, 1 through the
   // texture's surface, 2 by plain stores into the copy's destination buffer
-  // (scratch here, and at least 4 bytes a cell).
-  double timeRippleTrafficTexelsMs(int texels, int repetitions) override {
+  // (scratch here, and at least 4 bytes a cell), 3 through the surface 16
+  // bytes a store.
+  void launchTrafficTexels(int texels) {
     const uint64_t cells = uint64_t(grid_) * grid_;
     const dim3 blocks(unsigned((cells + 255) / 256));
     auto* linear = static_cast<uchar4*>(copyDestination_);
-    return timeRippleMs(repetitions, [&] {
-      if (texels == 1)
-        rippleTrafficKernel<true, TrafficTexels::surface><<<blocks, 256, 0, stream_>>>(
-            field(1), field(0), field(2), cells, vertices_, grid_, levelSurfaces_[0], nullptr);
-      else if (texels == 2)
-        rippleTrafficKernel<true, TrafficTexels::linear><<<blocks, 256, 0, stream_>>>(
-            field(1), field(0), field(2), cells, vertices_, grid_, 0, linear);
-      else if (texels == 3)
-        rippleTrafficKernel<true, TrafficTexels::wideSurface><<<blocks, 256, 0, stream_>>>(
-            field(1), field(0), field(2), cells, vertices_, grid_, levelSurfaces_[0], nullptr);
-      else
-        rippleTrafficKernel<true><<<blocks, 256, 0, stream_>>>(field(1), field(0), field(2), cells, vertices_);
-    });
+    if (texels == 1)
+      rippleTrafficKernel<true, TrafficTexels::surface><<<blocks, 256, 0, stream_>>>(
+          field(1), field(0), field(2), cells, vertices_, grid_, levelSurfaces_[0], nullptr);
+    else if (texels == 2)
+      rippleTrafficKernel<true, TrafficTexels::linear><<<blocks, 256, 0, stream_>>>(
+          field(1), field(0), field(2), cells, vertices_, grid_, 0, linear);
+    else if (texels == 3)
+      rippleTrafficKernel<true, TrafficTexels::wideSurface><<<blocks, 256, 0, stream_>>>(
+          field(1), field(0), field(2), cells, vertices_, grid_, levelSurfaces_[0], nullptr);
+    else
+      rippleTrafficKernel<true><<<blocks, 256, 0, stream_>>>(field(1), field(0), field(2), cells, vertices_);
+  }
+  double timeRippleTrafficTexelsMs(int texels, int repetitions) override {
+    return timeRippleMs(repetitions, [&] { launchTrafficTexels(texels); });
   }
 
   // Texels of level 0 that the wide surface stores (3) leave different from
   // the plain stores (2) of the same launch's inputs; -1 when a call failed.
   int64_t trafficTexelsWideMismatches() override {
     const uint64_t cells = uint64_t(grid_) * grid_;
-    const dim3 blocks(unsigned((cells + 255) / 256));
     auto* linear = static_cast<uchar4*>(copyDestination_);
-    rippleTrafficKernel<true, TrafficTexels::linear><<<blocks, 256, 0, stream_>>>(
-        field(1), field(0), field(2), cells, vertices_, grid_, 0, linear);
-    rippleTrafficKernel<true, TrafficTexels::wideSurface><<<blocks, 256, 0, stream_>>>(
-        field(1), field(0), field(2), cells, vertices_, grid_, levelSurfaces_[0], nullptr);
+    launchTrafficTexels(2);
+    launchTrafficTexels(3);
     std::vector<uint32_t> plain(cells), wide(cells);
     cudaArray_t level0 = nullptr;
     if (CUDA_CHECK(cudaGetMipmappedArrayLevel(&level0, textureArray_, 0)) ||

@@ -103,7 +103,7 @@ void rippleTrafficTexels(benchmark::State& state) {
   const int texels = int(state.range(1));
   KernelBench* bench = benchFor(grid);
   if (!bench) return state.SkipWithError("no CUDA device");
-  const uint64_t bytes = minimumStepBytes(ModelKind::ripple, grid) + (texels ? 4ull * grid * grid : 0);
+  const uint64_t bytes = minimumStepBytes(ModelKind::ripple, grid) + (texels ? surfaceTextureLevel(grid, 1).offset : 0);
   for (auto _ : state) reportBandwidth(state, bench->timeRippleTrafficTexelsMs(texels, kRepetitions), bytes);
   if (texels == 3) state.counters["mismatches"] = double(bench->trafficTexelsWideMismatches());
 }
