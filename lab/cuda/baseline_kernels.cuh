@@ -65,8 +65,11 @@ __global__ void rippleHeightsKernel(const float* __restrict__ current, const flo
 // contiguous bytes), filled from its own cell's loads. With Texels, each
 // cell also writes 4 bytes of level 0: through the texture's surface (as
 // the step does) or, with linear, to a row-major buffer by a plain store
-// (timeRippleTrafficTexelsMs).
-enum class TrafficTexels { none, surface, linear, wideSurface };
+// (timeRippleTrafficTexelsMs). pairedSurface writes the same texels, each
+// warp store 16 columns of two rows (warp w of the launch covers tile w of
+// the level's 16-by-2 tiles in row-major order), as the step's level 0 is
+// written from shared memory (RippleWarpRows::writeBlockLevel0).
+enum class TrafficTexels { none, surface, linear, wideSurface, pairedSurface };
 template <bool Streaming, TrafficTexels Texels = TrafficTexels::none>
 __global__ void __launch_bounds__(256) rippleTrafficKernel(const float* __restrict__ current,
                                                            const float* __restrict__ previous,
@@ -93,6 +96,11 @@ __global__ void __launch_bounds__(256) rippleTrafficKernel(const float* __restri
   if constexpr (Texels == TrafficTexels::surface)
     surf2Dwrite(texel, level0, int(uint32_t(cell % grid) * sizeof(uchar4)), int(cell / grid));
   if constexpr (Texels == TrafficTexels::linear) linear[cell] = texel;
+  if constexpr (Texels == TrafficTexels::pairedSurface) {
+    const uint64_t tile = warpFirst / 32, tilesAcross = grid / 16;  // grid is a multiple of 16 where it runs
+    const uint32_t x = uint32_t(tile % tilesAcross) * 16 + lane % 16, y = uint32_t(tile / tilesAcross) * 2 + lane / 16;
+    surf2Dwrite(texel, level0, int(x * sizeof(uchar4)), int(y));
+  }
   // wideSurface: lane 4k gathers lanes 4k..4k+3's texels (consecutive
   // columns of one row) and stores the 16 bytes with one unformatted
   // surface store; 8 stores a warp instead of 32.

@@ -346,7 +346,7 @@ class CudaKernelBench final : public KernelBench {
   // The same traffic with level 0's 4 bytes a cell: 0 none, 1 through the
   // texture's surface, 2 by plain stores into the copy's destination buffer
   // (scratch here, and at least 4 bytes a cell), 3 through the surface 16
-  // bytes a store.
+  // bytes a store, 4 through the surface 16 columns of two rows a warp store.
   void launchTrafficTexels(int texels) {
     const uint64_t cells = uint64_t(grid_) * grid_;
     const dim3 blocks(unsigned((cells + 255) / 256));
@@ -359,6 +359,9 @@ class CudaKernelBench final : public KernelBench {
           field(1), field(0), field(2), cells, vertices_, grid_, 0, linear);
     else if (texels == 3)
       rippleTrafficKernel<true, TrafficTexels::wideSurface><<<blocks, 256, 0, stream_>>>(
+          field(1), field(0), field(2), cells, vertices_, grid_, levelSurfaces_[0], nullptr);
+    else if (texels == 4)
+      rippleTrafficKernel<true, TrafficTexels::pairedSurface><<<blocks, 256, 0, stream_>>>(
           field(1), field(0), field(2), cells, vertices_, grid_, levelSurfaces_[0], nullptr);
     else
       rippleTrafficKernel<true><<<blocks, 256, 0, stream_>>>(field(1), field(0), field(2), cells, vertices_);

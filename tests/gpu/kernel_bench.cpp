@@ -97,7 +97,8 @@ void rippleTexturedStepLevels(benchmark::State& state) {
 
 // The ripple's traffic alone and with level 0's texels (range(1): 0 none,
 // 1 through the surface, 2 plain stores to a linear buffer, 3 through the
-// surface 16 bytes a store); bytes: the ripple's, plus 4 a cell with texels.
+// surface 16 bytes a store, 4 through the surface 16 columns of two rows a
+// warp store); bytes: the ripple's, plus 4 a cell with texels.
 void rippleTrafficTexels(benchmark::State& state) {
   const uint32_t grid = uint32_t(state.range(0));
   const int texels = int(state.range(1));
@@ -138,7 +139,7 @@ BENCHMARK(rippleTexturedStep)->Arg(1024)->Arg(2048)->Arg(4096)->Arg(8192)->UseMa
 BENCHMARK(rippleTexturedStepFiveBlocks)->Arg(4096)->Arg(8192)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(rippleTexelsStepAlone)->Args({4096, 1})->Args({4096, 4})->Args({8192, 1})->Args({8192, 4})->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(rippleTexturedStepLevels)->Args({4096, 1})->Args({4096, 4})->Args({8192, 1})->Args({8192, 4})->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
-BENCHMARK(rippleTrafficTexels)->ArgsProduct({{4096, 8192}, {0, 1, 2, 3}})->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
+BENCHMARK(rippleTrafficTexels)->ArgsProduct({{4096, 8192}, {0, 1, 2, 3, 4}})->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(sinewaveStep)->Arg(1024)->Arg(2048)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(rippleTwoPass)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
 BENCHMARK(sinewaveTiled)->Arg(4096)->UseManualTime()->Iterations(20)->Unit(benchmark::kMicrosecond);
