@@ -65,10 +65,10 @@ __global__ void rippleHeightsKernel(const float* __restrict__ current, const flo
 // contiguous bytes), filled from its own cell's loads. With Texels, each
 // cell also writes 4 bytes of level 0: through the texture's surface (as
 // the step does) or, with linear, to a row-major buffer by a plain store
-// (timeRippleTrafficTexelsMs). pairedSurface writes the same texels, each
-// warp store 16 columns of two rows (warp w of the launch covers tile w of
-// the level's 16-by-2 tiles in row-major order), as the step's level 0 is
-// written from shared memory (RippleWarpRows::writeBlockLevel0).
+// (timeRippleTrafficTexelsMs). pairedSurface writes the same number of
+// texels through the surface, each warp store 16 columns of two rows (warp w
+// of the launch covers tile w of the level's 16-by-2 tiles, in row-major
+// order) where surface stores one row of 32: only the stores' shape differs.
 enum class TrafficTexels { none, surface, linear, wideSurface, pairedSurface };
 template <bool Streaming, TrafficTexels Texels = TrafficTexels::none>
 __global__ void __launch_bounds__(256) rippleTrafficKernel(const float* __restrict__ current,
