@@ -279,7 +279,10 @@ struct RippleWarpRows {
                           surfaceNormal(finiteDifferenceSlope(lowerX, upperX, alongX, spacing),
                                         finiteDifferenceSlope(lowerZ, upperZ, alongZ, spacing))};
       storeWarpVertices<Streaming>(staging, vertices + 2 * (size_t(j) * grid + uint32_t(i0)), count, vertex);
-      // The warp's 32 texels of row j are 128 consecutive bytes of the level.
+      // Level 0's texels go out one row of 32 a warp store. An array's
+      // layout is opaque, and in kernel_bench's traffic kernel stores of 16
+      // columns of two rows were cheaper (docs/benchmarks.md, "Why level 0
+      // costs twice its bytes").
       if constexpr (Texels) {
         const Texel texel = surfaceTexel(vertex);
         texelRows[m * 32 + lane] = packTexel(texel);
