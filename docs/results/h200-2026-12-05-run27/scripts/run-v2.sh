@@ -9,7 +9,7 @@ out=${OUT:-/tmp/out}; logs=/tmp/runv2; mkdir -p $logs; cd "$(dirname "$0")/.."
 started=$(date +%s); el() { echo $(( $(date +%s) - started )); }; fits() { [ $(( $(el) + $1 )) -lt ${LIMIT:-560} ]; }
 R=$PWD/.run4; for b in B KB N KN; do [ -f $R/$b ] || xz -dk $R/$b.xz; chmod +x $R/$b; done
 X=".gpu/enter.sh"
-stat() { python3 - "$@" <<'PY'
+capstat() { python3 - "$@" <<'PY'
 import csv,sys,statistics as st
 rows=list(csv.DictReader(open(sys.argv[1])))[30:]
 def col(n): return [float(r[n]) for r in rows if r.get(n) not in (None,'','NA')]
@@ -19,7 +19,7 @@ print("p50=%.3f mean=%.3f p99/mean=%.3f sgpu=%.3f rgpu=%.3f"%(st.median(f),m,s[i
 PY
 }
 one() { local tag=$1 bin=$2; shift 2; rm -f $logs/c.csv; bash $X $bin --headless "$@" --capture $logs/c.csv > $logs/one.txt 2>&1; local rc=$?
-  printf '%-28s rc=%s %s\n' "$tag" $rc "$(stat $logs/c.csv 2>/dev/null)"; [ $rc = 0 ] || tail -2 $logs/one.txt; }
+  printf '%-28s rc=%s %s\n' "$tag" $rc "$(capstat $logs/c.csv 2>/dev/null)"; [ $rc = 0 ] || tail -2 $logs/one.txt; }
 dump() { local bin=$1 d=$2; shift 2; bash $X $bin --headless --dump-vertices $d "$@" > $d.txt 2>&1; echo -n "rc=$? "; }
 {
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
