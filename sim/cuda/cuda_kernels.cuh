@@ -199,8 +199,9 @@ VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendRippleConfig::kThreads,
 
 // The ripple step with the first levels of the surface texture (the CUDA
 // backend with the texture on): rippleStepKernel's work and, from each vertex
-// while it is still in registers, its texel on level 0, then levels 1 ..
-// texels.count-1 from the block's texels (RippleWarpRows::stepWithTexels).
+// while it is still in registers, its texel on level 0 into shared memory,
+// then levels 0 .. texels.count-1 from the block's texels
+// (RippleWarpRows::stepWithTexels).
 // The cuda-nvx backend launches it too, with the handles of Vulkan image
 // views for surfaces (sim/cuda_nvx/cuda_nvx_simulation.cu).
 // Four blocks an SM rather than the plain step's five: capped for five, the

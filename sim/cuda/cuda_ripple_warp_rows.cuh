@@ -85,16 +85,16 @@ struct RippleWarpRows {
     const uint32_t warp = threadIdx.x / 32;
     const int j0 = int((blockIdx.y * kWarps + warp) * R);
     if (j0 >= n) return;  // the whole warp leaves together, before any shuffle
-    warpRows<false>(current, previous, next, grid, coefficients, vertices, staging[warp], j0, 0, nullptr);
+    warpRows<false>(current, previous, next, grid, coefficients, vertices, staging[warp], j0, nullptr);
   }
 
   // The same step writing the first levels of the surface texture
   // (sim/surface_texture.h) too: texel (i, j) of level 0 from vertex (i, j)
-  // while it is still in registers, then, from the block's own level-0
-  // texels in shared memory, the levels below it that the block covers
-  // whole (levels 1 .. texels.count-1). The block's corner is (32 bx, kBlockRows by)
-  // in level 0, even on every level written here, so each texel's four
-  // texels above are the block's own.
+  // while it is still in registers, into shared memory; then, from the
+  // block's level-0 texels there, level 0 and the levels below it that the
+  // block covers whole (levels 1 .. texels.count-1) to their surfaces. The
+  // block's corner is (32 bx, kBlockRows by) in level 0, even on every level
+  // written here, so each texel's four texels above are the block's own.
   __device__ static void stepWithTexels(const float* __restrict__ current, const float* __restrict__ previous,
                                         float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
                                         float4* __restrict__ vertices, TexelLevels texels) {
@@ -106,8 +106,7 @@ struct RippleWarpRows {
     // A warp past the last row computes nothing but still meets the block's
     // barriers below.
     if (j0 < int(grid))
-      warpRows<true>(current, previous, next, grid, coefficients, vertices, staging[warp], j0, texels.level[0],
-                     level0 + warp * R * 32);
+      warpRows<true>(current, previous, next, grid, coefficients, vertices, staging[warp], j0, level0 + warp * R * 32);
     writeBlockMips(level0, texels, grid);
   }
 
@@ -116,42 +115,67 @@ struct RippleWarpRows {
   template <bool Texels>
   __device__ static void warpRows(const float* __restrict__ current, const float* __restrict__ previous,
                                   float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
-                                  float4* __restrict__ vertices, float4* staging, int j0,
-                                  cudaSurfaceObject_t texelLevel0, uchar4* texelRows) {
+                                  float4* __restrict__ vertices, float4* staging, int j0, uchar4* texelRows) {
     const int n = int(grid);
     const int i0 = int(blockIdx.x * 32);
     if constexpr (InteriorPath) {
       if (i0 >= 2 && i0 + 34 <= n && j0 >= 2 && j0 + int(R) + 2 <= n) {  // the same for every lane
-        rows<true, Texels>(current, previous, next, grid, coefficients, vertices, staging, i0, j0, texelLevel0,
-                           texelRows);
+        rows<true, Texels>(current, previous, next, grid, coefficients, vertices, staging, i0, j0, texelRows);
         return;
       }
     }
-    rows<false, Texels>(current, previous, next, grid, coefficients, vertices, staging, i0, j0, texelLevel0,
-                        texelRows);
+    rows<false, Texels>(current, previous, next, grid, coefficients, vertices, staging, i0, j0, texelRows);
   }
 
-  // Levels 1 .. texels.count-1 of the block's part of the texture from its
-  // level-0 texels (`level0`, kBlockRows rows of 32), each level kept in
-  // shared memory for the next. Every thread of the block calls it.
+  // Levels 0 .. texels.count-1 of the block's part of the texture from its
+  // level-0 texels (`level0`, kBlockRows rows of 32), each level below 0
+  // kept in shared memory for the next. Every thread of the block calls it.
   __device__ static void writeBlockMips(const uchar4* level0, const TexelLevels& texels, uint32_t grid) {
     static_assert(kStepTexelLevels == 4, "levels 1, 2 and 3 below");
     __shared__ uchar4 odd[(kBlockRows / 2) * 16];   // levels 1 and 3
     __shared__ uchar4 even[(kBlockRows / 4) * 8];  // level 2
+    // Each barrier: the level above is complete in shared memory, and the
+    // last readers of the buffer the next level overwrites are done.
+    __syncthreads();
+    writeBlockLevel0(level0, texels.level[0], grid);
     // One call per level, so that each surface is a constant index of the
     // kernel's parameter (a loop kept the array in local memory).
     if (texels.count > 1) writeBlockMip<1>(level0, odd, texels.level[1], grid);
-    if (texels.count > 2) writeBlockMip<2>(odd, even, texels.level[2], grid);
-    if (texels.count > 3) writeBlockMip<3>(even, odd, texels.level[3], grid);
+    if (texels.count > 2) {
+      __syncthreads();
+      writeBlockMip<2>(odd, even, texels.level[2], grid);
+    }
+    if (texels.count > 3) {
+      __syncthreads();
+      writeBlockMip<3>(even, odd, texels.level[3], grid);
+    }
+  }
+
+  // Level 0 of the block's part, from shared memory, each warp store 16
+  // columns of two rows. Why not row by row from the step's registers: an
+  // array's layout is opaque (CUDA's word), and in kernel_bench's traffic
+  // kernel level 0 stored one row of 32 texels a warp store cost about
+  // twice what stores of 16 columns of two rows cost (docs/benchmarks.md,
+  // "Why level 0 costs twice its bytes").
+  __device__ static void writeBlockLevel0(const uchar4* level0, cudaSurfaceObject_t surface, uint32_t grid) {
+    static_assert(kBlockRows % 2 == 0, "the block's rows pair up");
+    const uint32_t lane = threadIdx.x & 31u, x0 = blockIdx.x * 32, y0 = blockIdx.y * kBlockRows;
+    // kBlockRows row pairs of 16 columns: tile t covers columns 16 (t % 2)
+    // .. +15 of rows 2 (t / 2) and the one below.
+    for (uint32_t tile = threadIdx.x / 32; tile < kBlockRows; tile += kWarps) {
+      const uint32_t x = (tile % 2) * 16 + lane % 16, y = (tile / 2) * 2 + lane / 16;
+      if (x0 + x < grid && y0 + y < grid)
+        storeSurfaceTexel(surface, x0 + x, y0 + y, unpackTexel(level0[y * 32 + x]));
+    }
   }
 
   // Level `Level` of the block's part from the level above (`above`, in
   // shared memory), by downsampleTexel with writeSurfaceTextureMips's
-  // clamping, into `here` and the level's surface.
+  // clamping, into `here` and the level's surface. The caller's barrier
+  // comes first.
   template <uint32_t Level>
   __device__ static void writeBlockMip(const uchar4* above, uchar4* here, cudaSurfaceObject_t surface,
                                        uint32_t grid) {
-    __syncthreads();  // the level above is complete (and `here`'s last readers are done)
     constexpr uint32_t pitch = 32u >> Level, rows = kBlockRows >> Level, abovePitch = pitch * 2;
     const uint32_t extent = max(grid >> Level, 1u), aboveExtent = max(grid >> (Level - 1), 1u);
     const uint32_t x0 = blockIdx.x * pitch, y0 = blockIdx.y * rows;  // the block's corner on this level
@@ -169,13 +193,12 @@ struct RippleWarpRows {
     }
   }
 
-  // Texels: texel (i, j) of level 0 from each vertex, to texelLevel0 (a
-  // surface object on level 0) and to texelRows (R rows of 32: the warp's rows of the block's texels).
+  // Texels: texel (i, j) of level 0 from each vertex, to texelRows (R rows
+  // of 32: the warp's rows of the block's texels, in shared memory).
   template <bool Interior, bool Texels>
   __device__ static void rows(const float* __restrict__ current, const float* __restrict__ previous,
                               float* __restrict__ next, uint32_t grid, RippleCoefficients coefficients,
-                              float4* __restrict__ vertices, float4* staging, int i0, int j0,
-                              cudaSurfaceObject_t texelLevel0, uchar4* texelRows) {
+                              float4* __restrict__ vertices, float4* staging, int i0, int j0, uchar4* texelRows) {
     constexpr unsigned kAllLanes = 0xffffffffu;
     const int n = int(grid);
     const uint32_t lane = threadIdx.x & 31u;
@@ -279,15 +302,7 @@ struct RippleWarpRows {
                           surfaceNormal(finiteDifferenceSlope(lowerX, upperX, alongX, spacing),
                                         finiteDifferenceSlope(lowerZ, upperZ, alongZ, spacing))};
       storeWarpVertices<Streaming>(staging, vertices + 2 * (size_t(j) * grid + uint32_t(i0)), count, vertex);
-      // Level 0's texels go out one row of 32 a warp store. An array's
-      // layout is opaque, and in kernel_bench's traffic kernel stores of 16
-      // columns of two rows were cheaper (docs/benchmarks.md, "Why level 0
-      // costs twice its bytes").
-      if constexpr (Texels) {
-        const Texel texel = surfaceTexel(vertex);
-        texelRows[m * 32 + lane] = packTexel(texel);
-        if (inGrid) storeSurfaceTexel(texelLevel0, column, j, texel);
-      }
+      if constexpr (Texels) texelRows[m * 32 + lane] = packTexel(surfaceTexel(vertex));
     }
   }
 };
