@@ -164,12 +164,22 @@ SceneDraw sceneDraw(App& app) {
   return scene;
 }
 
+// The overlay build this frame draws, if one ran since the last frame took
+// one: built at this frame's boundary, or ahead during the last frame's
+// render. Without the overlay (no ImGui context) there is none to take.
+std::optional<TimeSpan> takeOverlayBuild(Overlay& overlay) {
+  if (!overlay.created || overlay.lastBuildEndNs <= overlay.takenBuildEndNs) return std::nullopt;
+  overlay.takenBuildEndNs = overlay.lastBuildEndNs;
+  return TimeSpan{overlay.lastBuildBeginNs, overlay.lastBuildEndNs};
+}
+
 }  // namespace
 
 FrameStatus runFrame(App& app, RgbaImage* capture) {
   const ProfileRange frameRange([&] { return frameName(app.schedule.scheduleFrame); });  // NVTX: "frame k"
   FrameTiming timing;
   timing.hostFrame.beginNs = hostNowNs();
+  timing.overlayBuild = takeOverlayBuild(app.overlay);
   const PathDescriptor& path = *app.path.descriptor;
   const WaitStrategy strategy = waitStrategyOn(path, app.options.waitStrategy);
   // The frame's slot: the next one with two frames in flight, the same one

@@ -122,6 +122,7 @@ void addTraceSpans(CaptureSession& session, const FrameTiming& timing) {
   if (timing.renderGpu) add(TraceTrack::renderGpu, *timing.renderGpu);
   if (timing.simWork) add(TraceTrack::simGpu, *timing.simWork);
   if (timing.simWait) add(TraceTrack::simWait, *timing.simWait);
+  if (timing.overlayBuild) add(TraceTrack::overlayBuild, *timing.overlayBuild);
 }
 
 // The value schedule's submissions made during `frame` (schedule_log.h),

@@ -53,6 +53,9 @@ struct FrameTiming {
   std::optional<TimeSpan> renderGpu;      // the render commands (timestamps), on the host clock
   std::optional<TimeSpan> simWait;        // the sim step's wait on the render
   std::optional<TimeSpan> simWork;        // the sim step's work
+  // The host's build of the ImGui frame this frame draws (buildOverlay at the
+  // frame boundary, or buildOverlayAhead during the frame before's render).
+  std::optional<TimeSpan> overlayBuild;
   std::optional<uint64_t> timelineValue;  // what the frame's sim step signals (timeline mode only)
   // Host time at which the render was first seen complete (counter, fence):
   // where the render span ends when GPU timestamps cannot be calibrated.

@@ -55,6 +55,7 @@ constexpr TrackNames kTrackNames[kTraceTrackCount] = {
     {"Render GPU", "render"},
     {"Sim GPU", "sim step"},
     {"Sim external wait", "sim wait"},
+    {"Host overlay build", "overlay build"},
 };
 }  // namespace
 

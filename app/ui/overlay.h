@@ -72,6 +72,8 @@ struct Overlay {
   // Host clock (base/host_clock.h) of the last ImGui frame's build, from
   // beginOverlayFrame to the end of endOverlayFrame: where it sat in the frame.
   int64_t lastBuildBeginNs = 0, lastBuildEndNs = 0;
+  // The end of the last build a frame's timing took (takeOverlayBuild).
+  int64_t takenBuildEndNs = 0;
 };
 
 // Where the overlay draws: renderPass is the swapchain's or the offscreen

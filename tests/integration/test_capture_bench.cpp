@@ -44,13 +44,15 @@ std::vector<std::vector<std::string>> readCsv(const std::string& path) {
 }
 
 // Every span ("X") of one track lies inside the one before it or after it.
-void expectNestedTracks(const nlohmann::json& trace) {
+// Without the overlay there are four tracks: host frame, render GPU, sim GPU
+// and sim wait; the overlay's build is a fifth.
+void expectNestedTracks(const nlohmann::json& trace, size_t trackCount = 4) {
   std::map<int, std::vector<std::pair<double, double>>> tracks;
   for (const auto& event : trace.at("traceEvents"))
     if (event.at("ph") == "X")
       tracks[event.at("tid").get<int>()].push_back(
           {event.at("ts").get<double>(), event.at("dur").get<double>()});
-  EXPECT_EQ(tracks.size(), 4u) << "host frame, render GPU, sim GPU and sim wait";
+  EXPECT_EQ(tracks.size(), trackCount) << "host frame, render GPU, sim GPU, sim wait (and overlay build)";
   for (auto& [track, spans] : tracks) {
     std::vector<double> openEnds;
     double previousStart = -1e300;
@@ -135,6 +137,49 @@ TEST(Capture, TraceIsValidJsonWithNestedSpansOnFourTracks) {
     EXPECT_EQ(frames, 40u) << strategy;
     EXPECT_EQ(switches, 3u) << strategy << ": switches after frames 10, 20 and 30";
   }
+}
+
+// With the overlay on, each frame's ImGui build is a span on track 5, tagged
+// with the frame that draws it, and it ends before that frame's render starts
+// on the GPU: the build a frame's span names is the one that frame drew. The
+// cpu backend takes turns with the host (the build runs ahead, during the
+// frame before's render); vulkan orders its handovers in the queue (the build
+// runs at the frame boundary).
+TEST(Capture, TraceWithTheOverlayHasEachFramesBuildBeforeItsRender) {
+  const std::string dir = makeTempDir("trace-overlay");
+  for (const char* backend : {"cpu", "vulkan"}) {
+    const std::string path = dir + "/" + backend + ".json";
+    const AppResult result = runApp({"--headless", "--overlay", "--backend", backend, "--grid", "48", "--frames",
+                                     "40", "--size", "320x240", "--trace", path},
+                                    kValidation);
+    expectQuietMessengerRun(result);
+    const auto trace = nlohmann::json::parse(readFile(path));
+    expectNestedTracks(trace, 5);
+    std::map<int64_t, double> buildEnds, renderStarts;  // by frame
+    for (const auto& event : trace.at("traceEvents")) {
+      if (event.at("ph") != "X") continue;
+      const int64_t frame = event.at("args").at("frame").get<int64_t>();
+      const double start = event.at("ts").get<double>();
+      if (event.at("name") == "overlay build") {
+        EXPECT_EQ(event.at("tid"), 5) << backend;
+        EXPECT_TRUE(buildEnds.emplace(frame, start + event.at("dur").get<double>()).second)
+            << backend << ": two builds for frame " << frame;
+      }
+      if (event.at("name") == "render") renderStarts[frame] = start;
+    }
+    EXPECT_EQ(buildEnds.size(), 40u) << backend;
+    for (const auto& [frame, end] : buildEnds) {
+      ASSERT_TRUE(renderStarts.count(frame)) << backend << ": frame " << frame;
+      EXPECT_LE(end, renderStarts.at(frame)) << backend << ": frame " << frame << "'s build";
+    }
+  }
+  // Without the overlay, no build and no fifth track.
+  const std::string path = dir + "/none.json";
+  const AppResult plain = runApp(
+      {"--headless", "--backend", "cpu", "--grid", "48", "--frames", "10", "--size", "96x96", "--trace", path},
+      kValidation);
+  expectQuietMessengerRun(plain);
+  expectNestedTracks(nlohmann::json::parse(readFile(path)), 4);
 }
 
 TEST(Capture, UnwritablePathsExitTwoBeforeAnyFrameAndLeaveNothing) {
