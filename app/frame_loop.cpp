@@ -164,13 +164,13 @@ SceneDraw sceneDraw(App& app) {
   return scene;
 }
 
-// The overlay build this frame draws, if one ran since the last frame took
-// one: built at this frame's boundary, or ahead during the last frame's
-// render. Without the overlay (no ImGui context) there is none to take.
-std::optional<TimeSpan> takeOverlayBuild(Overlay& overlay) {
-  if (!overlay.created || overlay.lastBuildEndNs <= overlay.takenBuildEndNs) return std::nullopt;
-  overlay.takenBuildEndNs = overlay.lastBuildEndNs;
-  return TimeSpan{overlay.lastBuildBeginNs, overlay.lastBuildEndNs};
+// The overlay's host spans that a frame's timing takes, each once: a span
+// that ended after the last one taken (`taken`). Without the overlay (no
+// ImGui context) there are none.
+std::optional<TimeSpan> takeOverlaySpan(const Overlay& overlay, int64_t beginNs, int64_t endNs, int64_t& taken) {
+  if (!overlay.created || endNs <= taken) return std::nullopt;
+  taken = endNs;
+  return TimeSpan{beginNs, endNs};
 }
 
 }  // namespace
@@ -179,7 +179,11 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   const ProfileRange frameRange([&] { return frameName(app.schedule.scheduleFrame); });  // NVTX: "frame k"
   FrameTiming timing;
   timing.hostFrame.beginNs = hostNowNs();
-  timing.overlayBuild = takeOverlayBuild(app.overlay);
+  // The build this frame draws: at this frame's boundary, or ahead during
+  // the last frame's render.
+  Overlay& overlay = app.overlay;
+  timing.overlayBuild =
+      takeOverlaySpan(overlay, overlay.lastBuildBeginNs, overlay.lastBuildEndNs, overlay.takenBuildEndNs);
   const PathDescriptor& path = *app.path.descriptor;
   const WaitStrategy strategy = waitStrategyOn(path, app.options.waitStrategy);
   // The frame's slot: the next one with two frames in flight, the same one
@@ -219,6 +223,8 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
   // A frame hands the buffer over again: the next exit route drains anew.
   app.path.drained = false;
   path.frame(frame, app.path);
+  timing.overlayRecord =
+      takeOverlaySpan(overlay, overlay.lastRecordBeginNs, overlay.lastRecordEndNs, overlay.takenRecordEndNs);
 
   addFinishedFrameTiming(app, timing);
   // The frame boundary: the only place the mode may change.

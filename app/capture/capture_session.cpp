@@ -123,6 +123,7 @@ void addTraceSpans(CaptureSession& session, const FrameTiming& timing) {
   if (timing.simWork) add(TraceTrack::simGpu, *timing.simWork);
   if (timing.simWait) add(TraceTrack::simWait, *timing.simWait);
   if (timing.overlayBuild) add(TraceTrack::overlayBuild, *timing.overlayBuild);
+  if (timing.overlayRecord) add(TraceTrack::overlayRecord, *timing.overlayRecord);
 }
 
 // The value schedule's submissions made during `frame` (schedule_log.h),

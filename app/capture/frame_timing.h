@@ -56,6 +56,10 @@ struct FrameTiming {
   // The host's build of the ImGui frame this frame draws (buildOverlay at the
   // frame boundary, or buildOverlayAhead during the frame before's render).
   std::optional<TimeSpan> overlayBuild;
+  // The host's recording of that ImGui frame into the render's command
+  // buffer (recordOverlay: ImGui's backend copies the vertices and indices
+  // into its mapped buffers and records the draws).
+  std::optional<TimeSpan> overlayRecord;
   std::optional<uint64_t> timelineValue;  // what the frame's sim step signals (timeline mode only)
   // Host time at which the render was first seen complete (counter, fence):
   // where the render span ends when GPU timestamps cannot be calibrated.

@@ -56,6 +56,7 @@ constexpr TrackNames kTrackNames[kTraceTrackCount] = {
     {"Sim GPU", "sim step"},
     {"Sim external wait", "sim wait"},
     {"Host overlay build", "overlay build"},
+    {"Host overlay record", "overlay record"},
 };
 }  // namespace
 

@@ -17,8 +17,8 @@
 namespace vksim {
 
 // One track (a "thread" in the trace viewer) per kind of span.
-enum class TraceTrack : uint8_t { hostFrame, renderGpu, simGpu, simWait, overlayBuild };
-inline constexpr std::size_t kTraceTrackCount = 5;
+enum class TraceTrack : uint8_t { hostFrame, renderGpu, simGpu, simWait, overlayBuild, overlayRecord };
+inline constexpr std::size_t kTraceTrackCount = 6;
 
 // The track's name in the viewer ("Host frame", ...) and the name of its spans ("frame", ...).
 const char* trackName(TraceTrack track);

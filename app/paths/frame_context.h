@@ -69,7 +69,7 @@ struct SceneDraw {
   VkRenderPass renderPass = VK_NULL_HANDLE;
   const MeshPipeline* pipeline = nullptr;
   const OrbitCamera* camera = nullptr;
-  const Overlay* overlay = nullptr;  // drawn over the mesh in the same pass (empty: nothing)
+  Overlay* overlay = nullptr;  // drawn over the mesh in the same pass (empty: nothing)
   // --lod: each tile at the level its distance needs (renderer/tile_lod.h),
   // every vertex within heightBound of y = 0; off: every triangle.
   bool levelOfDetail = true;

@@ -12,6 +12,7 @@
 #include <cfloat>
 
 #include "base/config.h"
+#include "base/host_clock.h"
 #include "renderer/debug_names.h"
 #include "renderer/frame_sync.h"
 #include "renderer/vk_check.h"
@@ -259,10 +260,14 @@ uint64_t overlayDrawnVertices(const Overlay& overlay) {
   return uint64_t(ImGui::GetDrawData()->TotalVtxCount);
 }
 
-void recordOverlay(const Overlay& overlay, VkCommandBuffer commandBuffer) {
+void recordOverlay(Overlay& overlay, VkCommandBuffer commandBuffer) {
   if (!overlay.vulkanBackend || !overlay.hasDrawData) return;
-  const ScopedCommandLabel label(commandBuffer, "overlay");
-  ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), commandBuffer);
+  overlay.lastRecordBeginNs = hostNowNs();
+  {
+    const ScopedCommandLabel label(commandBuffer, "overlay");
+    ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), commandBuffer);
+  }
+  overlay.lastRecordEndNs = hostNowNs();
 }
 
 void overlayKeyEvent(Overlay& overlay, int key, int scancode, int action, int mods) {

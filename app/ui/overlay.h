@@ -72,8 +72,11 @@ struct Overlay {
   // Host clock (base/host_clock.h) of the last ImGui frame's build, from
   // beginOverlayFrame to the end of endOverlayFrame: where it sat in the frame.
   int64_t lastBuildBeginNs = 0, lastBuildEndNs = 0;
-  // The end of the last build a frame's timing took (takeOverlayBuild).
-  int64_t takenBuildEndNs = 0;
+  // Host clock of the last recordOverlay that recorded draws.
+  int64_t lastRecordBeginNs = 0, lastRecordEndNs = 0;
+  // The end of the last build and of the last recording that a frame's
+  // timing took (app/frame_loop.cpp).
+  int64_t takenBuildEndNs = 0, takenRecordEndNs = 0;
 };
 
 // Where the overlay draws: renderPass is the swapchain's or the offscreen
@@ -126,7 +129,7 @@ uint64_t overlayDrawnVertices(const Overlay& overlay);
 
 // Inside the render pass, after the mesh: draws what the last ImGui frame
 // produced (nothing when hidden or absent). Records into commandBuffer only.
-void recordOverlay(const Overlay& overlay, VkCommandBuffer commandBuffer);
+void recordOverlay(Overlay& overlay, VkCommandBuffer commandBuffer);
 
 // Input events for ImGui, with GLFW's arguments (with a window: ImGui's GLFW
 // backend callbacks; headless: the same updates of ImGuiIO). No-ops without

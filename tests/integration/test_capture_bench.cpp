@@ -45,14 +45,14 @@ std::vector<std::vector<std::string>> readCsv(const std::string& path) {
 
 // Every span ("X") of one track lies inside the one before it or after it.
 // Without the overlay there are four tracks: host frame, render GPU, sim GPU
-// and sim wait; the overlay's build is a fifth.
+// and sim wait; the overlay's build and its recording are a fifth and sixth.
 void expectNestedTracks(const nlohmann::json& trace, size_t trackCount = 4) {
   std::map<int, std::vector<std::pair<double, double>>> tracks;
   for (const auto& event : trace.at("traceEvents"))
     if (event.at("ph") == "X")
       tracks[event.at("tid").get<int>()].push_back(
           {event.at("ts").get<double>(), event.at("dur").get<double>()});
-  EXPECT_EQ(tracks.size(), trackCount) << "host frame, render GPU, sim GPU, sim wait (and overlay build)";
+  EXPECT_EQ(tracks.size(), trackCount) << "host frame, render GPU, sim GPU, sim wait (and the overlay's build and record)";
   for (auto& [track, spans] : tracks) {
     std::vector<double> openEnds;
     double previousStart = -1e300;
@@ -139,14 +139,19 @@ TEST(Capture, TraceIsValidJsonWithNestedSpansOnFourTracks) {
   }
 }
 
-// With the overlay on, each frame's ImGui build is a span on track 5, tagged
-// with the frame that draws it, and it ends before that frame's render starts
-// on the GPU: the build a frame's span names is the one that frame drew. The
-// cpu backend takes turns with the host (the build runs ahead, during the
-// frame before's render); vulkan orders its handovers in the queue (the build
-// runs at the frame boundary).
-TEST(Capture, TraceWithTheOverlayHasEachFramesBuildBeforeItsRender) {
+// With the overlay on, each frame's ImGui build (track 5) and its recording
+// into the render's command buffer (track 6) are spans tagged with the frame
+// that draws them, in the order the overlay needs: built, then recorded
+// inside that frame's host frame, before that frame's render starts on the
+// GPU. So the build a frame's span names is the one that frame drew. The cpu
+// backend takes turns with the host (the build runs ahead, during the frame
+// before's render); vulkan orders its handovers in the queue (the build runs
+// at the frame boundary).
+TEST(Capture, TraceWithTheOverlayHasEachFramesBuildAndRecordBeforeItsRender) {
   const std::string dir = makeTempDir("trace-overlay");
+  struct Span {
+    double start = 0.0, end = 0.0;
+  };
   for (const char* backend : {"cpu", "vulkan"}) {
     const std::string path = dir + "/" + backend + ".json";
     const AppResult result = runApp({"--headless", "--overlay", "--backend", backend, "--grid", "48", "--frames",
@@ -154,26 +159,29 @@ TEST(Capture, TraceWithTheOverlayHasEachFramesBuildBeforeItsRender) {
                                     kValidation);
     expectQuietMessengerRun(result);
     const auto trace = nlohmann::json::parse(readFile(path));
-    expectNestedTracks(trace, 5);
-    std::map<int64_t, double> buildEnds, renderStarts;  // by frame
+    expectNestedTracks(trace, 6);
+    std::map<std::string, std::map<int64_t, Span>> spans;  // span name -> frame -> span
     for (const auto& event : trace.at("traceEvents")) {
       if (event.at("ph") != "X") continue;
-      const int64_t frame = event.at("args").at("frame").get<int64_t>();
       const double start = event.at("ts").get<double>();
-      if (event.at("name") == "overlay build") {
-        EXPECT_EQ(event.at("tid"), 5) << backend;
-        EXPECT_TRUE(buildEnds.emplace(frame, start + event.at("dur").get<double>()).second)
-            << backend << ": two builds for frame " << frame;
-      }
-      if (event.at("name") == "render") renderStarts[frame] = start;
+      const Span span{start, start + event.at("dur").get<double>()};
+      EXPECT_TRUE(spans[event.at("name").get<std::string>()].emplace(event.at("args").at("frame"), span).second)
+          << backend << ": two " << event.at("name") << " spans for frame " << event.at("args").at("frame");
     }
-    EXPECT_EQ(buildEnds.size(), 40u) << backend;
-    for (const auto& [frame, end] : buildEnds) {
-      ASSERT_TRUE(renderStarts.count(frame)) << backend << ": frame " << frame;
-      EXPECT_LE(end, renderStarts.at(frame)) << backend << ": frame " << frame << "'s build";
+    const auto& builds = spans["overlay build"];
+    const auto& records = spans["overlay record"];
+    EXPECT_EQ(builds.size(), 40u) << backend;
+    EXPECT_EQ(records.size(), 40u) << backend;
+    for (const auto& [frame, build] : builds) {
+      ASSERT_TRUE(records.count(frame) && spans["frame"].count(frame) && spans["render"].count(frame))
+          << backend << ": frame " << frame;
+      const Span record = records.at(frame), host = spans["frame"].at(frame);
+      EXPECT_LE(build.end, record.start) << backend << ": frame " << frame << "'s build";
+      EXPECT_TRUE(host.start <= record.start && record.end <= host.end) << backend << ": frame " << frame;
+      EXPECT_LE(record.end, spans["render"].at(frame).start) << backend << ": frame " << frame << "'s record";
     }
   }
-  // Without the overlay, no build and no fifth track.
+  // Without the overlay, neither span and neither track.
   const std::string path = dir + "/none.json";
   const AppResult plain = runApp(
       {"--headless", "--backend", "cpu", "--grid", "48", "--frames", "10", "--size", "96x96", "--trace", path},

@@ -453,7 +453,7 @@ std::map<int, std::vector<Span>> spansByTrack(const nlohmann::json& trace) {
   return tracks;
 }
 
-TEST(TraceWriter, ThirtyFramesOnFiveNamedTracksThatNest) {
+TEST(TraceWriter, ThirtyFramesOnSixNamedTracksThatNest) {
   TempDir dir;
   TraceWriter writer;
   ASSERT_TRUE(writer.open(dir.file("run.json")));
@@ -467,6 +467,7 @@ TEST(TraceWriter, ThirtyFramesOnFiveNamedTracksThatNest) {
     writer.addSpan(TraceTrack::simWait, k, start + 5000.3, 200.0);
     writer.addSpan(TraceTrack::simGpu, k, start + 5200.3, 3000.0);
     writer.addSpan(TraceTrack::overlayBuild, k, start + 8300.0, 150.0);
+    writer.addSpan(TraceTrack::overlayRecord, k, start + 800.0, 40.0);
     if (k == 15) writer.addInstant("sync mode: binary", start);
   }
   ASSERT_TRUE(writer.finish());
@@ -496,9 +497,10 @@ TEST(TraceWriter, ThirtyFramesOnFiveNamedTracksThatNest) {
                        {2, "Render GPU"},
                        {3, "Sim GPU"},
                        {4, "Sim external wait"},
-                       {5, "Host overlay build"}}));
+                       {5, "Host overlay build"},
+                       {6, "Host overlay record"}}));
   const auto tracks = spansByTrack(trace);
-  ASSERT_EQ(tracks.size(), 5u);
+  ASSERT_EQ(tracks.size(), 6u);
   for (const auto& [tid, spans] : tracks) {
     EXPECT_EQ(spans.size(), 30u) << names[tid];
     expectNested(spans, names[tid]);
@@ -646,6 +648,8 @@ TEST(TraceWriter, EventsHaveTheirExactText) {
 {"name":"thread_sort_index","ph":"M","pid":PID,"tid":4,"args":{"sort_index":3}},
 {"name":"thread_name","ph":"M","pid":PID,"tid":5,"args":{"name":"Host overlay build"}},
 {"name":"thread_sort_index","ph":"M","pid":PID,"tid":5,"args":{"sort_index":4}},
+{"name":"thread_name","ph":"M","pid":PID,"tid":6,"args":{"name":"Host overlay record"}},
+{"name":"thread_sort_index","ph":"M","pid":PID,"tid":6,"args":{"sort_index":5}},
 {"name":"render","ph":"X","pid":PID,"tid":2,"ts":-12.346,"dur":1.000,"args":{"frame":3}},
 {"name":"a\"b","ph":"i","s":"g","pid":PID,"tid":1,"ts":0.001},
 {"name":"sim submit","ph":"i","s":"t","pid":PID,"tid":3,"ts":3.250,"args":{"frame":1}}
