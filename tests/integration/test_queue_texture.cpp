@@ -28,15 +28,7 @@ namespace vksim {
 namespace {
 
 Options queueTextureOptions(SyncMode sync, ModelKind model, uint32_t grid) {
-  Options options;
-  options.headless = true;
-  options.backend = BackendChoice::vulkan;
-  options.sync = sync;
-  options.model.model = model;
-  options.model.grid = grid;
-  options.model.dropInterval = 3;  // ripple: drops land while the test runs, so the texture varies
-  options.width = options.height = 64;
-  return options;
+  return textureTestOptions(BackendChoice::vulkan, sync, model, grid);
 }
 
 struct QueueTextureCase {

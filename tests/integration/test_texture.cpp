@@ -26,20 +26,13 @@
 #include "sim/model_math.h"
 #include "sim/surface_texture.h"
 #include "sync_validation.h"
+#include "texture_check.h"
 
 namespace vksim {
 namespace {
 
 Options textureOptions(SyncMode sync, ModelKind model, uint32_t grid) {
-  Options options;
-  options.headless = true;
-  options.backend = BackendChoice::cpu;
-  options.sync = sync;
-  options.model.model = model;
-  options.model.grid = grid;
-  options.model.dropInterval = 3;  // ripple: drops land while the test runs, so the texture varies
-  options.width = options.height = 64;
-  return options;
+  return textureTestOptions(BackendChoice::cpu, sync, model, grid);
 }
 
 // The test's own mip chain: level 0 from each vertex's colour, each level

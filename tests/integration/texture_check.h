@@ -14,6 +14,20 @@
 
 namespace vksim {
 
+// A small headless run of `backend` whose texture varies while a test watches
+// it: `grid` cells a side, a ripple drop every 3 steps, a 64x64 image.
+inline Options textureTestOptions(BackendChoice backend, SyncMode sync, ModelKind model, uint32_t grid) {
+  Options options;
+  options.headless = true;
+  options.backend = backend;
+  options.sync = sync;
+  options.model.model = model;
+  options.model.grid = grid;
+  options.model.dropInterval = 3;  // ripple: drops land while the test runs, so the texture varies
+  options.width = options.height = 64;
+  return options;
+}
+
 struct LevelDifference {
   uint32_t level = 0, width = 0, height = 0;
   size_t differing = 0;  // bytes that differ from the reference
