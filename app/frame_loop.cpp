@@ -167,7 +167,8 @@ SceneDraw sceneDraw(App& app) {
 // The overlay's host spans that a frame's timing takes, each once: a span
 // that ended after the last one taken (`taken`). Without the overlay (no
 // ImGui context) there are none.
-std::optional<TimeSpan> takeOverlaySpan(const Overlay& overlay, int64_t beginNs, int64_t endNs, int64_t& taken) {
+std::optional<TimeSpan> takeOverlaySpan(const Overlay& overlay, int64_t beginNs, int64_t endNs,
+                                        int64_t& taken) {
   if (!overlay.created || endNs <= taken) return std::nullopt;
   taken = endNs;
   return TimeSpan{beginNs, endNs};

@@ -52,7 +52,8 @@ void expectNestedTracks(const nlohmann::json& trace, size_t trackCount = 4) {
     if (event.at("ph") == "X")
       tracks[event.at("tid").get<int>()].push_back(
           {event.at("ts").get<double>(), event.at("dur").get<double>()});
-  EXPECT_EQ(tracks.size(), trackCount) << "host frame, render GPU, sim GPU, sim wait (and the overlay's build and record)";
+  EXPECT_EQ(tracks.size(), trackCount)
+      << "host frame, render GPU, sim GPU, sim wait (and the overlay's build and record)";
   for (auto& [track, spans] : tracks) {
     std::vector<double> openEnds;
     double previousStart = -1e300;
@@ -154,8 +155,8 @@ TEST(Capture, TraceWithTheOverlayHasEachFramesBuildAndRecordBeforeItsRender) {
   };
   for (const char* backend : {"cpu", "vulkan"}) {
     const std::string path = dir + "/" + backend + ".json";
-    const AppResult result = runApp({"--headless", "--overlay", "--backend", backend, "--grid", "48", "--frames",
-                                     "40", "--size", "320x240", "--trace", path},
+    const AppResult result = runApp({"--headless", "--overlay", "--backend", backend, "--grid", "48",
+                                     "--frames", "40", "--size", "320x240", "--trace", path},
                                     kValidation);
     expectQuietMessengerRun(result);
     const auto trace = nlohmann::json::parse(readFile(path));
@@ -165,7 +166,8 @@ TEST(Capture, TraceWithTheOverlayHasEachFramesBuildAndRecordBeforeItsRender) {
       if (event.at("ph") != "X") continue;
       const double start = event.at("ts").get<double>();
       const Span span{start, start + event.at("dur").get<double>()};
-      EXPECT_TRUE(spans[event.at("name").get<std::string>()].emplace(event.at("args").at("frame"), span).second)
+      auto& named = spans[event.at("name").get<std::string>()];
+      EXPECT_TRUE(named.emplace(event.at("args").at("frame"), span).second)
           << backend << ": two " << event.at("name") << " spans for frame " << event.at("args").at("frame");
     }
     const auto& builds = spans["overlay build"];
@@ -183,9 +185,9 @@ TEST(Capture, TraceWithTheOverlayHasEachFramesBuildAndRecordBeforeItsRender) {
   }
   // Without the overlay, neither span and neither track.
   const std::string path = dir + "/none.json";
-  const AppResult plain = runApp(
-      {"--headless", "--backend", "cpu", "--grid", "48", "--frames", "10", "--size", "96x96", "--trace", path},
-      kValidation);
+  const std::vector<std::string> plainArgs{"--headless", "--backend", "cpu", "--grid",  "48",
+                                           "--frames",   "10",        "--size", "96x96", "--trace", path};
+  const AppResult plain = runApp(plainArgs, kValidation);
   expectQuietMessengerRun(plain);
   expectNestedTracks(nlohmann::json::parse(readFile(path)), 4);
 }
