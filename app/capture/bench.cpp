@@ -72,8 +72,10 @@ std::string labelOf(const BenchConfiguration& configuration) {
 // The measured frames' samples. Frame times, host times and waits are the
 // frame's own; the render, step and overlap times are those inside the
 // frame's interval (app/capture/frame_budget.h), so that they add up to it.
-BenchSamples samplesOf(const std::vector<FrameTiming>& timings, uint64_t firstMeasured) {
+BenchSamples samplesOf(const std::vector<FrameTiming>& timings, uint64_t firstMeasured,
+                       bool gpuClockCalibrated) {
   BenchSamples samples;
+  if (gpuClockCalibrated) samples.renderEndMs = renderEndIntervals(timings, firstMeasured);
   for (const FrameTiming& timing : timings) {
     if (timing.frame < firstMeasured) continue;
     samples.cpuFrameMs.push_back(timing.hostFrame.milliseconds());
@@ -161,7 +163,7 @@ std::optional<BenchSamples> measureConfiguration(App& app, const BenchOptions& b
   settleFrameTimings(app.timing, app.device, app.gpuTimer, simulationOf(app.grid));
   takeFinished(true);
   if (abandoned) return std::nullopt;
-  BenchSamples samples = samplesOf(timings, firstMeasured);
+  BenchSamples samples = samplesOf(timings, firstMeasured, app.timing.timeBase == GpuTimeBase::calibrated);
   samples.hostLoad = hostLoadBetween(loadBefore, takeHostLoadSnapshot());
   samples.warmupFrames = warmupRun;
   return samples;
@@ -226,6 +228,18 @@ const char* waitName(const BenchConfiguration& configuration) {
   return shownWaitStrategy(configuration.transfer, configuration.wait);
 }
 
+std::vector<double> renderEndIntervals(const std::vector<FrameTiming>& timings, uint64_t firstMeasured) {
+  std::vector<double> intervals;
+  const FrameTiming* before = nullptr;
+  for (const FrameTiming& timing : timings) {
+    if (before && before->renderGpu && timing.renderGpu && timing.frame == before->frame + 1 &&
+        timing.frame >= firstMeasured)
+      intervals.push_back(double(timing.renderGpu->endNs - before->renderGpu->endNs) * 1e-6);
+    before = &timing;
+  }
+  return intervals;
+}
+
 BenchResult summarizeBench(const BenchConfiguration& configuration, const std::string& backend,
                            const BenchSamples& samples) {
   BenchResult result;
@@ -236,6 +250,7 @@ BenchResult summarizeBench(const BenchConfiguration& configuration, const std::s
   result.meanMs = stats.frameCount > 0 ? stats.totalMs / double(stats.frameCount) : 0.0;
   result.p50Ms = stats.p50Ms;
   result.p99Ms = stats.p99Ms;
+  if (!samples.renderEndMs.empty()) result.renderEndP99Ms = computeFrameStats(samples.renderEndMs).p99Ms;
   result.renderGpuMs = meanOf(samples.renderGpuMs);
   result.simGpuMs = meanOf(samples.simGpuMs);
   result.simWaitMs = meanOf(samples.simWaitMs);
@@ -261,22 +276,24 @@ std::string formatBenchTable(const std::vector<BenchResult>& results) {
   fmt::memory_buffer table;
   fmt::format_to(
       std::back_inserter(table),
-      "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:<11}  {:<7}  {:>9}  {:>9}  {:>9}  {:>10}  {:>13}  {:>10}  {:>14}"
-      "  {:>13}  {:>9}\n",
+      "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:<11}  {:<7}  {:>9}  {:>9}  {:>9}  {:>17}  {:>10}  {:>13}  {:>10}"
+      "  {:>14}  {:>13}  {:>9}\n",
       "grid", "sync", "transfer", "wait", "lod", "texture", "overlay", "mean ms", "P50 ms", "P99 ms",
-      "sim GPU ms", "render GPU ms", "overlap ms", "unexplained ms", "2 switches ms", "M tris");
+      "render-end P99 ms", "sim GPU ms", "render GPU ms", "overlap ms", "unexplained ms", "2 switches ms",
+      "M tris");
   const auto cell = [](const std::optional<double>& value) {
     return value ? fmt::format("{:.3f}", *value) : std::string("NA");
   };
   for (const BenchResult& result : results)
     fmt::format_to(
         std::back_inserter(table),
-        "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:<11}  {:<7}  {:>9.3f}  {:>9.3f}  {:>9.3f}  {:>10}  {:>13}"
-        "  {:>10}  {:>14.3f}  {:>13}  {:>9.3f}\n",
+        "{:>6}  {:<8}  {:<9}  {:<7}  {:<3}  {:<11}  {:<7}  {:>9.3f}  {:>9.3f}  {:>9.3f}  {:>17}  {:>10}"
+        "  {:>13}  {:>10}  {:>14.3f}  {:>13}  {:>9.3f}\n",
         result.configuration.grid, syncName(result.configuration), toString(result.configuration.transfer),
         waitName(result.configuration), result.configuration.levelOfDetail ? "on" : "off",
         textureName(result.configuration, result.textureDrawn), result.configuration.overlay ? "on" : "off",
-        result.meanMs, result.p50Ms, result.p99Ms, cell(result.simGpuMs), cell(result.renderGpuMs),
+        result.meanMs, result.p50Ms, result.p99Ms, cell(result.renderEndP99Ms), cell(result.simGpuMs),
+        cell(result.renderGpuMs),
         cell(result.overlapMs), result.unexplainedMs,
         cell(result.switchUs ? std::optional<double>(result.switchUs->pair * 1e-3) : std::nullopt),
         double(result.trianglesDrawn) * 1e-6);
@@ -308,6 +325,7 @@ nlohmann::ordered_json benchJson(const nlohmann::ordered_json& machine,
     row["meanMs"] = result.meanMs;
     row["p50Ms"] = result.p50Ms;
     row["p99Ms"] = result.p99Ms;
+    row["renderEndP99Ms"] = numberOrNull(result.renderEndP99Ms);
     row["simGpuMs"] = numberOrNull(result.simGpuMs);
     row["renderGpuMs"] = numberOrNull(result.renderGpuMs);
     row["simWaitMs"] = numberOrNull(result.simWaitMs);

@@ -18,6 +18,8 @@
 
 namespace vksim {
 
+struct FrameTiming;  // app/capture/frame_timing.h
+
 // One cell of the matrix. The copy path has no semaphores, so it runs once
 // per grid, with no sync mode or wait strategy of its own.
 struct BenchConfiguration {
@@ -54,6 +56,14 @@ struct BenchResult {
   double meanMs = 0.0;  // mean frame time: present point to present point (MsBetweenPresents)
   double p50Ms = 0.0;   // its median (capture_stats.h's interpolation)
   double p99Ms = 0.0;   // its 99th percentile
+  // The 99th percentile of the time from one render's end on the GPU to the
+  // next's (renderEndMs): the pace at which finished frames leave the GPU,
+  // which is what a window shows with vsync off. Beside p99Ms it says whether
+  // the slow frames the host measured reached the GPU: a host that runs ahead
+  // of the GPU can be slow for a frame while the GPU's renders go on at their
+  // pace. Null where the render timestamps are not on the host's clock
+  // (GpuTimeBase::calibrated) or no two consecutive frames have them.
+  std::optional<double> renderEndP99Ms;
   // The step's and the render's time inside each measured frame's interval,
   // averaged (app/capture/frame_budget.h); the step's wait: the mean of the
   // frames that have one.
@@ -101,19 +111,28 @@ struct BenchResult {
 bool warmupFinished(const BenchOptions& bench, uint64_t framesRun, uint64_t elapsedNs);
 
 // The measured frames: their frame times and host times, and per frame the
-// render, step and overlap time inside its interval (samplesOf, bench.cpp).
+// render, step and overlap time inside its interval (samplesOf, bench.cpp);
+// renderEndMs, from the render before's end on the GPU to this frame's
+// (renderEndIntervals), empty unless the render spans are calibrated.
 struct BenchSamples {
-  std::vector<double> frameMs, cpuFrameMs, renderGpuMs, simGpuMs, simWaitMs, overlapMs;
+  std::vector<double> frameMs, cpuFrameMs, renderGpuMs, simGpuMs, simWaitMs, overlapMs, renderEndMs;
   HostLoad hostLoad;  // over the measured frames
   uint64_t warmupFrames = 0;  // frames the warm-up ran (warmupFinished)
 };
+// For each frame from `firstMeasured` on whose render span and the previous
+// frame's (FrameTiming::frame one less) are both known, ms from the previous
+// render's end to its own. The spans must be on the host's clock through
+// calibrated timestamps: spans anchored where the host saw a render complete
+// would measure the host again.
+std::vector<double> renderEndIntervals(const std::vector<FrameTiming>& timings, uint64_t firstMeasured);
 BenchResult summarizeBench(const BenchConfiguration& configuration, const std::string& backend,
                            const BenchSamples& samples);
 
 // The table printed at the end, one line per result, with a header: the
 // configuration (grid, sync, transfer, wait, lod, texture as textureName
-// says, overlay), the frame times and spans in ms, the run's two context
-// switches (switchUs.pair) in ms or NA, and the triangles drawn in millions.
+// says, overlay), the frame times (mean, P50, P99), the render ends' P99 and
+// the spans in ms, the run's two context switches (switchUs.pair) in ms, NA
+// for what a row lacks, and the triangles drawn in millions.
 std::string formatBenchTable(const std::vector<BenchResult>& results);
 
 // The JSON document: {"schema", "machine", "settings", "results": [...]};

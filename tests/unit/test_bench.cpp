@@ -6,6 +6,7 @@
 
 #include "app/capture/bench.h"
 #include "app/capture/capture_session.h"
+#include "app/capture/frame_timing.h"
 #include "app/interop/host_wait.h"
 #include "app/interop/wait_strategy.h"
 
@@ -176,6 +177,44 @@ TEST(BenchSummary, MissingGpuSpansAreNullAndCountAsZero) {
   EXPECT_NE(table.find("NA"), std::string::npos);
 }
 
+// The render ends' pace: from one frame's render end to the next frame's,
+// only where both frames have a render span and follow each other, and only
+// for the measured frames (the first measured frame's interval reaches back
+// into the warm-up's last render).
+TEST(BenchSummary, RenderEndsAreTimedBetweenConsecutiveFramesThatBothHaveOne) {
+  std::vector<FrameTiming> timings;
+  const auto add = [&](uint64_t frame, std::optional<int64_t> renderEndNs) {
+    FrameTiming timing;
+    timing.frame = frame;
+    if (renderEndNs) timing.renderGpu = TimeSpan{*renderEndNs - 500'000, *renderEndNs};
+    timings.push_back(timing);
+  };
+  add(0, 1'000'000);   // warm-up
+  add(1, 2'000'000);   // 1.0 ms after frame 0's
+  add(2, 4'500'000);   // 2.5
+  add(3, std::nullopt);
+  add(4, 5'000'000);   // frame 3 has no end: no interval
+  add(5, 6'250'000);   // 1.25
+  add(7, 9'000'000);   // frame 6 is missing: no interval
+  EXPECT_EQ(renderEndIntervals(timings, 1), (std::vector<double>{1.0, 2.5, 1.25}));
+  EXPECT_EQ(renderEndIntervals(timings, 2), (std::vector<double>{2.5, 1.25}));
+  EXPECT_TRUE(renderEndIntervals({}, 0).empty());
+}
+
+TEST(BenchSummary, RenderEndP99IsTheP99OfTheIntervalsAndNullWithoutThem) {
+  BenchSamples samples;
+  samples.frameMs = {1.0, 1.0, 1.0, 1.0};
+  const BenchConfiguration configuration{64, TransferMode::zeroCopy, SyncMode::timeline, WaitStrategy::poll};
+  const BenchResult without = summarizeBench(configuration, "vulkan", samples);
+  EXPECT_FALSE(without.renderEndP99Ms);
+  EXPECT_TRUE(benchJson({}, {}, {without})["results"][0]["renderEndP99Ms"].is_null());
+  samples.renderEndMs = {1.0, 2.0, 3.0, 4.0};
+  const BenchResult with = summarizeBench(configuration, "vulkan", samples);
+  ASSERT_TRUE(with.renderEndP99Ms);
+  EXPECT_DOUBLE_EQ(*with.renderEndP99Ms, 3.97);  // as p99Ms: 3 + 0.97 * (4 - 3)
+  EXPECT_DOUBLE_EQ(benchJson({}, {}, {with})["results"][0]["renderEndP99Ms"].get<double>(), 3.97);
+}
+
 // The table's exact text: right-aligned numbers with three decimals, NA for
 // a span the path does not have.
 TEST(BenchTable, ColumnsLineUpAndMissingSpansAreNa) {
@@ -189,6 +228,7 @@ TEST(BenchTable, ColumnsLineUpAndMissingSpansAreNa) {
   zeroCopy.simGpuMs = 0.25;
   zeroCopy.renderGpuMs = 0.5;
   zeroCopy.unexplainedMs = 1.75;
+  zeroCopy.renderEndP99Ms = 2.75;
   BenchResult copy;
   copy.configuration = {64, TransferMode::copy, SyncMode::timeline, WaitStrategy::poll, false};
   copy.meanMs = 2.0;
@@ -199,11 +239,11 @@ TEST(BenchTable, ColumnsLineUpAndMissingSpansAreNa) {
   zeroCopy.overlapMs = 0.0;
   EXPECT_EQ(formatBenchTable({zeroCopy, copy}),
             "  grid  sync      transfer   wait     lod  texture      overlay    mean ms     P50 ms     P99 ms"
-            "  sim GPU ms  render GPU ms  overlap ms  unexplained ms  2 switches ms     M tris\n"
+            "  render-end P99 ms  sim GPU ms  render GPU ms  overlap ms  unexplained ms  2 switches ms     M tris\n"
             "  4096  timeline  zero-copy  enqueue  on   on           off          2.500      2.410      3.970"
-            "       0.250          0.500       0.000           1.750             NA      0.612\n"
+            "              2.750       0.250          0.500       0.000           1.750             NA      0.612\n"
             "    64  none      copy       none     off  placeholder  off          2.000      2.000      2.000"
-            "          NA             NA          NA          -0.000             NA      0.008\n");
+            "                 NA          NA             NA          NA          -0.000             NA      0.008\n");
 }
 
 // The switch probe's figures sit next to the unexplained time: in ms in the
