@@ -239,11 +239,14 @@ TEST(BenchTable, ColumnsLineUpAndMissingSpansAreNa) {
   zeroCopy.overlapMs = 0.0;
   EXPECT_EQ(formatBenchTable({zeroCopy, copy}),
             "  grid  sync      transfer   wait     lod  texture      overlay    mean ms     P50 ms     P99 ms"
-            "  render-end P99 ms  sim GPU ms  render GPU ms  overlap ms  unexplained ms  2 switches ms     M tris\n"
+            "  render-end P99 ms  sim GPU ms  render GPU ms  overlap ms  unexplained ms"
+            "  2 switches ms     M tris\n"
             "  4096  timeline  zero-copy  enqueue  on   on           off          2.500      2.410      3.970"
-            "              2.750       0.250          0.500       0.000           1.750             NA      0.612\n"
+            "              2.750       0.250          0.500       0.000           1.750"
+            "             NA      0.612\n"
             "    64  none      copy       none     off  placeholder  off          2.000      2.000      2.000"
-            "                 NA          NA             NA          NA          -0.000             NA      0.008\n");
+            "                 NA          NA             NA          NA          -0.000"
+            "             NA      0.008\n");
 }
 
 // The switch probe's figures sit next to the unexplained time: in ms in the
