@@ -261,6 +261,11 @@ Result<> checkCaptureLayout(const CLI::App& app, const Options& options) {
                 " shapes the --capture file: give --capture PATH.csv too");
   if (columnsGiven && options.captureFormat == CaptureFormat::mangohud)
     return fail("--capture-columns names PresentMon's columns: it does not apply to --capture-format mangohud");
+  // MangoHud's summary goes beside the log: refused now, like the log and
+  // its JSON summary (--capture's own check), not when the capture opens.
+  if (options.captureFormat == CaptureFormat::mangohud && !options.capturePath.empty())
+    if (Result<> writable = checkWritable(mangoHudSummaryPathFor(options.capturePath)); !writable)
+      return fail("--capture: " + writable.error().message);
   return {};
 }
 

@@ -118,6 +118,27 @@ TEST(CliCapture, BadCaptureLayoutIsOneLineAndExitTwo) {
   }
 }
 
+// With --capture-format mangohud the run also writes PATH_summary.csv: a
+// path there that cannot be written is refused before the run, as the log's
+// own path is, not when the capture opens after start-up.
+TEST(CliCapture, AnUnwritableMangoHudSummaryIsRefusedBeforeTheRun) {
+  const std::string csv = tempPath("m.csv");
+  std::filesystem::create_directories(tempPath("m_summary.csv"));  // a directory where the file would go
+  const Result<Options> outcome = parse({"--capture", csv, "--capture-format", "mangohud"});
+  std::filesystem::remove(tempPath("m_summary.csv"));
+  ASSERT_FALSE(outcome.has_value());
+  EXPECT_EQ(outcome.error().exitCode, kExitUsage);
+  const std::string& message = outcome.error().message;
+  EXPECT_EQ(message.find('\n'), message.size() - 1) << message;
+  EXPECT_NE(message.find("m_summary.csv"), std::string::npos) << message;
+  EXPECT_FALSE(std::filesystem::exists(csv));
+  // PresentMon's layout does not write that file, so the same path is fine.
+  std::filesystem::create_directories(tempPath("m_summary.csv"));
+  const Result<Options> presentMon = parse({"--capture", csv});
+  std::filesystem::remove(tempPath("m_summary.csv"));
+  EXPECT_TRUE(presentMon.has_value()) << presentMon.error().message;
+}
+
 TEST(CliBench, DefaultsRunTheWholeMatrixHeadless) {
   const Result<Options> outcome = parse({"bench"});
   ASSERT_TRUE(outcome.has_value()) << outcome.error().message;
