@@ -139,7 +139,11 @@ void drawSyncSection(App& app, const ScheduleState& schedule) {
 }
 
 void drawSimulationSection(App& app) {
-  if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  // Starts closed (its controls all have keys, listed in Help): open, it made
+  // the panel taller than the default 1280x720 window, and the panel's pixels
+  // are most of the overlay's GPU time (docs/interactive.md, "What the
+  // overlay costs a frame").
+  if (!ImGui::CollapsingHeader("Simulation")) return;
   ModelParams params = currentModelParams(app);
   if (ImGui::RadioButton("ripple", params.model == ModelKind::ripple)) requestModel(app, ModelKind::ripple);
   ImGui::SameLine();

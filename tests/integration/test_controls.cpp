@@ -216,7 +216,8 @@ TEST(Controls, VTogglesVsyncAndRecreatesTheSwapchain) {
 
 // ---------------------------------------------------------------------------
 // The overlay's widgets, clicked where they are drawn. Positions are those of
-// the default layout in a 1280x1100 headless run with --overlay, where every
+// the default layout in a 1280x1100 headless run with --overlay, with
+// Simulation opened (it starts closed; its header is at y = 213), where every
 // section up to Scenes fits (measured from a screenshot of such a run): rows
 // are 23 pixels apart, the window's left edge at x = 8. A changed layout
 // makes the clicks miss and these tests fail: measure again then.
@@ -251,10 +252,12 @@ TEST(OverlayControls, SlidersChangeTheParametersAndTheSceneSectionSavesAndLoads)
   std::ofstream(scenes + "/a-small.json")
       << R"({"name": "a-small", "description": "small sinewave", "model": "sinewave", "grid": 32,
             "camera": {"yaw": 0.2, "pitch": 0.9, "distance": 3.0, "target": [0, 0, 0], "fovY": 0.7854}})";
-  // A click at a slider's right end sets its maximum: time step 50 ms,
-  // damping 5 /s, 600 steps per drop. Then the Scenes header, the name field
-  // (appending to "my-scene"), the description, Save; then Load.
+  // The Simulation header first (it starts closed). A click at a slider's
+  // right end sets its maximum: time step 50 ms, damping 5 /s, 600 steps per
+  // drop. Then the Scenes header, the name field (appending to "my-scene"),
+  // the description, Save; then Load.
   const std::string script =
+      "at 2 click 60 213\n"
       "at 6 click 221 323\n"
       "at 9 click 221 346\n"
       "at 12 click 221 369\n"

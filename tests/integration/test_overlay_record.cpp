@@ -18,7 +18,7 @@ TEST(OverlayRecord, TheRecordButtonWritesACaptureOfTheFramesAfterTheClick) {
   // Positions in the default 1280x720 layout: the "Record" header, then the
   // "Start recording" button it reveals (docs/interactive.md, input scripts).
   const std::string script = dir + "/record.txt";
-  std::ofstream(script) << "at 3 click 60 607\nat 8 click 60 701\n";
+  std::ofstream(script) << "at 3 click 60 395\nat 8 click 60 489\n";
   const AppResult result = runApp({"--headless", "--overlay", "--backend", "cpu", "--frames", "40", "--grid",
                                    "64", "--input-script", script},
                                   {"VKSIM_VALIDATION=1"}, 120, "", dir);
@@ -61,7 +61,7 @@ std::vector<std::string> headLines(const std::string& path, size_t count) {
 
 struct LayoutCase {
   const char* name;
-  int itemY;                       // the combo item's row in the open list (above the combo)
+  int itemY;                       // the combo item's row in the open list (below the combo)
   std::vector<std::string> flags;  // the same layout on the command line
   size_t headerLines;              // lines before the first frame's row
 };
@@ -76,9 +76,9 @@ TEST_P(OverlayRecordLayout, TheFormatComboGivesTheCommandLinesLayout) {
   const LayoutCase& layout = GetParam();
   const std::string dir = makeTempDir("record-layout");
   const std::string script = dir + "/record.txt";
-  // The header, the combo (its list opens above it), the item, the button.
-  std::ofstream(script) << "at 3 click 60 607\nat 6 click 100 678\nat 9 click 60 " << layout.itemY
-                        << "\nat 12 click 60 701\n";
+  // The header, the combo (its list opens below it), the item, the button.
+  std::ofstream(script) << "at 3 click 60 395\nat 6 click 100 466\nat 9 click 60 " << layout.itemY
+                        << "\nat 12 click 60 489\n";
   const AppResult result = runApp({"--headless", "--overlay", "--backend", "cpu", "--frames", "30", "--grid",
                                    "64", "--input-script", script},
                                   {"VKSIM_VALIDATION=1"}, 120, "", dir);
@@ -99,8 +99,8 @@ TEST_P(OverlayRecordLayout, TheFormatComboGivesTheCommandLinesLayout) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, OverlayRecordLayout,
-                         ::testing::Values(LayoutCase{"presentmon_v2", 637, {"--capture-columns", "v2"}, 1},
-                                           LayoutCase{"mangohud", 654, {"--capture-format", "mangohud"}, 3}),
+                         ::testing::Values(LayoutCase{"presentmon_v2", 508, {"--capture-columns", "v2"}, 1},
+                                           LayoutCase{"mangohud", 525, {"--capture-format", "mangohud"}, 3}),
                          [](const auto& testInfo) { return std::string(testInfo.param.name); });
 
 }  // namespace

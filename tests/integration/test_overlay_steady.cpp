@@ -14,13 +14,13 @@ namespace {
 
 // Every section open, bottom to top so that each header is still where it was
 // measured (a 640x1100 headless screenshot with --overlay, CPU backend): Help,
-// Scenes, Devices, Record, then Camera and window. The display is tall
+// Scenes, Devices, Record, Camera and window, then Simulation (closed at start). The display is tall
 // enough that nothing of the window is clipped, so every widget is drawn.
 TEST(OverlaySteady, EverySectionOpenFitsTheReservedBuffers) {
   const std::string dir = makeTempDir("overlay-steady");
   const std::string script = dir + "/open-all.txt";
-  std::ofstream(script) << "at 5 click 60 678\nat 8 click 60 655\nat 11 click 60 632\nat 14 click 60 609\n"
-                           "at 17 click 60 448\n";
+  std::ofstream(script) << "at 5 click 60 466\nat 8 click 60 443\nat 11 click 60 420\nat 14 click 60 397\n"
+                           "at 17 click 60 236\nat 20 click 60 213\n";
   const AppResult result = runApp({"--headless", "--overlay", "--backend", "cpu", "--grid", "64", "--frames",
                                    "120", "--size", "640x3000", "--input-script", script},
                                   kValidation, 300, "", dir);
