@@ -220,7 +220,7 @@ FrameStatus runFrame(App& app, RgbaImage* capture) {
                      app.grid,   app.schedule,  *target,       sceneDraw(app),
                      strategy,   !app.paused,   faults,        observer,
                      afterRenderSubmitted};
-  frame.renderLabel = renderLabel(app.schedule);
+  frame.renderLabel = renderLabel(app.schedule, path.hostOrdered);
   // A frame hands the buffer over again: the next exit route drains anew.
   app.path.drained = false;
   path.frame(frame, app.path);

@@ -43,8 +43,10 @@ std::string renderSignalWaitName(const RenderSync& render) {
   return fmt::format("host wait: render signalled {}", renderSignalWords(render));
 }
 
-std::string renderLabel(const ScheduleState& schedule) {
-  return debugUtilsLoaded() ? renderName(schedule.scheduleFrame, nextRenderSync(schedule)) : std::string();
+std::string renderLabel(const ScheduleState& schedule, bool hostOrdered) {
+  if (!debugUtilsLoaded()) return std::string();
+  if (hostOrdered) return fmt::format("render {}: no semaphores, the host orders the copy", schedule.scheduleFrame);
+  return renderName(schedule.scheduleFrame, nextRenderSync(schedule));
 }
 
 }  // namespace vksim

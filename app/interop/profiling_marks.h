@@ -26,7 +26,10 @@ std::string renderSignalWaitName(const RenderSync& render);
 // The label of the render that the schedule gives next ("render k: ...");
 // empty, and nothing formatted, where VK_EXT_debug_utils is absent. The loop
 // computes it before the frame (FrameContext::renderLabel), so that the
-// frame's own functions only open and close the region.
-std::string renderLabel(const ScheduleState& schedule);
+// frame's own functions only open and close the region. Where the host
+// orders every handover (`hostOrdered`: the copy path) the render waits on
+// and signals no semaphore, and the label says so instead of the schedule's
+// values.
+std::string renderLabel(const ScheduleState& schedule, bool hostOrdered);
 
 }  // namespace vksim

@@ -9,7 +9,9 @@ RenderDoc's capture key, is pressed with xdotool; the capture is converted
 with `renderdoccmd convert ... -c zip.xml` and its XML is searched for the
 names and labels. The CPU backend: lavapipe cannot export semaphores, so the
 acquire from and release to VK_QUEUE_FAMILY_EXTERNAL, which only a frame
-shared with CUDA or OpenCL records, cannot appear here.
+shared with CUDA or OpenCL records, cannot appear here. A second capture,
+with `--transfer copy`, checks that a render no semaphore orders says so in
+its label instead of the schedule's values.
 
 Usage: test_renderdoc_capture.py PATH/TO/vkcuda-sim
 Exit status 0 when every name and label is there, 1 otherwise.
@@ -38,6 +40,8 @@ NAMES = [
 # The regions of the frame's command buffer.
 LABELS = ["mesh draw", "overlay"]
 RENDER_LABEL = re.compile(r"render (\d+): wait (\d+), signal (\d+)")
+# The copy path's render (the host orders the copy; profiling_marks.cpp).
+COPY_LABEL = re.compile(r"render (\d+): no semaphores, the host orders the copy")
 BOUND_S = 60  # every wait below ends within this
 
 
@@ -73,14 +77,14 @@ def press_capture_key(template, env):
     return captures
 
 
-def capture_one_frame(app, directory, env):
+def capture_one_frame(app, directory, env, extra=()):
     """Runs the app under renderdoccmd, presses F12 once the window shows
     frames, and closes the window (Escape) once the capture is written."""
     template = os.path.join(directory, "cap")
     # Many frames as a bound only: the window is closed as soon as the
     # capture exists. Vsync off: Xvfb has no vertical blank to wait for.
     command = ["renderdoccmd", "capture", "-w", "-c", template, app, "--backend", "cpu", "--grid", "64",
-               "--size", "320x240", "--vsync", "off", "--frames", "3000"]
+               "--size", "320x240", "--vsync", "off", "--frames", "3000", *extra]
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         window = wait_for(lambda: window_id(env), "the app's window")
@@ -119,6 +123,17 @@ def check_capture(xml):
     return problems, renders
 
 
+def check_copy_capture(xml):
+    """The copy path's capture: its render is labelled as ordered by the host,
+    never with the schedule's wait and signal values."""
+    problems = []
+    if not COPY_LABEL.search(xml):
+        problems.append("--transfer copy: no label 'render k: no semaphores, the host orders the copy'")
+    if RENDER_LABEL.search(xml):
+        problems.append("--transfer copy: a render label names semaphore values that no submission uses")
+    return problems
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -134,9 +149,13 @@ def main():
     with tempfile.TemporaryDirectory(prefix="vksim-renderdoc-") as directory:
         capture = capture_one_frame(os.path.abspath(sys.argv[1]), directory, env)
         problems, renders = check_capture(converted_xml(capture, directory))
+    with tempfile.TemporaryDirectory(prefix="vksim-renderdoc-copy-") as directory:
+        capture = capture_one_frame(os.path.abspath(sys.argv[1]), directory, env, ("--transfer", "copy"))
+        problems += check_copy_capture(converted_xml(capture, directory))
     if problems:
         fail("the capture lacks what a reader looks for:\n  " + "\n  ".join(problems))
-    print(f"test_renderdoc_capture: {len(NAMES)} names, {len(LABELS) + 1} labels, render {renders[0][0]} captured")
+    print(f"test_renderdoc_capture: {len(NAMES)} names, {len(LABELS) + 1} labels, render {renders[0][0]} captured;"
+          " --transfer copy's render labelled as ordered by the host")
 
 
 if __name__ == "__main__":
