@@ -45,7 +45,8 @@ std::string renderSignalWaitName(const RenderSync& render) {
 
 std::string renderLabel(const ScheduleState& schedule, bool hostOrdered) {
   if (!debugUtilsLoaded()) return std::string();
-  if (hostOrdered) return fmt::format("render {}: no semaphores, the host orders the copy", schedule.scheduleFrame);
+  if (hostOrdered)
+    return fmt::format("render {}: no semaphores, the host orders the copy", schedule.scheduleFrame);
   return renderName(schedule.scheduleFrame, nextRenderSync(schedule));
 }
 
