@@ -152,7 +152,8 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
 int main(int argc, char** argv) {
   gStepName = "learn 06";
   const char* pngArgument = parseArguments(
-      argc, argv, {{"early-draw", "the draw waits for 2k+1, CUDA's input, not 2k+2: it reads the old vertices"}});
+      argc, argv, {{"early-draw", "the draw waits for 2k+1, CUDA's input, not 2k+2: it reads the old vertices"}},
+      "PNG");
   const char* pngPath = pngArgument != nullptr ? pngArgument : "step06.png";
   Instance instance = createInstance();  // validation with VKSIM_VALIDATION=1, as before step 5
   const Pair pair = pairDevices(instance.instance);

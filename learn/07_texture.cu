@@ -263,7 +263,8 @@ uint32_t runRound(const Rig& rig, uint32_t round) {
 int main(int argc, char** argv) {
   gStepName = "learn 07";
   const char* pngArgument = parseArguments(
-      argc, argv, {{"levels", "CUDA's mipmapped array is described with 1 level where the image has 7 (P5)"}});
+      argc, argv, {{"levels", "CUDA's mipmapped array is described with 1 level where the image has 7 (P5)"}},
+      "PNG");
   const char* pngPath = pngArgument != nullptr ? pngArgument : "step07.png";
   Instance instance = createInstance();  // validation with VKSIM_VALIDATION=1, as before step 5
   const Pair pair = pairDevices(instance.instance);

@@ -252,8 +252,9 @@ int main(int argc, char** argv) {
                                                  "one vertex buffer where two are needed: "
                                                  "CUDA rewrites the buffer the draw reads"}});
   uint32_t drawRepeats = kDrawRepeats;
-  if (argc == 3 && std::string(argv[1]) == "--draw-repeats") drawRepeats = uint32_t(std::atoi(argv[2]));
-  if ((argc != 1 && argc != 3) || drawRepeats < 1 || drawRepeats > 1'000'000)
+  const bool repeatsGiven = argc == 3 && std::string(argv[1]) == "--draw-repeats";
+  if (repeatsGiven) drawRepeats = uint32_t(std::atoi(argv[2]));
+  if ((argc != 1 && !repeatsGiven) || drawRepeats < 1 || drawRepeats > 1'000'000)
     exitWith(kExitUsage, "usage: learn_10_frames_in_flight [--break reuse|list] [--draw-repeats 1..1000000]");
   Instance instance = createInstance();  // validation with VKSIM_VALIDATION=1
   const Pair pair = pairDevices(instance.instance);

@@ -87,14 +87,20 @@ inline const char* gBreak = "";
 // True when this run breaks the rule called `name`.
 inline bool breaking(const char* name) { return std::strcmp(gBreak, name) == 0; }
 
-// Reads `[--break NAME | --break list] [ARGUMENT]` (main calls it after
-// setting gStepName): `--break list` prints "NAME: what" per variant and
-// exits 0; an unknown name or option exits 2. Returns ARGUMENT, or nullptr.
-inline const char* parseArguments(int argc, char** argv, std::initializer_list<BrokenVariant> variants) {
+// Reads `[--break NAME | --break list]`, and one ARGUMENT where the step
+// names it (`argumentName`: steps 6 and 7 take the PNG's path), after main
+// has set gStepName: `--break list` prints "NAME: what" per variant and
+// exits 0; an unknown name or option, or an argument the step does not take,
+// exits 2. Returns ARGUMENT, or nullptr.
+inline const char* parseArguments(int argc, char** argv, std::initializer_list<BrokenVariant> variants,
+                                  const char* argumentName = nullptr) {
   const char* argument = nullptr;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--break") != 0) {
-      if (argv[i][0] == '-' || argument != nullptr) exitWith(kExitUsage, "usage: [--break NAME|list] [ARGUMENT]");
+      if (argv[i][0] == '-' || argument != nullptr || argumentName == nullptr) {
+        if (argumentName == nullptr) exitWith(kExitUsage, "usage: [--break NAME|list]");
+        exitWith(kExitUsage, "usage: [--break NAME|list] [%s]", argumentName);
+      }
       argument = argv[i];
       continue;
     }

@@ -171,7 +171,3 @@ __kernel void downsampleTexelsKernel(__global uchar4* texels, uint aboveOffset, 
                     convert_uint4(above[y1 * aboveWidth + x0]) + convert_uint4(above[y1 * aboveWidth + x1]);
   texels[offset + y * width + x] = convert_uchar4((sum + 2u) / 4u);
 }
-
-// The smallest piece of work the context-switch probe can time: one
-// work-item writes one word.
-__kernel void markKernel(__global uint* word) { word[0] = word[0] + 1u; }

@@ -47,6 +47,29 @@ TEST(LearnSteps, AnUnknownVariantIsAUsageError) {
   EXPECT_EQ(result.err, "learn 01: no broken variant 'no-such-rule' (--break list names them)\n");
 }
 
+// An argument a step does not take is a usage error, before anything needs a
+// GPU: steps 1-5, 8 and 9 take none, 6 and 7 one (the PNG's path), step 10
+// only --draw-repeats N.
+TEST(LearnSteps, AnArgumentTheStepDoesNotTakeIsAUsageError) {
+  const std::vector<LearnStep> steps = learnSteps();
+  for (const LearnStep& step : steps) {
+    if (step.path.empty()) continue;
+    const bool takesPng = step.number == 6 || step.number == 7;
+    const std::vector<std::string> args = takesPng ? std::vector<std::string>{"a.png", "b.png"}
+                                                   : std::vector<std::string>{"stray"};
+    SCOPED_TRACE(step.path);
+    const AppResult result = runApp(args, {}, 60, step.path);
+    EXPECT_EQ(result.exitCode, 2) << result.out << result.err;
+    ASSERT_EQ(linesOf(result.err).size(), 1u) << result.err;
+    EXPECT_NE(result.err.find("usage: [--break NAME|list]"), std::string::npos) << result.err;
+  }
+  const std::string ten = laterLearnStep(10);
+  ASSERT_FALSE(ten.empty());
+  const AppResult result = runApp({"--draw-repeatz", "5"}, {}, 60, ten);
+  EXPECT_EQ(result.exitCode, 2) << result.out << result.err;
+  EXPECT_EQ(linesOf(result.err).size(), 1u) << result.err;
+}
+
 TEST(LearnSteps, WithoutCudaEachBrokenVariantExitsThreeWithOneLine) {
   if (!listCudaDevices().devices.empty()) GTEST_SKIP() << "a CUDA device is present: tests/gpu runs the variants";
   const std::vector<LearnStep> steps = learnSteps();
@@ -80,8 +103,8 @@ TEST(LearnSteps, WithoutCudaEachStepExitsThreeWithOneLine) {
 }
 
 // Steps 10 and 11: built, and without CUDA each exits 3 with one line; step 11
-// both headless and in a window (under the test display, where the window and
-// its surface are made before CUDA is found missing).
+// both headless and in a window (under the test display; the step finds CUDA
+// missing while it pairs the devices, before it makes the window).
 TEST(LearnSteps, StepsTenAndElevenAreBuilt) {
   EXPECT_FALSE(laterLearnStep(10).empty()) << "learn_10_* not in " << learnDirectory();
   EXPECT_FALSE(laterLearnStep(11).empty()) << "learn_11_* not in " << learnDirectory();
