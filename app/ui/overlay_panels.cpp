@@ -139,10 +139,10 @@ void drawSyncSection(App& app, const ScheduleState& schedule) {
 }
 
 void drawSimulationSection(App& app) {
-  // Starts closed (all but its sliders have keys, listed in Help): closed,
-  // the panel at start is 476 pixels tall instead of 688 (CPU backend, 512²)
-  // and its draw took 0.72-0.76 of the time on an H100 (docs/interactive.md,
-  // "What the overlay costs a frame").
+  // Starts closed (all but its sliders have keys, listed in Help): the
+  // overlay's GPU draw grows with the panel's pixels, and a smaller panel at
+  // start costs every frame less (docs/interactive.md, "What the overlay
+  // costs a frame", has the runs).
   if (!ImGui::CollapsingHeader("Simulation")) return;
   ModelParams params = currentModelParams(app);
   if (ImGui::RadioButton("ripple", params.model == ModelKind::ripple)) requestModel(app, ModelKind::ripple);
