@@ -151,10 +151,10 @@ inline constexpr float kLodRippleHeightDrops = 4.0f;
 // --- Overlay -----------------------------------------------------------------
 
 // ImGui's per-frame vertex and index buffers are reserved at this size at the
-// start (app/ui/overlay.cpp says why): with the sections open as they start
-// the overlay draws about 3,300 vertices and 6,100 indices, and every section
-// open stays below the reserve too (docs/interactive.md, "What the overlay
-// costs a frame"). 768 KiB of host-visible memory per buffer set.
+// start (app/ui/overlay.cpp says why): the overlay's draw data stays below
+// the reserve with its sections as they start and with every section open
+// (docs/interactive.md, "What the overlay costs a frame", has the counts and
+// how they were taken). 768 KiB of host-visible memory per buffer set.
 inline constexpr uint64_t kOverlayReservedVertices = 32768;
 inline constexpr uint64_t kOverlayReservedIndices = 2 * kOverlayReservedVertices;
 
