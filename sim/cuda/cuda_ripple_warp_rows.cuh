@@ -107,7 +107,14 @@ struct RippleWarpRows {
     // barriers below.
     if (j0 < int(grid))
       warpRows<true>(current, previous, next, grid, coefficients, vertices, staging[warp], j0, level0 + warp * R * 32);
-    writeBlockMips(level0, texels, grid);
+    // Levels 1-3 are kept in the vertex staging area, free once every warp
+    // has stored its vertices (writeBlockMips' first barrier). Buffers of
+    // their own made the block 12,224 bytes of shared memory; cuda-nvx's
+    // launch, from Vulkan's queue, then held three blocks an SM where CUDA's
+    // held four, and its step ran 0.13 ms longer at 8192² on an H100. At
+    // 11,264 bytes both ran alike (docs/benchmarks.md, "What the texture
+    // costs each route").
+    writeBlockMips(level0, reinterpret_cast<uchar4*>(&staging[0][0]), texels, grid);
   }
 
   // The warp's rows, through the interior body when the whole warp is
@@ -129,11 +136,16 @@ struct RippleWarpRows {
 
   // Levels 0 .. texels.count-1 of the block's part of the texture from its
   // level-0 texels (`level0`, kBlockRows rows of 32), each level below 0
-  // kept in shared memory for the next. Every thread of the block calls it.
-  __device__ static void writeBlockMips(const uchar4* level0, const TexelLevels& texels, uint32_t grid) {
+  // kept in shared memory for the next, in `spare` (shared memory that no
+  // thread reads or writes from the first barrier on). Every thread of the
+  // block calls it.
+  __device__ static void writeBlockMips(const uchar4* level0, uchar4* spare, const TexelLevels& texels,
+                                        uint32_t grid) {
     static_assert(kStepTexelLevels == 4, "levels 1, 2 and 3 below");
-    __shared__ uchar4 odd[(kBlockRows / 2) * 16];   // levels 1 and 3
-    __shared__ uchar4 even[(kBlockRows / 4) * 8];  // level 2
+    static_assert(((kBlockRows / 2) * 16 + (kBlockRows / 4) * 8) * sizeof(uchar4) <= kWarps * 64 * sizeof(float4),
+                  "levels 1-3 fit the staging area");
+    uchar4* odd = spare;                           // levels 1 and 3
+    uchar4* even = spare + (kBlockRows / 2) * 16;  // level 2
     // Each barrier: the level above is complete in shared memory, and the
     // last readers of the buffer the next level overwrites are done.
     __syncthreads();
