@@ -22,10 +22,16 @@ VKSIM_CONSTANT kComputeVertexBinding = 0;
 VKSIM_CONSTANT kComputeHeightBinding = 1;
 VKSIM_CONSTANT kComputeTableBinding = 2;
 VKSIM_CONSTANT kComputeDropBinding = 3;
-// Set 1, only in the ripple step that writes the texture's level 0
-// (ripple_step.comp with VKSIM_STEP_TEXELS): binding 0, that level as an
-// R32_UINT storage image.
+// Set 1, only in the ripple step that writes the texture's first levels
+// (ripple_step.comp and ripple_step_rows.comp with VKSIM_STEP_TEXELS,
+// step_texel_levels.glsl): binding 0, an array of kComputeStepTexelLevels
+// R32_UINT storage images, levels 0 .. 3 (the slots past the levels the step
+// writes repeat the last of them). How many it writes is specialization
+// constant kComputeStepLevelsConstant (ids 0 and 1 are
+// ripple_step_rows.comp's strip width and cellsAlone switch).
 VKSIM_CONSTANT kComputeTexelSet = 1;
+VKSIM_CONSTANT kComputeStepTexelLevels = 4;
+VKSIM_CONSTANT kComputeStepLevelsConstant = 2;
 
 // 16 x 16 invocations a workgroup, one per vertex or cell.
 VKSIM_CONSTANT kComputeGroupSize = 16;

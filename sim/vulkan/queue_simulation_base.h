@@ -3,8 +3,8 @@
 // coefficients from sim/models.h), the command buffer each step is recorded
 // into, the barriers around it, its timestamps and the ripple model's three
 // height fields, and the surface texture's writing in each step (the same
-// compute shaders for both, except that the Vulkan backend's ripple step
-// writes level 0 itself: rippleStepWritesLevel0). A backend supplies only the
+// compute shaders for both, except that the ripple steps write the first
+// levels themselves: rippleStepTexelLevels). A backend supplies only the
 // commands that compute the vertices.
 #pragma once
 #include <volk.h>

@@ -26,15 +26,6 @@
 
 layout(local_size_x = kRippleStepColumns, local_size_y = kRippleStepThreadRows) in;
 
-#ifdef VKSIM_STEP_TEXELS
-// The Vulkan backend's step with the texture on: texel (i, j) of level 0 from
-// vertex (i, j)'s height and normal while they are still in registers, so the
-// vertices are not read back (surface_texels.comp's word, stored the same
-// way; the levels below are the writer's, surface_texture_writer.h).
-#include "texture_common.glsl"
-layout(set = kComputeTexelSet, binding = 0, r32ui) uniform writeonly uimage2D level0;
-#endif
-
 const uint kThreads = kRippleStepColumns * kRippleStepThreadRows;
 const uint kTileRows = kRippleStepThreadRows * kRippleStepRowsPerThread;
 // Next heights: the tile and its ring. Current heights: the ring's stencils too.
@@ -43,8 +34,30 @@ const uint kCurrentWidth = kRippleStepColumns + 4u, kCurrentCount = kCurrentWidt
 const uint kCurrentLoads = (kCurrentCount + kThreads - 1u) / kThreads;
 const uint kNextCells = (kNextCount + kThreads - 1u) / kThreads;
 
-shared float currentTile[kCurrentCount];
+// The current heights' bits (floatBitsToUint: a move, no rounding), as
+// words so that the texels below can take the same shared memory.
+shared uint currentTile[kCurrentCount];
 shared float nextTile[kNextCount];
+
+#ifdef VKSIM_STEP_TEXELS
+// The Vulkan backend's step with the texture on: texel (i, j) of level 0 from
+// vertex (i, j)'s height and normal while they are still in registers
+// (surface_texels.comp's word), into the workgroup's tile in shared memory;
+// then levels 0 .. kStepLevels-1 from there (step_texel_levels.glsl), so the
+// vertices are not read back, nor level 0 for level 1. The texel tile (level
+// 0's 1,024 words, level 1's 256 after them) takes currentTile's words,
+// whose last readers are done at the barrier before the vertices: shared
+// memory stays the tile's 9,808 bytes (currentTile 5,184, nextTile 4,624).
+#include "texture_common.glsl"
+const uint kTexelTileWidth = kRippleStepColumns;
+const uint kTexelTileRows = kTileRows;
+const uint kTexelInvocations = kThreads;
+// An array of negative size, a compile error, unless the texels fit.
+const uint kTexelsFit[kCurrentCount >= kRippleStepColumns * kTileRows * 5u / 4u ? 1 : -1] = uint[](0u);
+uint texelTileWord(uint index) { return currentTile[index]; }
+void setTexelTileWord(uint index, uint word) { currentTile[index] = word; }
+#include "step_texel_levels.glsl"
+#endif
 layout(std430, set = 0, binding = kComputeVertexBinding) writeonly buffer VertexWords { vec4 vertexWords[]; };
 
 // Current height of cell (ci, cj), 0 outside the grid (never used there).
@@ -67,7 +80,8 @@ void main() {
   [[unroll]] for (uint k = 0u; k < kCurrentLoads; ++k) {
     const uint t = local + k * kThreads;
     if (t < kCurrentCount)
-      currentTile[t] = currentAt(corner.x - 2 + int(t % kCurrentWidth), corner.y - 2 + int(t / kCurrentWidth), current);
+      currentTile[t] =
+          floatBitsToUint(currentAt(corner.x - 2 + int(t % kCurrentWidth), corner.y - 2 + int(t / kCurrentWidth), current));
   }
   float previousHeights[kNextCells];
   [[unroll]] for (uint k = 0u; k < kNextCells; ++k) {
@@ -86,9 +100,10 @@ void main() {
     precise float next = 0.0;
     if (interior(cell.x, cell.y)) {
       const uint c = (t / kNextWidth + 1u) * kCurrentWidth + (t % kNextWidth + 1u);
-      const float centre = currentTile[c];
-      precise float lap = ((currentTile[c - 1u] + currentTile[c + 1u]) +
-                           (currentTile[c - kCurrentWidth] + currentTile[c + kCurrentWidth])) -
+      const float centre = uintBitsToFloat(currentTile[c]);
+      precise float lap = ((uintBitsToFloat(currentTile[c - 1u]) + uintBitsToFloat(currentTile[c + 1u])) +
+                           (uintBitsToFloat(currentTile[c - kCurrentWidth]) +
+                            uintBitsToFloat(currentTile[c + kCurrentWidth]))) -
                           4.0 * centre;
       next = ((2.0 * centre - pc.keepPrevious * previousHeights[k]) + pc.courantSquared * lap) * pc.inverseDenominator;
     }
@@ -133,10 +148,13 @@ void main() {
         precise float slopeZ = finiteDifferenceSlope(lowerZ, upperZ, alongZ);
         word = surfaceNormal(slopeX, slopeZ);
 #ifdef VKSIM_STEP_TEXELS
-        imageStore(level0, ivec2(ci, j), uvec4(surfaceTexelWord(height, word.y), 0u, 0u, 0u));
+        setTexelTileWord(row * kRippleStepColumns + v, surfaceTexelWord(height, word.y));
 #endif
       }
       vertexWords[2u * (j * pc.grid + uint(corner.x)) + w] = word;
     }
   }
+#ifdef VKSIM_STEP_TEXELS
+  storeStepLevels();  // every invocation: main has no early return
+#endif
 }

@@ -7,8 +7,10 @@
 // shared memory, so every invocation waits at a barrier for the slowest load
 // of the workgroup. Here each subgroup shares only within itself, by
 // subgroupShuffleUp/Down, so it runs at the pace of its own loads: no shared
-// memory, no barrier. On the H200 it takes the CUDA kernel's time where the
-// tile took 1.37 times it (docs/queue-backends.md has the runs). It differs
+// memory, no barrier (with the texture on, the texel tile's barriers come
+// only after every strip's loads and stores). On the H200 it takes the CUDA
+// kernel's time where the tile took 1.37 times it (docs/queue-backends.md
+// has the runs). It differs
 // from the tile in more than that: 32 x 24 cells a workgroup where W = 32,
 // against 32 x 32; 3 rows a lane against 4; the vertex words moved by
 // shuffles rather than read from shared memory; and unlike the CUDA kernel
@@ -45,9 +47,10 @@
 //
 // Every shuffle runs with every lane of the subgroup active: a workgroup
 // whose strips would reach past the grid's last column runs cellsAlone
-// (main), and whole subgroups past the last row leave together, before any
-// shuffle. Strips that touch no edge of the grid run rows(true, ...), where
-// the bounds tests are constants and fold away after inlining.
+// (main), and whole subgroups past the last row skip their strip together,
+// before any shuffle (with the texture on they still meet the workgroup's
+// barriers after it). Strips that touch no edge of the grid run rows(true,
+// ...), where the bounds tests are constants and fold away after inlining.
 #extension GL_EXT_control_flow_attributes : require  // [[unroll]]
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require           // the vertex words' transpose
@@ -61,14 +64,29 @@ layout(constant_id = 0) const uint kStripWidth = 32u;
 layout(constant_id = 1) const bool kCellsAlone = true;
 layout(local_size_x = kRippleRowsInvocations) in;
 
+const uint kRows = kRippleRowsPerSubgroup;
+
 #ifdef VKSIM_STEP_TEXELS
 // With the texture on: texel (i, j) of level 0 from vertex (i, j)'s height
-// and normal, as ripple_step.comp writes it.
+// and normal, as ripple_step.comp computes it, into the workgroup's tile in
+// shared memory; then levels 0 .. kStepLevels-1 from there
+// (step_texel_levels.glsl). The tile is kStripWidth columns by
+// kRippleRowsInvocations / kStripWidth * kRows rows: 768 texels whatever the
+// width. Shared memory: level 0's 768 words and level 1's 192, 3,840 bytes a
+// workgroup (level 2 reuses level 0's words, level 3 is not kept); the
+// strips themselves use none. Kept small: on an H100, one block an SM
+// fewer cost cuda-nvx's textured step 0.13 ms at 8192² (docs/benchmarks.md,
+// "Why cuda-nvx's cost more, and what changed it").
 #include "texture_common.glsl"
-layout(set = kComputeTexelSet, binding = 0, r32ui) uniform writeonly uimage2D level0;
+const uint kTexelTileWidth = kStripWidth;
+const uint kTexelTileRows = (kRippleRowsInvocations / kStripWidth) * kRows;
+const uint kTexelInvocations = kRippleRowsInvocations;
+const uint kTexelTileWords = kRippleRowsInvocations * kRows;
+shared uint texelTile[kTexelTileWords + kTexelTileWords / 4u];
+uint texelTileWord(uint index) { return texelTile[index]; }
+void setTexelTileWord(uint index, uint word) { texelTile[index] = word; }
+#include "step_texel_levels.glsl"
 #endif
-
-const uint kRows = kRippleRowsPerSubgroup;
 layout(std430, set = 0, binding = kComputeVertexBinding) writeonly buffer VertexWords { vec4 vertexWords[]; };
 
 // ripple_step.comp's next height of an interior cell: rippleNextFromNeighbours
@@ -211,7 +229,9 @@ void storeRows(bool interior) {
     precise float slopeZ = finiteDifferenceSlope(lowerZ, upperZ, alongZ);
     const vec4 normal = surfaceNormal(slopeX, slopeZ);
 #ifdef VKSIM_STEP_TEXELS
-    imageStore(level0, ivec2(column, j), uvec4(surfaceTexelWord(height, normal.y), 0u, 0u, 0u));
+    // The strip's rows are the tile's rows gl_SubgroupID * kRows ..: the
+    // lane's column is tile column `lane`.
+    texelTile[(gl_SubgroupID * kRows + m) * kStripWidth + lane] = surfaceTexelWord(height, normal.y);
 #endif
     storeVertexWords(m, height, normal);
   }
@@ -254,21 +274,22 @@ void cellsAlone() {
         finiteDifferenceSlope(nextAt(int(ci), int(alongZ.x)), nextAt(int(ci), int(alongZ.y)), alongZ);
     const vec4 normal = surfaceNormal(slopeX, slopeZ);
 #ifdef VKSIM_STEP_TEXELS
-    imageStore(level0, ivec2(ci, j), uvec4(surfaceTexelWord(height, normal.y), 0u, 0u, 0u));
+    texelTile[t] = surfaceTexelWord(height, normal.y);  // the tile's cell t, row by row
 #endif
     vertexWords[2u * (j * pc.grid + ci)] = vec4(coordinate(ci), height, coordinate(j), 1.0);
     vertexWords[2u * (j * pc.grid + ci) + 1u] = normal;
   }
 }
 
-void main() {
+// The workgroup's cells, by strips where they can be, else cellsAlone.
+void cells() {
   // The strips need whole subgroups of kStripWidth lanes: then the
   // workgroup holds exactly kRippleRowsInvocations / kStripWidth of them, and
   // (gl_SubgroupID, gl_SubgroupInvocationID) names every strip and column
   // once. lavapipe with 1024-bit vectors reports 32-lane subgroups but runs
   // 16 subgroups of 16 active lanes here. The same for every invocation.
   if (gl_SubgroupSize != kStripWidth || gl_NumSubgroups != kRippleRowsInvocations / kStripWidth) {
-    if (kCellsAlone) cellsAlone();
+    cellsAlone();
     return;
   }
   const uint subgroups = kRippleRowsInvocations / kStripWidth;
@@ -285,7 +306,7 @@ void main() {
     cellsAlone();
     return;
   }
-  if (j0 >= n) return;  // the whole subgroup leaves together, before any shuffle
+  if (j0 >= n) return;  // the whole subgroup skips its strip together, before any shuffle
   // Every cell whose next height the strip computes (columns i0-1 .. i0+W,
   // rows j0-1 .. j0+kRows) interior, every load in the grid: the same for
   // every lane.
@@ -293,4 +314,16 @@ void main() {
     rows(true, i0, j0);
   else
     rows(false, i0, j0);
+}
+
+void main() {
+  // Strict (a test facility): a workgroup of partial subgroups writes
+  // nothing, texels included. The same for every invocation of the
+  // workgroup, so no barrier is skipped by some and met by others.
+  const bool whole = gl_SubgroupSize == kStripWidth && gl_NumSubgroups == kRippleRowsInvocations / kStripWidth;
+  if (!whole && !kCellsAlone) return;
+  cells();
+#ifdef VKSIM_STEP_TEXELS
+  storeStepLevels();  // every invocation, after its cells: cells() returns, it never leaves the shader
+#endif
 }

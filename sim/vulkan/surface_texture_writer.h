@@ -60,7 +60,7 @@ void destroySurfaceTextureWriter(VkDevice device, SurfaceTextureWriter& writer);
 void recordSurfaceTextureWrite(VkCommandBuffer commandBuffer, const SurfaceTextureWriter& writer);
 
 // The same in three parts, for a step that writes the first levels itself
-// (the Vulkan backend's ripple step writes level 0, cuda-nvx's levels 0-3):
+// (the Vulkan backend's ripple step and cuda-nvx's write levels 0-3):
 // the opening barrier before the step's commands; levels firstLevel ..
 // levels-1 (each after a barrier on the level above, level 0 included), or
 // the backend's own commands for them; then the move back to

@@ -3,6 +3,7 @@
 // the step's command buffer (QueueSimulationBase); the ripple step is
 // ripple_step_rows.comp where the device's subgroups allow, else
 // ripple_step.comp (subgroup_rows.h).
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstring>
@@ -21,6 +22,33 @@ namespace {
 constexpr uint32_t kInitialDropCapacity = 16;
 // compute_common.glsl's DropEntry: a vec4 and a uvec4 (std430).
 constexpr size_t kDropEntryBytes = 32;
+
+// The ripple step's specialization constants: ripple_step_rows.comp's (ids
+// 0 and 1) and, with the texture on, how many levels the step writes (id
+// kComputeStepLevelsConstant). A map entry whose id a shader does not
+// declare does nothing (the specialization rules), so both step shaders take
+// all three.
+struct StepConstants {
+  SubgroupRowsConstants rows;
+  uint32_t levels = 1;
+};
+
+// How many levels, from level 0, a ripple step workgroup covering `tile`
+// cells writes itself (step_texel_levels.glsl): at most
+// kComputeStepTexelLevels and the texture's `textureLevels`, and level L+1
+// only where level L's tile halves evenly, so that every level's corner is
+// even and each texel's four texels above are the workgroup's own. The rows
+// step's tiles (8, 16 or 32 columns by 96, 48 or 24 rows) and the tile
+// step's (32 x 32) give all four.
+uint32_t stepTexelLevels(VkExtent2D tile, uint32_t textureLevels) {
+  const uint32_t most = std::min(kComputeStepTexelLevels, textureLevels);
+  uint32_t levels = 1;
+  while (levels < most && tile.width % 2 == 0 && tile.height % 2 == 0) {
+    tile = {tile.width / 2, tile.height / 2};
+    ++levels;
+  }
+  return levels;
+}
 
 class VulkanComputeSimulation final : public QueueSimulationBase {
  public:
@@ -101,7 +129,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     push.keepPrevious = coefficients.keepPrevious;
     push.inverseDenominator = coefficients.inverseDenominator;
     if (texelStep_) {
-      // The same pass writing level 0 of the texture too: sets 0 and 1.
+      // The same pass writing the texture's first levels too: sets 0 and 1.
       const std::array<VkDescriptorSet, 2> sets{set_, texelSet_};
       dispatchWith(commandBuffer, Bound{kRippleStep, texelStep_, texelLayout_, sets}, push);
       return;
@@ -109,7 +137,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     dispatch(commandBuffer, kRippleStep, push);  // the next heights and their vertices, one pass
   }
 
-  uint32_t rippleStepTexelLevels() const override { return texelStep_ != VK_NULL_HANDLE ? 1 : 0; }
+  uint32_t rippleStepTexelLevels() const override { return texelStep_ != VK_NULL_HANDLE ? stepLevels_ : 0; }
 
   void recordRippleVertices(VkCommandBuffer commandBuffer, uint32_t field) override {
     ComputePushConstants push = basePush();
@@ -224,40 +252,50 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     }
   }
 
-  // `rippleStep`: the ripple step's pipeline, which takes the rows step's
-  // constants when that step runs.
+  // `rippleStep`: the ripple step's pipeline, which takes StepConstants
+  // (the rows step's, and the levels it writes).
   bool createPipeline(std::span<const uint32_t> code, VkPipelineLayout layout, VkPipeline* pipeline,
                       bool rippleStep = false) {
-    if (!rippleStep || !rows_.width)
+    if (!rippleStep)
       return check(createComputePipeline(context_.device, layout, code, pipeline), "compute pipeline");
-    static constexpr std::array<VkSpecializationMapEntry, 2> kEntries{
-        VkSpecializationMapEntry{0, offsetof(SubgroupRowsConstants, width), sizeof(uint32_t)},
-        VkSpecializationMapEntry{1, offsetof(SubgroupRowsConstants, cellsAlone), sizeof(VkBool32)}};
-    const VkSpecializationInfo constants{uint32_t(kEntries.size()), kEntries.data(), sizeof(rows_), &rows_};
+    static constexpr size_t kRows = offsetof(StepConstants, rows);
+    static constexpr std::array<VkSpecializationMapEntry, 3> kEntries{
+        VkSpecializationMapEntry{0, kRows + offsetof(SubgroupRowsConstants, width), sizeof(uint32_t)},
+        VkSpecializationMapEntry{1, kRows + offsetof(SubgroupRowsConstants, cellsAlone), sizeof(VkBool32)},
+        VkSpecializationMapEntry{kComputeStepLevelsConstant, offsetof(StepConstants, levels), sizeof(uint32_t)}};
+    const StepConstants values{rows_, stepLevels_};
+    const VkSpecializationInfo constants{uint32_t(kEntries.size()), kEntries.data(), sizeof(values), &values};
     return check(createComputePipeline(context_.device, layout, code, pipeline, &constants), "compute pipeline");
   }
 
-  // The ripple step that writes level 0 too (the texture on): set 1 holds
-  // that level's R32_UINT view; set 0 is the other shaders' (the two
-  // pipeline layouts agree on it, so one binding of set 0 serves both).
+  // The ripple step that writes the texture's first levels too (the texture
+  // on): set 1 holds their R32_UINT views (compute_layout.h); set 0 is the
+  // other shaders' (the two pipeline layouts agree on it, so one binding of
+  // set 0 serves both).
   void createTexelStep() {
     const VkDevice device = context_.device;
-    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    stepLevels_ = stepTexelLevels(stepTile_, textureLevelCount());
+    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kComputeStepTexelLevels,
+                                         VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     if (!check(createComputeSetLayout(device, std::span(&binding, 1), &texelSetLayout_), "descriptor set layout"))
       return;
     const std::array<VkDescriptorSetLayout, 2> setLayouts{setLayout_, texelSetLayout_};
     if (!check(createComputeLayout(device, setLayouts, kComputePushConstantsSize, &texelLayout_), "pipeline layout"))
       return;
-    const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1};
+    const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kComputeStepTexelLevels};
     if (!check(createOneSet(device, poolSize, texelSetLayout_, &texelPool_, &texelSet_), "descriptor set")) return;
     // The image is in GENERAL while the step writes it (recordSurfaceTextureBegin).
-    const VkDescriptorImageInfo level0{VK_NULL_HANDLE, textureLevel0(), VK_IMAGE_LAYOUT_GENERAL};
+    // Every slot must hold a valid view: those past stepLevels_ repeat the
+    // last level written, and the shader never writes them.
+    std::array<VkDescriptorImageInfo, kComputeStepTexelLevels> levels{};
+    for (uint32_t slot = 0; slot < levels.size(); ++slot)
+      levels[slot] = {VK_NULL_HANDLE, textureLevelView(std::min(slot, stepLevels_ - 1)), VK_IMAGE_LAYOUT_GENERAL};
     VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     write.dstSet = texelSet_;
     write.dstBinding = 0;
-    write.descriptorCount = 1;
+    write.descriptorCount = kComputeStepTexelLevels;
     write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-    write.pImageInfo = &level0;
+    write.pImageInfo = levels.data();
     vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
     const std::span<const uint32_t> code =
         rows_.width ? std::span<const uint32_t>(kRippleStepRowsTexelsCompSpirv) : kRippleStepTexelsCompSpirv;
@@ -298,12 +336,14 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
   std::array<VkPipeline, kShaderCount> pipelines_{};
-  // The ripple step writing level 0 (createTexelStep); null when the texture is off.
+  // The ripple step writing the first stepLevels_ levels (createTexelStep);
+  // null when the texture is off.
   VkDescriptorSetLayout texelSetLayout_ = VK_NULL_HANDLE;
   VkPipelineLayout texelLayout_ = VK_NULL_HANDLE;
   VkDescriptorPool texelPool_ = VK_NULL_HANDLE;
   VkDescriptorSet texelSet_ = VK_NULL_HANDLE;
   VkPipeline texelStep_ = VK_NULL_HANDLE;
+  uint32_t stepLevels_ = 1;
   QueueBuffer table_, drops_;
   uint32_t dropCapacity_ = 0;
   // ripple_step_rows.comp's constants (chooseRippleStep); width 0 when
