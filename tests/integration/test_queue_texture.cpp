@@ -91,9 +91,13 @@ INSTANTIATE_TEST_SUITE_P(
                       QueueTextureCase{SyncMode::binary, ModelKind::ripple, 333},
                       QueueTextureCase{SyncMode::timeline, ModelKind::ripple, 512},
                       QueueTextureCase{SyncMode::binary, ModelKind::ripple, 512},
-                      // Level 1 (550) wider than kTextureLevelsFusedExtent: one
-                      // downsample_texels.comp dispatch, then downsample_levels.comp.
+                      // The ripple's step writes levels 0-3 (550, 275 and 137 wide
+                      // below level 0), downsample_levels.comp the rest.
                       QueueTextureCase{SyncMode::timeline, ModelKind::ripple, 1100},
+                      // The sinewave's level 1 (550) is wider than
+                      // kTextureLevelsFusedExtent: one downsample_texels.comp
+                      // dispatch, then downsample_levels.comp.
+                      QueueTextureCase{SyncMode::timeline, ModelKind::sinewave, 1100},
                       QueueTextureCase{SyncMode::timeline, ModelKind::sinewave, 37},
                       QueueTextureCase{SyncMode::binary, ModelKind::sinewave, 333}),
     [](const auto& testInfo) {
