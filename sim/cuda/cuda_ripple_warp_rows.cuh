@@ -112,8 +112,8 @@ struct RippleWarpRows {
     // their own made the block 12,224 bytes of shared memory; cuda-nvx's
     // launch, from Vulkan's queue, then held three blocks an SM where CUDA's
     // held four, and its step ran 0.13 ms longer at 8192² on an H100. At
-    // 11,264 bytes both ran alike (docs/benchmarks.md, "What the texture
-    // costs each route").
+    // 11,264 bytes both ran alike (docs/benchmarks.md, "Why cuda-nvx's cost
+    // more, and what changed it").
     writeBlockMips(level0, reinterpret_cast<uchar4*>(&staging[0][0]), texels, grid);
   }
 
@@ -136,9 +136,9 @@ struct RippleWarpRows {
 
   // Levels 0 .. texels.count-1 of the block's part of the texture from its
   // level-0 texels (`level0`, kBlockRows rows of 32), each level below 0
-  // kept in shared memory for the next, in `spare` (shared memory that no
-  // thread reads or writes from the first barrier on). Every thread of the
-  // block calls it.
+  // kept in shared memory for the next, in `spare` (shared memory whose
+  // earlier use has ended for every thread at the first barrier below; from
+  // there on it is the levels'). Every thread of the block calls it.
   __device__ static void writeBlockMips(const uchar4* level0, uchar4* spare, const TexelLevels& texels,
                                         uint32_t grid) {
     static_assert(kStepTexelLevels == 4, "levels 1, 2 and 3 below");
