@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# Kept as a record; to run it, copy it to .r/run-p3.sh (it changes to the folder above its own folder).
 # Run 34, call 2, NOT RUN (no machine could be started; refused-calls.txt) (<= 400 s, any card): main with b7cf455 (CUDA textured step: levels 1-3 in the staging area) and
 # the merge of 3c1d57d (the Vulkan step writes levels 0-3 from shared memory), as packed in .gpu, against 8a0327c's
 # app (.r/base): E9's resident-block count on b7cf455 (.r/E9b); the step and frame, base and new alternating (vulkan two
