@@ -12,7 +12,6 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <vector>
 
 #include "app/app.h"
 #include "app/frame_loop.h"
@@ -44,16 +43,6 @@ void endOnAPausedFrame(App& app) {
   app.paused = true;
   ASSERT_EQ(runFrame(app), FrameStatus::rendered) << "the paused frame";
   drainSchedule(app);
-}
-
-void expectEveryLevelEqual(App& app, const std::string& what) {
-  std::vector<uint8_t> reference;
-  const std::vector<LevelDifference> levels = textureAgainstItsVertices(app, &reference);
-  ASSERT_EQ(levels.size(), size_t(app.grid.texture.levels)) << what;
-  for (const LevelDifference& level : levels)
-    EXPECT_EQ(level.differing, 0u) << what << " level " << level.level << " (" << level.width << "x" << level.height
-                                   << "): bytes that differ from the CPU reference, the first at byte "
-                                   << level.first;
 }
 
 struct OpenClTextureCase {

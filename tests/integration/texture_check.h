@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "app/app.h"
@@ -63,6 +64,18 @@ inline std::vector<LevelDifference> textureAgainstItsVertices(App& app, std::vec
     levels.push_back(difference);
   }
   return levels;
+}
+
+// After a drain: every level of the app's texture byte-equal to the host's
+// texture of the vertices in its buffer; `what` names the case in a failure.
+inline void expectEveryLevelEqual(App& app, const std::string& what) {
+  std::vector<uint8_t> reference;
+  const std::vector<LevelDifference> levels = textureAgainstItsVertices(app, &reference);
+  ASSERT_EQ(levels.size(), size_t(app.grid.texture.levels)) << what;
+  for (const LevelDifference& level : levels)
+    EXPECT_EQ(level.differing, 0u) << what << " level " << level.level << " (" << level.width << "x" << level.height
+                                   << "): bytes that differ from the CPU reference, the first at byte "
+                                   << level.first;
 }
 
 }  // namespace vksim
