@@ -205,9 +205,10 @@ VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendRippleConfig::kThreads,
 // The cuda-nvx backend launches it too, with the handles of Vulkan image
 // views for surfaces (sim/cuda_nvx/cuda_nvx_simulation.cu).
 // Four blocks an SM rather than the plain step's five: capped for five, the
-// texels' registers spill (ptxas for sm_90: 8 bytes), and on an H100 that
-// gained cuda 0.003 ms at 8192² and cost cuda-nvx 0.006 ms
-// (docs/results/2026-12-06-h100-run35.md, the cap of five).
+// texels' registers spill (ptxas for sm_90: 8 bytes stored, 4 loaded), and
+// on an H100 that gained cuda 0.003 ms at 8192² and cost cuda-nvx 0.006 ms
+// there (docs/results/2026-12-06-h100-run35.md, the section on the
+// textured CUDA step capped for 5 blocks an SM).
 inline constexpr uint32_t kRippleTexelsMinBlocks = 4;
 VKSIM_NVX_ENTRY __global__ void __launch_bounds__(BackendRippleConfig::kThreads,
                                   fittedMinBlocks(BackendRippleConfig::kThreads, kRippleTexelsMinBlocks))
