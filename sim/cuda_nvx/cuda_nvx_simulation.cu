@@ -41,8 +41,10 @@ class CudaNvxSimulation final : public QueueSimulationBase {
     if (ready()) create();
   }
   // The module and its functions outlive every command buffer that launches
-  // them: the owner has waited for the queue (finish) and the device is
-  // idle in teardown. Functions first, then the module they come from.
+  // them: the owner has drained the schedule and waited for the queue
+  // (finish: a fence after every step's submission) before destroying this;
+  // the device is idle too at the run's end, not on a grid change.
+  // Functions first, then the module they come from.
   ~CudaNvxSimulation() override {
     for (VkCuFunctionNVX function : functions_)
       if (function) vkDestroyCuFunctionNVX(context_.device, function, nullptr);
