@@ -132,8 +132,11 @@ void drawSyncSection(App& app, const ScheduleState& schedule) {
                             render.signal == RenderSync::Signal::timeline || sim.mode == SyncMode::timeline;
   const bool binaryUsed = render.wait == RenderSync::Wait::simDone ||
                           render.signal == RenderSync::Signal::renderDone || sim.mode == SyncMode::binary;
-  ImGui::Text("semaphores in use: %s%s", timelineUsed ? "timeline " : "",
-              binaryUsed ? "renderDone simDone" : "");
+  // The copy path's submissions carry no semaphore of the schedule.
+  if (app.path.descriptor->hostOrdered)
+    ImGui::Text("semaphores in use: none");
+  else
+    ImGui::Text("semaphores in use: %s%s", timelineUsed ? "timeline " : "", binaryUsed ? "renderDone simDone" : "");
   if (!app.headless) ImGui::Text("swapchain: imageAvailable, renderFinished[image]");
   ImGui::TextDisabled("%s", sharingText(app).semaphores);
 }
@@ -161,7 +164,7 @@ void drawSimulationSection(App& app) {
   if (app.input.requests.rebuild)
     ImGui::TextColored(kHighlight, "rebuilding the shared buffer at the next frame boundary");
   else
-    ImGui::TextDisabled("shared vertex buffer: %.1f MiB, %s",
+    ImGui::TextDisabled("vertex buffer: %.1f MiB, %s",
                         double(app.grid.vertices.size) / (1024.0 * 1024.0), sharingText(app).buffer);
 
   ImGui::Checkbox("pause (Space)", &app.paused);

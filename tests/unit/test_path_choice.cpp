@@ -65,5 +65,19 @@ TEST(PathChoice, EveryBackendTransferAndOwnerGivesItsPath) {
             InteropPath::cpuHost);
 }
 
+// The overlay's sharing lines (PathDescriptor::semaphoreSharing and
+// bufferSharing) say what each path does: the copy path shares neither its
+// semaphores nor its device-local buffer (app/paths/copy_path.cpp), where
+// the CPU host path's buffer is host-visible and its semaphores host-driven.
+TEST(PathWords, TheCopyPathSharesNothingAndTheCpuHostPathIsHostVisible) {
+  const PathDescriptor& copy = describePath(InteropPath::copy);
+  EXPECT_EQ(std::string(copy.semaphoreSharing).rfind("none", 0), 0u) << copy.semaphoreSharing;
+  EXPECT_NE(std::string(copy.bufferSharing).find("device-local, not shared"), std::string::npos)
+      << copy.bufferSharing;
+  const PathDescriptor& cpuHost = describePath(InteropPath::cpuHost);
+  EXPECT_NE(std::string(cpuHost.semaphoreSharing).find("the host waits and signals"), std::string::npos);
+  EXPECT_STREQ(cpuHost.bufferSharing, "host-visible");
+}
+
 }  // namespace
 }  // namespace vksim
