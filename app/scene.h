@@ -17,7 +17,7 @@ namespace vksim {
 
 struct Scene {
   std::string name;         // a safe file name: 1 to 64 of [A-Za-z0-9_-]; the file is NAME.json
-  std::string description;  // one sentence for the overlay and --list-scenes
+  std::string description;  // one sentence; the overlay shows it when the scene is loaded
   ModelParams params;
   OrbitCamera camera;
 };

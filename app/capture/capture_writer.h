@@ -80,7 +80,8 @@ struct CaptureOptions {
 // writes the summary and renames both files into place. Destroying an
 // unfinished writer removes its temporary files. In MangoHud's format the
 // log's first line needs the run's environment (the GPU and driver), so its
-// rows stay in memory (16 bytes a frame) and finish() writes the whole file.
+// rows stay in memory (16 bytes a frame, beside the 8 of every format's
+// frame times) and finish() writes the whole file.
 class CaptureWriter {
  public:
   // Creates the temporary CSV and writes the header. On failure nothing is

@@ -31,7 +31,7 @@ namespace vksim {
 
 // How long any single wait of the schedule may take before the run is
 // declared stalled (exit 4): kDefaultWaitTimeoutNs, or VKSIM_WAIT_TIMEOUT_MS
-// (both in base/config.h; parsed in app/cli.cpp), fixed
+// (both in base/config.h; parsed in app/interop/interop_config.cpp), fixed
 // for the process.
 inline const uint64_t kWaitTimeoutNs = waitTimeoutFromEnvironment();
 

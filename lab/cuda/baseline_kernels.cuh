@@ -63,8 +63,8 @@ __global__ void rippleHeightsKernel(const float* __restrict__ current, const flo
 // tiles' store pattern, and nothing else. Lane t of a warp stores float4
 // number t and 32 + t of the warp's 64 (two store instructions, each 512
 // contiguous bytes), filled from its own cell's loads. With Texels, each
-// cell also writes 4 bytes of level 0: through the texture's surface (as
-// the step does) or, with linear, to a row-major buffer by a plain store
+// cell also writes 4 bytes of level 0: through the texture's surface, a row
+// of 32 a warp store (as the step did before its two-row pieces), or, with linear, to a row-major buffer by a plain store
 // (timeRippleTrafficTexelsMs). pairedSurface writes the same number of
 // texels through the surface, each warp store 16 columns of two rows (warp w
 // of the launch covers tile w of the level's 16-by-2 tiles, in row-major

@@ -20,8 +20,8 @@ namespace vksim {
 uint64_t minimumStepBytes(ModelKind model, uint32_t grid);
 
 // The same for the ripple step with the surface texture, as the backend runs
-// it (rippleStepTexelsKernel, then downsampleTexelsKernel for each level below
-// kStepTexelLevels): the ripple's 44 bytes a vertex, plus 4 bytes for every
+// it (rippleStepTexelsKernel, then downsampleLevelsKernel, up to five levels a
+// launch, for the levels below kStepTexelLevels): the ripple's 44 bytes a vertex, plus 4 bytes for every
 // texel written, every level (surfaceTextureBytes, sim/surface_texture.h).
 // The levels read back to make the ones below are not counted: a step that
 // kept them on chip would not read them.
@@ -88,7 +88,8 @@ class KernelBench {
   // ceiling for any ripple kernel. What it writes means nothing.
   virtual double timeRippleTrafficMs(bool streaming, int repetitions) = 0;
   // The streaming traffic with 4 bytes of level 0 a cell: texels 0 none, 1
-  // through the texture's surface (as the step writes it), 2 by plain stores
+  // through the texture's surface a row of 32 a warp store (the step's shape
+  // before it stored level 0 in two-row pieces), 2 by plain stores
   // into a row-major buffer: what the surface path costs beside the bytes.
   // 3: through the surface, 16 bytes (four texels) a store.
   virtual double timeRippleTrafficTexelsMs(int texels, int repetitions) = 0;
