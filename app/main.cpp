@@ -123,6 +123,12 @@ void startRequestedCapture(App& app, const Options& options) {
     throw RuntimeFailure(started.error().message);
 }
 
+// The file the progress bar names while a capture records: the CSV, or the
+// trace when only a trace was asked for.
+const std::string& recordedFile(const CaptureSession& session) {
+  return session.request.csvPath.empty() ? session.request.tracePath : session.request.csvPath;
+}
+
 // The frames, until the frame count, a close or an interrupt; the last one
 // rendered goes to `screenshot` when --screenshot asked for it. Returns the
 // seconds the frames took.
@@ -169,8 +175,7 @@ double runFrames(App& app, const Options& options, int64_t frames, RgbaImage& sc
     app.frameMilliseconds.push_back(std::chrono::duration<double, std::milli>(now - previous).count());
     previous = now;
     if (const int64_t nowNs = hostNowNs(); countProgressFrame(progress, nowNs))
-      drawProgressBar(progress, nowNs,
-                      app.capture.recording ? "recording " + app.capture.request.csvPath : std::string());
+      drawProgressBar(progress, nowNs, app.capture.recording ? "recording " + recordedFile(app.capture) : std::string());
     if (last) break;
   }
   finishProgressBar(progress);

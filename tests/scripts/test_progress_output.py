@@ -78,6 +78,14 @@ def main():
         check(re.search(r" fps  .* left", bars[-1]) is not None, f"no rate or time left: {bars[-1]!r}")
         check(f"recording {work}/tty.csv" in bars[-1], f"no capture label: {bars[-1]!r}")
 
+    # A trace alone: the bar names the trace's file.
+    trace_command = arguments(app, f"{work}/unused.csv")[:-2] + ["--trace", f"{work}/tty.json"]
+    status, trace_text = run_on_terminal(trace_command)
+    check(status == 0, f"trace-only terminal run exited {status}: {trace_text[-500:]}")
+    trace_bars = re.findall(r"\r(\[[#.]+\] \d+/\d+ frames[^\r\n]*)", trace_text.replace("\r\n", "\n"))
+    check(bool(trace_bars) and f"recording {work}/tty.json" in trace_bars[-1],
+          f"no trace label: {trace_bars[-1:]!r}")
+
     piped = subprocess.run(arguments(app, f"{work}/pipe.csv"), stdin=subprocess.DEVNULL,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment, timeout=60)
     check(piped.returncode == 0, f"piped run exited {piped.returncode}: {piped.stderr.decode()[-500:]}")
