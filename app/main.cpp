@@ -123,12 +123,6 @@ void startRequestedCapture(App& app, const Options& options) {
     throw RuntimeFailure(started.error().message);
 }
 
-// The file the progress bar names while a capture records: the CSV, or the
-// trace when only a trace was asked for.
-const std::string& recordedFile(const CaptureSession& session) {
-  return session.request.csvPath.empty() ? session.request.tracePath : session.request.csvPath;
-}
-
 // The frames, until the frame count, a close or an interrupt; the last one
 // rendered goes to `screenshot` when --screenshot asked for it. Returns the
 // seconds the frames took.
@@ -174,8 +168,11 @@ double runFrames(App& app, const Options& options, int64_t frames, RgbaImage& sc
     const auto now = std::chrono::steady_clock::now();
     app.frameMilliseconds.push_back(std::chrono::duration<double, std::milli>(now - previous).count());
     previous = now;
-    if (const int64_t nowNs = hostNowNs(); countProgressFrame(progress, nowNs))
-      drawProgressBar(progress, nowNs, app.capture.recording ? "recording " + recordedFile(app.capture) : std::string());
+    if (const int64_t nowNs = hostNowNs(); countProgressFrame(progress, nowNs)) {
+      const CaptureRequest& request = app.capture.request;
+      drawProgressBar(progress, nowNs,
+                      app.capture.recording ? "recording " + recordedFile(request.csvPath, request.tracePath) : "");
+    }
     if (last) break;
   }
   finishProgressBar(progress);

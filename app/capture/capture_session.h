@@ -45,6 +45,12 @@ struct CaptureProgress {
   std::string lastResult;  // one line about the last finished capture ("wrote ..." or the failure)
 };
 
+// The file a recording capture is named by (the progress bar, the overlay's
+// Record section): its CSV, or its trace where only a trace was asked for.
+inline const std::string& recordedFile(const std::string& csvPath, const std::string& tracePath) {
+  return csvPath.empty() ? tracePath : csvPath;
+}
+
 struct CaptureSession {
   CaptureRequest request;
   std::string backend;  // the Backend column ("cuda", "cpu", "vulkan", ...), as given to startCapture

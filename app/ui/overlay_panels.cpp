@@ -304,7 +304,7 @@ void drawRecordSection(App& app) {
         progress.framesWanted ? float(progress.framesRecorded) / float(progress.framesWanted) : 0.0f;
     const std::string label = fmt::format("{} / {} frames", progress.framesRecorded, progress.framesWanted);
     ImGui::ProgressBar(done, ImVec2(-1.0f, 0.0f), label.c_str());
-    ImGui::Text("recording to %s", progress.csvPath.c_str());
+    ImGui::Text("recording to %s", recordedFile(progress.csvPath, progress.tracePath).c_str());
     if (!progress.stopping && ImGui::Button("Stop")) stopCapture(app.capture, app.schedule.totalFrames);
     return;
   }
