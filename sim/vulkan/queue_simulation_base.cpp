@@ -35,8 +35,7 @@ Result<QueueBuffer> createQueueBuffer(const RenderQueueContext& context, VkDevic
   }
   // A buffer whose address a shader or kernel uses must be bound to memory
   // allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT
-  // (VUID-vkGetBufferDeviceAddress-bufferDeviceAddressMultiDevice / the
-  // bufferDeviceAddress feature's memory rule).
+  // (VUID-vkBindBufferMemory-bufferDeviceAddress-03339).
   VkMemoryAllocateFlagsInfo flagsInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
   flagsInfo.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
   VkMemoryAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
@@ -218,7 +217,7 @@ RecordedStep QueueSimulationBase::recordStep(const StepSync& sync, bool advance)
   // The slot's last submission was frame k - kMaxFramesInFlight's (or an
   // earlier one), whose fence the frame loop has waited for (the fence covers
   // both batches of one vkQueueSubmit): it is not pending and may be reset.
-  const uint32_t slot = uint32_t(sequence_ % kMaxFramesInFlight);
+  const uint32_t slot = recordingSlot();
   VkCommandBuffer commandBuffer = commandBuffers_[slot];
   if (vkResetCommandBuffer(commandBuffer, 0) != VK_SUCCESS ||
       vkBeginCommandBuffer(commandBuffer, &beginInfo) != VK_SUCCESS)

@@ -95,6 +95,10 @@ class QueueSimulationBase : public RenderQueueSimulation {
   // Every shader or kernel write before it is visible to every shader or
   // kernel read and write after it (COMPUTE_SHADER -> COMPUTE_SHADER).
   static void computeBarrier(VkCommandBuffer commandBuffer);
+  // The frame-in-flight slot of the step being recorded (its command
+  // buffer's): a backend keeps what the host writes for a step (tables,
+  // drop lists) per slot, since the other slot's step may still be queued.
+  uint32_t recordingSlot() const { return uint32_t(sequence_ % kMaxFramesInFlight); }
 
   RenderQueueContext context_;
   ModelParams params_;

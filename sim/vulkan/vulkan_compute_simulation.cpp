@@ -65,10 +65,12 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     if (texelPool_) vkDestroyDescriptorPool(device, texelPool_, nullptr);  // frees texelSet_
     if (texelSetLayout_) vkDestroyDescriptorSetLayout(device, texelSetLayout_, nullptr);
     if (layout_) vkDestroyPipelineLayout(device, layout_, nullptr);
-    if (descriptorPool_) vkDestroyDescriptorPool(device, descriptorPool_, nullptr);  // frees the set
+    for (StepInputs& inputs : inputs_) {
+      if (inputs.pool) vkDestroyDescriptorPool(device, inputs.pool, nullptr);  // frees the set
+      destroyQueueBuffer(device, inputs.table);
+      destroyQueueBuffer(device, inputs.drops);
+    }
     if (setLayout_) vkDestroyDescriptorSetLayout(device, setLayout_, nullptr);
-    destroyQueueBuffer(device, table_);
-    destroyQueueBuffer(device, drops_);
   }
 
   std::string failure() const { return error(); }
@@ -81,9 +83,10 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
  protected:
   void recordSinewave(VkCommandBuffer commandBuffer, const SinewaveFrame& frame) override {
     // The factors with the reference's own sinf/cosf (sinewave.comp says why),
-    // into the table that the previous submission no longer reads (its fence
-    // was waited for); host writes before vkQueueSubmit are visible to it.
-    float* table = static_cast<float*>(table_.mapped);
+    // into this slot's table: the other slot's step may still be queued and
+    // reads its own, and this slot's last step has completed (recordStep).
+    // Host writes before vkQueueSubmit are visible to the submission.
+    float* table = static_cast<float*>(inputs_[recordingSlot()].table.mapped);
     const uint32_t n = params_.grid;
     for (uint32_t i = 0; i < n; ++i) {
       table[n + i] = sinewaveFactorX(frame, i);
@@ -97,12 +100,14 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   void recordDrops(VkCommandBuffer commandBuffer, const std::vector<DropShape>& drops, uint32_t current,
                    uint32_t previous) override {
     // One step's drops all go in one dispatch over the union of their
-    // footprints, each cell adding them in order (RippleModel::applyDrop); the
-    // buffer grows when a step brings more.
+    // footprints, each cell adding them in order (RippleModel::applyDrop),
+    // listed in this slot's buffer (as the sinewave's table); the buffer
+    // grows when a step brings more.
     const CellRect cells = footprintUnion(drops.data(), drops.size());
     if (isEmpty(cells)) return;  // no cell changes
-    if (drops.size() > dropCapacity_) growDrops(uint32_t(drops.size()));
-    auto* out = static_cast<unsigned char*>(drops_.mapped);
+    const uint32_t slot = recordingSlot();
+    if (drops.size() > inputs_[slot].dropCapacity) growDrops(slot, uint32_t(drops.size()));
+    auto* out = static_cast<unsigned char*>(inputs_[slot].drops.mapped);
     for (size_t d = 0; d < drops.size(); ++d) {
       const float shape[4] = {drops[d].x, drops[d].z, drops[d].amplitude, drops[d].inverseTwoSigmaSquared};
       const uint32_t footprint[4] = {drops[d].cells.firstI, drops[d].cells.endI, drops[d].cells.firstJ,
@@ -130,7 +135,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     push.inverseDenominator = coefficients.inverseDenominator;
     if (texelStep_) {
       // The same pass writing the texture's first levels too: sets 0 and 1.
-      const std::array<VkDescriptorSet, 2> sets{set_, texelSet_};
+      const std::array<VkDescriptorSet, 2> sets{inputs_[recordingSlot()].set, texelSet_};
       dispatchWith(commandBuffer, Bound{kRippleStep, texelStep_, texelLayout_, sets}, push);
       return;
     }
@@ -167,8 +172,8 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   // given).
   void dispatch(VkCommandBuffer commandBuffer, Shader shader, const ComputePushConstants& push, uint32_t width = 0,
                 uint32_t height = 0) {
-    dispatchWith(commandBuffer, Bound{shader, pipelines_[shader], layout_, std::span<const VkDescriptorSet>(&set_, 1)}, push,
-                 width, height);
+    const std::span<const VkDescriptorSet> sets(&inputs_[recordingSlot()].set, 1);
+    dispatchWith(commandBuffer, Bound{shader, pipelines_[shader], layout_, sets}, push, width, height);
   }
 
   void dispatchWith(VkCommandBuffer commandBuffer, const Bound& bound, const ComputePushConstants& push,
@@ -193,13 +198,15 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   void create() {
     const VkDevice device = context_.device;
     const uint32_t n = params_.grid;
-    Result<QueueBuffer> table = createQueueBuffer(
-        context_, 3 * VkDeviceSize(n) * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, false);
-    if (!table) return setError(table.error().message);
-    table_ = *table;
-    // gridCoordinate on the host: a division in the shader may be 2.5 ULP off.
-    for (uint32_t i = 0; i < n; ++i) static_cast<float*>(table_.mapped)[i] = gridCoordinate(i, n);
+    for (StepInputs& inputs : inputs_) {
+      Result<QueueBuffer> table = createQueueBuffer(
+          context_, 3 * VkDeviceSize(n) * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+          VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, false);
+      if (!table) return setError(table.error().message);
+      inputs.table = *table;
+      // gridCoordinate on the host: a division in the shader may be 2.5 ULP off.
+      for (uint32_t i = 0; i < n; ++i) static_cast<float*>(inputs.table.mapped)[i] = gridCoordinate(i, n);
+    }
     // Sinewave has no fields: a small stand-in keeps the set complete.
     if (!heights_.buffer) {
       Result<QueueBuffer> stand = createQueueBuffer(context_, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
@@ -219,7 +226,8 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     const std::span<const VkDescriptorSetLayout> setLayouts(&setLayout_, 1);
     if (!check(createComputeLayout(device, setLayouts, kComputePushConstantsSize, &layout_), "pipeline layout")) return;
     const VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4};
-    if (!check(createOneSet(device, poolSize, setLayout_, &descriptorPool_, &set_), "descriptor set")) return;
+    for (StepInputs& inputs : inputs_)
+      if (!check(createOneSet(device, poolSize, setLayout_, &inputs.pool, &inputs.set), "descriptor set")) return;
 
     chooseRippleStep();
     const std::span<const uint32_t> step =
@@ -228,7 +236,7 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
                                                                    kRippleVerticesCompSpirv};
     for (uint32_t s = 0; s < kShaderCount; ++s)
       if (!createPipeline(code[s], layout_, &pipelines_[s], s == kRippleStep)) return;
-    growDrops(kInitialDropCapacity);
+    for (uint32_t slot = 0; slot < kMaxFramesInFlight; ++slot) growDrops(slot, kInitialDropCapacity);
     if (params_.model == ModelKind::ripple && textureLevel0()) createTexelStep();
   }
 
@@ -302,27 +310,29 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
     createPipeline(code, texelLayout_, &texelStep_, true);
   }
 
-  // A drop buffer for `count` drops, and the set pointing at every buffer.
-  // Called while no submission uses the set (at creation, or while recording
-  // after the frame's fence): updating a set that a pending command buffer
-  // uses would be invalid.
-  void growDrops(uint32_t count) {
-    destroyQueueBuffer(context_.device, drops_);
+  // Slot `slot`'s drop buffer for `count` drops, and its set pointing at
+  // every buffer. Called while no submission uses that set: at creation, or
+  // while recording the slot's next step, whose last one has completed
+  // (recordStep). Updating a set, or freeing a buffer, that a pending
+  // command buffer uses would be invalid.
+  void growDrops(uint32_t slot, uint32_t count) {
+    StepInputs& inputs = inputs_[slot];
+    destroyQueueBuffer(context_.device, inputs.drops);
     Result<QueueBuffer> drops = createQueueBuffer(
         context_, VkDeviceSize(count) * kDropEntryBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, false);
     if (!drops) return setError(drops.error().message);
-    drops_ = *drops;
-    dropCapacity_ = count;
+    inputs.drops = *drops;
+    inputs.dropCapacity = count;
     const std::array<VkDescriptorBufferInfo, 4> infos{
         VkDescriptorBufferInfo{context_.vertexBuffer, 0, context_.vertexBytes},
         VkDescriptorBufferInfo{heights_.buffer, 0, VK_WHOLE_SIZE},
-        VkDescriptorBufferInfo{table_.buffer, 0, VK_WHOLE_SIZE},
-        VkDescriptorBufferInfo{drops_.buffer, 0, VK_WHOLE_SIZE}};
+        VkDescriptorBufferInfo{inputs.table.buffer, 0, VK_WHOLE_SIZE},
+        VkDescriptorBufferInfo{inputs.drops.buffer, 0, VK_WHOLE_SIZE}};
     std::array<VkWriteDescriptorSet, 4> writes{};
     for (uint32_t b = 0; b < writes.size(); ++b) {
       writes[b] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-      writes[b].dstSet = set_;
+      writes[b].dstSet = inputs.set;
       writes[b].dstBinding = b;
       writes[b].descriptorCount = 1;
       writes[b].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -333,8 +343,15 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
 
   VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
-  VkDescriptorSet set_ = VK_NULL_HANDLE;
+  // What the host writes for a step, and the set that binds it with the
+  // vertices and fields: one per frame-in-flight slot (recordingSlot).
+  struct StepInputs {
+    QueueBuffer table, drops;  // the sinewave's coordinates and factors; the ripple's drop list
+    uint32_t dropCapacity = 0;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+  };
+  std::array<StepInputs, kMaxFramesInFlight> inputs_{};
   std::array<VkPipeline, kShaderCount> pipelines_{};
   // The ripple step writing the first stepLevels_ levels (createTexelStep);
   // null when the texture is off.
@@ -344,8 +361,6 @@ class VulkanComputeSimulation final : public QueueSimulationBase {
   VkDescriptorSet texelSet_ = VK_NULL_HANDLE;
   VkPipeline texelStep_ = VK_NULL_HANDLE;
   uint32_t stepLevels_ = 1;
-  QueueBuffer table_, drops_;
-  uint32_t dropCapacity_ = 0;
   // ripple_step_rows.comp's constants (chooseRippleStep); width 0 when
   // ripple_step.comp runs.
   SubgroupRowsConstants rows_;

@@ -1,0 +1,105 @@
+// What the host writes for a render-queue step (the Vulkan backend's
+// sinewave factors, its drop list) must not change under a step that is
+// still queued: with two frames in flight (docs/queue-backends.md) step k-1
+// may not have run when the host records step k. On lavapipe the frame loop
+// happens to wait for the previous frame's timings before recording, which
+// hides an overwrite, so this test holds a step back itself: it records step
+// 1, submits it behind a semaphore only the test signals, records step 2 (the
+// host writes step 2's inputs), then lets step 1 run and compares its
+// vertices with the CPU reference of step 1, not of step 2. Validation and
+// synchronization validation are on and must stay silent.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "app/app.h"
+#include "app/interop/value_schedule.h"
+#include "sim/models.h"
+#include "sim/vulkan/render_queue_simulation.h"
+#include "sync_validation.h"
+#include "texture_check.h"
+#include "vulkan_test_support.h"
+
+namespace vksim {
+namespace {
+
+constexpr uint32_t kHeldStepGrid = 64;
+
+VkSemaphore createHeldStepGate(const Device& device) {
+  VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type};
+  VkSemaphore gate = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateSemaphore(device.device, &info, nullptr, &gate), VK_SUCCESS);
+  return gate;
+}
+
+// Every submission so far complete, at most the default bound.
+bool waitForHeldStepQueue(const Device& device) {
+  VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  VkFence fence = VK_NULL_HANDLE;
+  if (vkCreateFence(device.device, &info, nullptr, &fence) != VK_SUCCESS) return false;
+  submitToQueue(device, VK_NULL_HANDLE, {}, {}, fence);
+  const bool done = waitForFence(device, fence, kDefaultWaitTimeoutNs);
+  if (done) vkDestroyFence(device.device, fence, nullptr);  // else left to vkDestroyDevice
+  return done;
+}
+
+// The largest difference of the heights (position y) from the CPU
+// reference's vertices of sinewave step `step`.
+float largestHeldStepHeightDifference(const std::vector<Vertex>& vertices, const ModelParams& params, uint64_t step) {
+  std::vector<Vertex> reference(vertices.size());
+  writeSinewaveVertices(params, step, reference.data());
+  float largest = 0.0f;
+  for (size_t v = 0; v < vertices.size(); ++v)
+    largest = std::max(largest, std::fabs(vertices[v].position.y - reference[v].position.y));
+  return largest;
+}
+
+TEST(QueueStepInputs, AQueuedStepKeepsTheSinewaveFactorsItWasRecordedWith) {
+  enableSynchronizationValidation();
+  const ValidationWatch watch;
+  App app;
+  app.headless = true;
+  Options options = textureTestOptions(BackendChoice::vulkan, SyncMode::timeline, ModelKind::sinewave, kHeldStepGrid);
+  options.texture = false;
+  createApp(app, options);
+  ASSERT_TRUE(app.instance.validation && app.instance.synchronizationValidation);
+  RenderQueueSimulation* simulation = app.path.renderQueue.get();
+  ASSERT_NE(simulation, nullptr);
+
+  const VkSemaphore gate = createHeldStepGate(app.device);
+  const RecordedStep first = simulation->recordStep(simSyncForFrame(0, SyncMode::timeline), /*advance=*/true);
+  ASSERT_NE(first.commandBuffer, VK_NULL_HANDLE);
+  const SemaphoreWait held{gate, 1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT};
+  submitToQueue(app.device, first.commandBuffer, std::span(&held, 1), {}, VK_NULL_HANDLE);
+  // Step 2 is recorded while step 1 waits: the host writes step 2's factors.
+  const RecordedStep second = simulation->recordStep(simSyncForFrame(1, SyncMode::timeline), /*advance=*/true);
+  ASSERT_NE(second.commandBuffer, VK_NULL_HANDLE);
+  VkSemaphoreSignalInfo open{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+  open.semaphore = gate;
+  open.value = 1;
+  ASSERT_EQ(vkSignalSemaphore(app.device.device, &open), VK_SUCCESS);
+  ASSERT_TRUE(waitForHeldStepQueue(app.device)) << "step 1 did not complete within the default bound";
+
+  const std::vector<uint8_t> bytes = readSharedVertices(app.device, app.grid);
+  std::vector<Vertex> vertices(size_t(kHeldStepGrid) * kHeldStepGrid);
+  ASSERT_EQ(bytes.size(), vertices.size() * sizeof(Vertex));
+  std::memcpy(vertices.data(), bytes.data(), bytes.size());
+  const ModelParams& params = options.model;
+  // Step 1's vertices are step 1's, to rounding; step 2's are far from them,
+  // so the check can tell the two apart.
+  EXPECT_LE(largestHeldStepHeightDifference(vertices, params, 1), 1e-6f);
+  EXPECT_GT(largestHeldStepHeightDifference(vertices, params, 2), 1e-3f);
+
+  vkDestroySemaphore(app.device.device, gate, nullptr);
+  destroyApp(app);
+  EXPECT_EQ(watch.newErrors(), 0u);
+  EXPECT_EQ(watch.newWarnings(), 0u);
+}
+
+}  // namespace
+}  // namespace vksim
