@@ -38,7 +38,7 @@ void prepareTexture(const Device& device, const SharedTexture& texture) {
       VkImageMemoryBarrier toGeneral = imageBarrier(texture, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL);
       vkCmdPipelineBarrier(commandBuffer, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
                            0, 0, nullptr, 0, nullptr, 1, &toGeneral);
-      // The classic release (no maintenance8 flag) on every device: this
+      // The classic release (rule M21; no maintenance8 flag, rule M22) on every device: this
       // one-time submission is fenced before anyone imports the image, so
       // narrow stages would gain nothing, and its first scope must cover the
       // transition above (ALL_COMMANDS).

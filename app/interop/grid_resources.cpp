@@ -126,8 +126,10 @@ void recordAcquireFromExternal(const GridResources& grid, uint32_t queueFamily, 
                              (dstAccess & (VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT)));
 }
 
-// The first scope is the stage that accessed the buffer (VERTEX_INPUT; reads
-// need no availability operation, so srcAccessMask is 0). Without
+// The release half of the queue family ownership transfer to
+// VK_QUEUE_FAMILY_EXTERNAL (rules M21, M22), for the buffer and, with CUDA's
+// texture, the image. The first scope is the stage that accessed the buffer
+// (VERTEX_INPUT; reads need no availability operation, so srcAccessMask is 0). Without
 // VK_KHR_maintenance8 a release's destination stage plays no part (it is
 // BOTTOM_OF_PIPE); what orders the other API's writes after it is the
 // semaphore signal later in the same submission, whose first scope is every

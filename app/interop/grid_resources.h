@@ -43,7 +43,9 @@ enum class VertexOwner { vulkan, external };
 // The resources that belong to one grid size: rebuilt together when the grid
 // or model changes (CUDA first on the way down, as the design notes require).
 struct GridResources {
-  SharedVertexBuffer vertices;  // the copy path's: device-local, not exported
+  // Exported (zero copy, OpenCL), imported (CUDA-owned), host-visible (CPU
+  // host) or device-local and not shared (copy, render queue).
+  SharedVertexBuffer vertices;
   // Whether another API (CUDA, OpenCL) writes `vertices`: only then do
   // ownership transfers happen. The CPU backend writes host-visible memory
   // through a mapping, which needs none; the copy path's buffer is Vulkan's.

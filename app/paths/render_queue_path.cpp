@@ -22,9 +22,11 @@ void createRenderQueueGrid(GridResources& grid, std::unique_ptr<RenderQueueSimul
   grid.vertices = createSharedVertexBuffer(device, bytes, VertexMemory::deviceLocal, /*exportable=*/false, usage,
                                            deviceAddress);
   grid.semaphores = createSyncSemaphores(device, /*exportable=*/false);
-  // With the texture on, the step writes every level of it with compute
-  // shaders in its own command buffer (level 0 in the Vulkan backend's ripple
-  // step itself, else after the vertices). Never exported:
+  // With the texture on, the step writes every level of it in its own
+  // command buffer: vulkan's with compute shaders (the ripple step writing
+  // levels 0-3 itself), cuda-nvx's ripple with the CUDA kernels (levels 0-3
+  // in the step kernel, then downsampleLevelsKernel), its sinewave and
+  // initial state with the same shaders as vulkan's. Never exported:
   // the one queue orders its writes and the renders' reads, through pipeline
   // barriers inside the step (their scopes reach the earlier and later
   // submissions on the queue; sim/vulkan/surface_texture_writer.h), with no

@@ -40,7 +40,7 @@ void runSimulationTurn(FrameContext& frame, const RenderSync& render);
 // Before render k's submission: what sim k-1 signalled. Timeline: the host
 // reads the counter (vkGetSemaphoreCounterValue sees a CUDA signal within
 // microseconds, where a blocking vkWaitSemaphores sleeps far longer:
-// docs/benchmarks.md). Binary: the counter does not move, so the
+// docs/design.md and docs/results/2026-12-01-handoff-probe.md). Binary: the counter does not move, so the
 // simulation's event recorded after its simDone signal is asked instead
 // (Simulation::isStepComplete).
 void waitUntilSimulationSignalled(const Device& device, const GridResources& grid, const ScheduleState& schedule,

@@ -24,8 +24,8 @@ void createZeroCopyGrid(GridResources& grid, const GridSetup& setup, const Model
   grid.texture =
       createSurfaceTexture(device, params, setup.config.texture ? TextureWriter::external : TextureWriter::placeholder);
   const SharedTexture* texture = grid.texture.writer == TextureWriter::external ? &grid.texture : nullptr;
-  // The fds cross from Vulkan to CUDA here, and only here (the opaque-fd
-  // rule, app/interop/grid_resources.h). Export: each object gets a new
+  // On this path the fds cross from Vulkan to CUDA here, and only here (the
+  // opaque-fd rule, app/interop/grid_resources.h). Export: each object gets a new
   // fd, which `handles` owns.
   ExportedHandles handles =
       exportSharedHandles(device, grid.vertices, grid.semaphores, setup.config.faults, texture, "CUDA backend");

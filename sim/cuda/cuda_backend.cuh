@@ -8,7 +8,8 @@
 //   cuda_model_launches.cu  the kernels, loaded before any external wait,
 //                           and each step's launches
 //   cuda_owned_vertices.cu  --memory-owner cuda: the vertices in CUDA's own
-//                           allocation, only the semaphores imported
+//                           allocation, the semaphores and the texture
+//                           imported
 //   cuda_copy_staging.cu    --transfer copy: device memory of its own, then a
 //                           copy to pinned host memory, no semaphores
 //   cuda_stall.cu           fault injection: the injected stall's kernel and flag

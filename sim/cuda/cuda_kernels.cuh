@@ -1,5 +1,5 @@
 // The simulation kernels that the backends run: the CUDA backend
-// (cuda_simulation.cu) launches them through the runtime, the cuda-nvx
+// (cuda_model_launches.cu) launches them through the runtime, the cuda-nvx
 // backend (sim/cuda_nvx/) from its own module. The kernel benchmark
 // (lab/cuda/cuda_kernel_bench.cu) measures the same kernels beside its
 // candidates (lab/cuda/kernel_candidates.cuh), so that what is measured is
@@ -114,8 +114,9 @@ inline cudaError_t launchDrops(const std::vector<Drop>& drops, float* current, f
 // that every thread of the block calls). The body is separate from any
 // __global__ so that one configuration can run under two kinds of entry
 // point: the template kernels that kernel_bench and the KernelVariants tests
-// launch (lab/cuda/kernel_candidates.cuh), and the two plain entry points
-// that the backends run (rippleStepKernel, sinewaveStepKernel, below), which the
+// launch (lab/cuda/kernel_candidates.cuh), and the plain entry points that
+// the backends run (rippleStepKernel, rippleStepTexelsKernel,
+// sinewaveStepKernel, below), which the
 // cuda-nvx backend must find by an unmangled name.
 //
 // Bytes a step must move (minimumStepBytes, lab/cuda/cuda_kernel_bench.h),
@@ -173,7 +174,7 @@ struct SinewaveTile {
 //
 // One line per model chooses the configuration, from kernel_bench's
 // comparison on the target GPU (docs/benchmarks.md). The CUDA backend
-// (cuda_simulation.cu) launches the plain entry points below through the
+// (cuda_model_launches.cu) launches the plain entry points below through the
 // runtime; the cuda-nvx backend (sim/cuda_nvx/) finds the same entry points
 // by name in its own module and launches them from a Vulkan command buffer,
 // with the same geometry (rippleStepBlocks/Threads, sinewaveStepBlocks/

@@ -46,7 +46,7 @@ Result<ExternalBuffer> exportCudaVertexMemory(const CudaVertexMemory& memory);
 // Undoes createCudaVertexMemory: cuMemUnmap, cuMemAddressFree, cuMemRelease.
 // Call it last: after every CUDA stream that wrote through `address` has
 // finished and after Vulkan has freed the memory it imported from the fd
-// (app/interop/teardown.cpp says why). Reports a failed call on stderr and
+// (destroyCudaOwnedMemoryGrid, app/paths/cuda_owned_memory_path.cpp, says why). Reports a failed call on stderr and
 // goes on; resets `memory`. A no-op on an empty one.
 void destroyCudaVertexMemory(CudaVertexMemory& memory);
 

@@ -59,8 +59,9 @@ CudaDeviceList listCudaDevices();
 //   is a failure. The simDone fd is required (the initial state's signal);
 //   a step in a mode whose semaphores were not given returns StepStatus::failed.
 // - step() only enqueues (wait, kernels, signal) and returns; timeoutNs is not
-//   used, since the host never blocks there. After a failed enqueue every later
-//   step returns StepStatus::failed (the signal is still enqueued when only a
+//   used, since the host never blocks there. After a failed stall, launch or
+//   signal enqueue every later step returns StepStatus::failed (a failed
+//   wait enqueue fails that step alone) (the signal is still enqueued when only a
 //   kernel launch failed, so the renderer is not left waiting). The result's
 //   waitEnqueued and signalEnqueued are set right after the enqueue succeeded.
 // - writeInitialState() enqueues the kernels and then a signal of simDone

@@ -139,7 +139,8 @@ class CudaNvxSimulation final : public QueueSimulationBase {
     launchInfo.blockDimX = block.x;
     launchInfo.blockDimY = block.y;
     launchInfo.blockDimZ = block.z;
-    // The kernels' shared memory is static (cuda_kernels.cuh asserts < 48 KiB).
+    // The kernels' shared memory is static (the ripple step's staging array
+    // is asserted to fit 48 KiB: cuda_ripple_warp_rows.cuh).
     launchInfo.sharedMemBytes = 0;
     launchInfo.paramCount = N;
     launchInfo.pParams = arguments.data();

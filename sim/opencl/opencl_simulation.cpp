@@ -56,7 +56,6 @@ class OpenClSimulation final : public Simulation {
       releaseObjects();
       return;
     }
-    releaseInjectedStall();
     // Releasing memory that a queued kernel will still write, or a semaphore
     // with a wait outstanding, is undefined; leaking them until the process
     // ends is not.

@@ -116,7 +116,7 @@ std::string missingOpenClInterop(const OpenClDeviceInfo& device);
 //   writeInitialState() enqueues the same bracket without the wait and waits
 //   (at most the default wait bound) for it to finish.
 // - isStepComplete() asks the status of the last step's signal event.
-// - The destructor lets an injected stall end, waits (bounded) for the queue,
+// - The destructor waits (bounded) for the queue,
 //   then releases buffers, semaphores, kernels, program, queue, context; if
 //   the queue does not finish, the imported objects are left in place and a
 //   sentence goes to stderr.

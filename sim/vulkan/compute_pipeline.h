@@ -1,5 +1,6 @@
-// Internal to sim/vulkan/ and sim/cuda_nvx/: the two Vulkan objects every
-// compute user of the render's queue makes the same way, shared by the
+// Internal to sim/vulkan/: the pipeline, set layout, pipeline layout and
+// single descriptor set that every compute user of the render's queue makes
+// the same way, shared by the
 // Vulkan backend (vulkan_compute_simulation.cpp) and the texture's writer
 // (surface_texture_writer.cpp).
 #pragma once

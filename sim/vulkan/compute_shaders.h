@@ -14,7 +14,8 @@ inline constexpr uint32_t kRippleDropsCompSpirv[] =
 inline constexpr uint32_t kRippleStepCompSpirv[] =
 #include "ripple_step.comp.inc"
     ;
-// ripple_step.comp compiled with VKSIM_STEP_TEXELS: the step writing level 0 too.
+// ripple_step.comp compiled with VKSIM_STEP_TEXELS: the step writing the
+// texture's first levels too (up to four: step_texel_levels.glsl).
 inline constexpr uint32_t kRippleStepTexelsCompSpirv[] =
 #include "ripple_step_texels.comp.inc"
     ;

@@ -14,7 +14,7 @@ namespace vksim {
 #define VKSIM_CONSTANT inline constexpr uint32_t
 #endif
 
-// Set 0 of both shaders: the vertex buffer the step wrote (read by level 0),
+// Set 0 of the three shaders: the vertex buffer the step wrote (read by level 0),
 // the level above as an R32_UINT storage image (read by the levels below 0)
 // and the levels written (kTextureLevelsADispatch slots; level 0's shader
 // writes the first), as R32_UINT storage images: one packed RGBA8 texel a
