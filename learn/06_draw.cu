@@ -95,7 +95,7 @@ uint32_t checkPixels(const uint32_t* pixels, uint32_t round) {
   return checked;
 }
 
-// The objects every round uses (created in main, in this order).
+// The objects every round uses (created in main; destroyed at its end).
 struct Rig {
   Device device;
   ExportedBuffer shared;

@@ -204,7 +204,7 @@ uint32_t checkTexels(const uint32_t* pixels, uint32_t width, uint32_t round) {
   return checked;
 }
 
-// The objects every round uses (created in main, in this order).
+// The objects every round uses (created in main; destroyed at its end).
 struct Rig {
   Device device;
   SharedImage image;

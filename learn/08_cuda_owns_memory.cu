@@ -209,7 +209,7 @@ ImportedBuffer importIntoVulkan(const Pair& pair, const Device& device, int fd, 
   return result;
 }
 
-// The objects every round uses (created in main, in this order).
+// The objects every round uses (created in main; destroyed at its end).
 struct Rig {
   Device device;
   ImportedBuffer shared;   // Vulkan's import of CUDA's allocation

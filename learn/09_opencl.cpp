@@ -160,7 +160,7 @@ cl_semaphore_khr importSemaphore(const ClExtensions& cl, cl_context context, con
   return result;
 }
 
-// The objects every round uses (created in main, in this order).
+// The objects every round uses (created in main; destroyed at its end).
 struct Rig {
   Device device;
   ExportedBuffer shared;

@@ -176,10 +176,11 @@ void enqueueCudaRound(const Rig& rig, uint32_t round) {
 }
 
 // Frame k's draw (k >= 1), after its hand-over in the queue: draws buffer
-// (k-1) % buffers kDrawRepeats times, copies the image to images[k-1], and
-// releases the buffer to CUDA (M21) when a CUDA round writes it again. No
-// signal: the next hand-over's signal is what CUDA waits for. The last frame
-// carries `fence`, the host's only wait.
+// (k-1) % buffers rig.drawRepeats times (kDrawRepeats unless --draw-repeats),
+// copies the image to images[k-1], and releases the buffer to CUDA (M21)
+// when a CUDA round writes it again. No signal: the next hand-over's signal
+// is what CUDA waits for. The last frame carries `fence`, the host's only
+// wait.
 void submitDraw(const Rig& rig, uint32_t frame, VkFence fence) {
   const uint32_t round = frame - 1, buffer = round % rig.buffers;
   VkCommandBuffer commands = beginCommands(rig);

@@ -8,7 +8,7 @@
 // New against steps 6 and 10:
 //   - a surface, a swapchain and present (plain Vulkan: learn/common/window.h).
 //     Present waits on a BINARY semaphore, renderFinished, which the render
-//     submission signals beside the timeline: vkQueuePresentKHR takes no
+//     submission signals beside the schedule's (the timeline, or renderDone): vkQueuePresentKHR takes no
 //     semaphore values (VkPresentInfoKHR has none), so its waits must be
 //     binary semaphores (the specification's valid usage for pWaitSemaphores).
 //     The timeline orders Vulkan and CUDA; renderFinished orders present;
@@ -32,8 +32,10 @@
 //     layer does not see CUDA's signals, so the step counts each binary
 //     semaphore's signals and waits and checks that they pair up.
 // Broken on purpose: --break switch (the mode changes between Vulkan's half of a
-// frame and CUDA's: CUDA waits for a signal that never comes; the next fence
-// wait gives up after kWaitNanoseconds with one line). --break list names it.
+// frame and CUDA's at frame 3: CUDA waits for a signal that never comes, so
+// render 4's wait is never met and the wait for frame 4's fence gives up
+// after kWaitNanoseconds with one line; with fewer than 4 frames nothing
+// breaks). --break list names it.
 // Usage: learn_11_whole_sample [--headless] [--frames N] [--switch-every N] [--out F.png] [--break NAME]
 //   Window: runs until closed (or N frames). Headless: N frames (default 120), PNG (default step11.png).
 //   --switch-every N: the overlay's switch flipped every N frames (the same flag a click sets).
