@@ -1,13 +1,14 @@
 // What the host writes for a render-queue step (the Vulkan backend's
 // sinewave factors, its drop list) must not change under a step that is
 // still queued: with two frames in flight (docs/queue-backends.md) step k-1
-// may not have run when the host records step k. On lavapipe the frame loop
-// happens to wait for the previous frame's timings before recording, which
-// hides an overwrite, so this test holds a step back itself: it records step
-// 1, submits it behind a semaphore only the test signals, records step 2 (the
-// host writes step 2's inputs), then lets step 1 run and compares its
-// vertices with the CPU reference of step 1, not of step 2. Validation and
-// synchronization validation are on and must stay silent.
+// may not have run when the host records step k. On lavapipe the frame loop's
+// host happens to wait, inside waitForSlot after the slot's fence is seen
+// signalled, until the previous frame has run, which hides an overwrite; so
+// this test holds a step back itself: it records step 1, submits it behind a
+// semaphore only the test signals, records step 2 (the host writes step 2's
+// inputs), then lets step 1 run and compares its vertices with the CPU
+// reference of step 1, not of step 2. Validation and synchronization
+// validation are on and must stay silent.
 #include <gtest/gtest.h>
 
 #include <cmath>
