@@ -7,10 +7,12 @@
 // this test holds a step back itself: it records step 1, submits it behind a
 // semaphore only the test signals, records step 2 (the host writes step 2's
 // inputs), then lets step 1 run and compares its vertices with the CPU
-// reference of step 1, not of step 2. Validation and synchronization
-// validation are on and must stay silent.
+// reference of step 1: the sinewave's (not step 2's), and the ripple's with a
+// drop on every step (step 1's drop, not step 2's). Validation and
+// synchronization validation are on and must stay silent.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <span>
@@ -60,46 +62,75 @@ float largestHeldStepHeightDifference(const std::vector<Vertex>& vertices, const
   return largest;
 }
 
-TEST(QueueStepInputs, AQueuedStepKeepsTheSinewaveFactorsItWasRecordedWith) {
+// Creates the app for `options`, records step 1 and holds it back behind a
+// semaphore, records step 2, lets step 1 run and returns its vertices; the
+// app is destroyed and validation must have stayed silent.
+std::vector<Vertex> heldStepVertices(const Options& options) {
   enableSynchronizationValidation();
   const ValidationWatch watch;
   App app;
   app.headless = true;
-  Options options = textureTestOptions(BackendChoice::vulkan, SyncMode::timeline, ModelKind::sinewave, kHeldStepGrid);
-  options.texture = false;
   createApp(app, options);
-  ASSERT_TRUE(app.instance.validation && app.instance.synchronizationValidation);
+  EXPECT_TRUE(app.instance.validation && app.instance.synchronizationValidation);
   RenderQueueSimulation* simulation = app.path.renderQueue.get();
-  ASSERT_NE(simulation, nullptr);
-
-  const VkSemaphore gate = createHeldStepGate(app.device);
-  const RecordedStep first = simulation->recordStep(simSyncForFrame(0, SyncMode::timeline), /*advance=*/true);
-  ASSERT_NE(first.commandBuffer, VK_NULL_HANDLE);
-  const SemaphoreWait held{gate, 1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT};
-  submitToQueue(app.device, first.commandBuffer, std::span(&held, 1), {}, VK_NULL_HANDLE);
-  // Step 2 is recorded while step 1 waits: the host writes step 2's factors.
-  const RecordedStep second = simulation->recordStep(simSyncForFrame(1, SyncMode::timeline), /*advance=*/true);
-  ASSERT_NE(second.commandBuffer, VK_NULL_HANDLE);
-  VkSemaphoreSignalInfo open{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
-  open.semaphore = gate;
-  open.value = 1;
-  ASSERT_EQ(vkSignalSemaphore(app.device.device, &open), VK_SUCCESS);
-  ASSERT_TRUE(waitForHeldStepQueue(app.device)) << "step 1 did not complete within the default bound";
-
-  const std::vector<uint8_t> bytes = readSharedVertices(app.device, app.grid);
   std::vector<Vertex> vertices(size_t(kHeldStepGrid) * kHeldStepGrid);
-  ASSERT_EQ(bytes.size(), vertices.size() * sizeof(Vertex));
-  std::memcpy(vertices.data(), bytes.data(), bytes.size());
-  const ModelParams& params = options.model;
-  // Step 1's vertices are step 1's, to rounding; step 2's are far from them,
-  // so the check can tell the two apart.
-  EXPECT_LE(largestHeldStepHeightDifference(vertices, params, 1), 1e-6f);
-  EXPECT_GT(largestHeldStepHeightDifference(vertices, params, 2), 1e-3f);
-
-  vkDestroySemaphore(app.device.device, gate, nullptr);
+  if (simulation) {
+    const VkSemaphore gate = createHeldStepGate(app.device);
+    const RecordedStep first = simulation->recordStep(simSyncForFrame(0, SyncMode::timeline), /*advance=*/true);
+    EXPECT_NE(first.commandBuffer, VK_NULL_HANDLE);
+    const SemaphoreWait held{gate, 1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT};
+    submitToQueue(app.device, first.commandBuffer, std::span(&held, 1), {}, VK_NULL_HANDLE);
+    // Step 2 is recorded while step 1 waits: the host writes step 2's inputs.
+    const RecordedStep second = simulation->recordStep(simSyncForFrame(1, SyncMode::timeline), /*advance=*/true);
+    EXPECT_NE(second.commandBuffer, VK_NULL_HANDLE);
+    VkSemaphoreSignalInfo open{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
+    open.semaphore = gate;
+    open.value = 1;
+    EXPECT_EQ(vkSignalSemaphore(app.device.device, &open), VK_SUCCESS);
+    EXPECT_TRUE(waitForHeldStepQueue(app.device)) << "step 1 did not complete within the default bound";
+    const std::vector<uint8_t> bytes = readSharedVertices(app.device, app.grid);
+    EXPECT_EQ(bytes.size(), vertices.size() * sizeof(Vertex));
+    std::memcpy(vertices.data(), bytes.data(), std::min(bytes.size(), vertices.size() * sizeof(Vertex)));
+    vkDestroySemaphore(app.device.device, gate, nullptr);
+  } else {
+    ADD_FAILURE() << "no render-queue simulation";
+  }
   destroyApp(app);
   EXPECT_EQ(watch.newErrors(), 0u);
   EXPECT_EQ(watch.newWarnings(), 0u);
+  return vertices;
+}
+
+TEST(QueueStepInputs, AQueuedStepKeepsTheSinewaveFactorsItWasRecordedWith) {
+  Options options = textureTestOptions(BackendChoice::vulkan, SyncMode::timeline, ModelKind::sinewave, kHeldStepGrid);
+  options.texture = false;
+  const std::vector<Vertex> vertices = heldStepVertices(options);
+  // Step 1's vertices are step 1's, to rounding; step 2's are far from them,
+  // so the check can tell the two apart.
+  EXPECT_LE(largestHeldStepHeightDifference(vertices, options.model, 1), 1e-6f);
+  EXPECT_GT(largestHeldStepHeightDifference(vertices, options.model, 2), 1e-3f);
+}
+
+// The ripple with a drop on every step: step 1 must add its own drop, not
+// step 2's (the drop list is written by the host like the sinewave's table).
+TEST(QueueStepInputs, AQueuedStepKeepsTheDropsItWasRecordedWith) {
+  Options options = textureTestOptions(BackendChoice::vulkan, SyncMode::timeline, ModelKind::ripple, kHeldStepGrid);
+  options.texture = false;
+  options.model.dropInterval = 1;
+  const std::vector<Vertex> vertices = heldStepVertices(options);
+  RippleModel reference(options.model);
+  reference.step();
+  std::vector<Vertex> expected(vertices.size());
+  reference.writeVertices(expected.data());
+  float largest = 0.0f;
+  for (size_t v = 0; v < vertices.size(); ++v)
+    largest = std::max(largest, std::fabs(vertices[v].position.y - expected[v].position.y));
+  // The backends agree with the CPU reference to 2e-6 (docs/interop-walkthrough.md, section 9).
+  EXPECT_LE(largest, 2e-6f);
+  const std::vector<Drop> first = stepDrops(options.model, 1, {}), second = stepDrops(options.model, 2, {});
+  ASSERT_EQ(first.size(), 1u);
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_TRUE(first[0].x != second[0].x || first[0].z != second[0].z) << "the two steps' drops must differ";
 }
 
 }  // namespace
