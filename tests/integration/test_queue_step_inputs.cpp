@@ -40,17 +40,6 @@ VkSemaphore createHeldStepGate(const Device& device) {
   return gate;
 }
 
-// Every submission so far complete, at most the default bound.
-bool waitForHeldStepQueue(const Device& device) {
-  VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  VkFence fence = VK_NULL_HANDLE;
-  if (vkCreateFence(device.device, &info, nullptr, &fence) != VK_SUCCESS) return false;
-  submitToQueue(device, VK_NULL_HANDLE, {}, {}, fence);
-  const bool done = waitForFence(device, fence, kDefaultWaitTimeoutNs);
-  if (done) vkDestroyFence(device.device, fence, nullptr);  // else left to vkDestroyDevice
-  return done;
-}
-
 // The largest difference of the heights (position y) from the CPU
 // reference's vertices of sinewave step `step`.
 float largestHeldStepHeightDifference(const std::vector<Vertex>& vertices, const ModelParams& params, uint64_t step) {
@@ -87,7 +76,8 @@ std::vector<Vertex> heldStepVertices(const Options& options) {
     open.semaphore = gate;
     open.value = 1;
     EXPECT_EQ(vkSignalSemaphore(app.device.device, &open), VK_SUCCESS);
-    EXPECT_TRUE(waitForHeldStepQueue(app.device)) << "step 1 did not complete within the default bound";
+    // finish: a fence behind everything submitted to the queue, bounded.
+    EXPECT_TRUE(simulation->finish(kDefaultWaitTimeoutNs)) << "step 1 did not complete within the default bound";
     const std::vector<uint8_t> bytes = readSharedVertices(app.device, app.grid);
     EXPECT_EQ(bytes.size(), vertices.size() * sizeof(Vertex));
     std::memcpy(vertices.data(), bytes.data(), std::min(bytes.size(), vertices.size() * sizeof(Vertex)));
